@@ -1,0 +1,58 @@
+package dev.sluice;
+
+import dev.sluice.internal.limit.InMemoryEngine;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.time.Clock;
+
+/**
+ * An engine: where limits (and queues) keep their state. Start with {@link #inMemory()}; move to a shared
+ * engine such as Redis by changing only how the {@code Sluice} is created.
+ *
+ * <p>Thread-safe. Closing it releases what the engine holds; limiters obtained from it must not be used
+ * afterwards.
+ */
+public interface Sluice extends AutoCloseable {
+
+    /** An engine that keeps everything in this JVM, on the system clock. */
+    static Sluice inMemory() {
+        return inMemory(Clock.system());
+    }
+
+    /** An engine that keeps everything in this JVM, on {@code clock} (a ManualClock in tests). */
+    static Sluice inMemory(Clock clock) {
+        return new InMemoryEngine(clock);
+    }
+
+    /** The clock every decision of this engine is made on. */
+    Clock clock();
+
+    /**
+     * The limiter called {@code name}, created with {@code policy} and default options if it does not exist
+     * yet. An existing limiter is returned as it is, whatever its policy: change a policy with {@link
+     * RateLimiter#updatePolicy}.
+     *
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @throws IllegalArgumentException if the name is malformed or the policy is null
+     */
+    default RateLimiter limiter(String name, LimitPolicy policy) {
+        return limiter(name, policy, LimiterOptions.defaults());
+    }
+
+    /**
+     * The limiter called {@code name}, created with {@code policy} and {@code options} if it does not exist
+     * yet.
+     *
+     * @throws IllegalArgumentException as {@link #limiter(String, LimitPolicy)}
+     */
+    RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options);
+
+    /** Starts a chain of limiters of this engine, acquired all or nothing. */
+    <C> LimitChain.Builder<C> chain();
+
+    /** Releases what the engine holds. */
+    @Override
+    void close();
+}

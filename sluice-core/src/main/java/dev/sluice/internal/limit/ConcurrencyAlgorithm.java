@@ -1,0 +1,173 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.Lease;
+import dev.sluice.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Permits held by leases; a lease returns its permits when released or when it expires. */
+final class ConcurrencyAlgorithm extends Algorithm {
+    /** A waiting caller asks again this often, since a release can come before the reported expiry. */
+    private static final long WAIT_STEP_NANOS = 5_000_000;
+
+    private final long leaseTimeout;
+    private final Clock clock;
+
+    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, Clock clock) {
+        super(limiter, policy);
+        this.leaseTimeout = policy.leaseTimeout().toNanos();
+        this.clock = clock;
+    }
+
+    static final class State extends KeyState.Locked {
+        final List<HeldLease> leases = new ArrayList<>(2);
+        long held;
+
+        void expire(long now) {
+            leases.removeIf(lease -> {
+                boolean expired = lease.expiresAtNanos <= now;
+                if (expired) {
+                    held -= lease.permits;
+                }
+                return expired;
+            });
+        }
+    }
+
+    final class HeldLease implements Lease {
+        private final State state;
+        private final long permits;
+        private final long expiresAtNanos;
+
+        HeldLease(State state, long permits, long expiresAtNanos) {
+            this.state = state;
+            this.permits = permits;
+            this.expiresAtNanos = expiresAtNanos;
+        }
+
+        @Override
+        public boolean release() {
+            long now = clock.nanos();
+            synchronized (state) {
+                if (expiresAtNanos <= now || !state.leases.remove(this)) {
+                    return false;
+                }
+                state.held -= permits;
+                return true;
+            }
+        }
+
+        @Override
+        public long expiresAtNanos() {
+            return expiresAtNanos;
+        }
+
+        @Override
+        public String toString() {
+            return "Lease[" + limiter + ", " + permits + " permits]";
+        }
+    }
+
+    @Override
+    KeyState newState() {
+        return new State();
+    }
+
+    @Override
+    long maxWaitStepNanos() {
+        return WAIT_STEP_NANOS;
+    }
+
+    @Override
+    Decision acquire(KeyState keyState, long now, long permits, boolean commit) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (state.retired) {
+                return null;
+            }
+            state.expire(now);
+            if (state.held + permits > limit) {
+                return denied(limit - state.held, retryAt(state, permits) - now, lastExpiry(state, now));
+            }
+            Lease lease = Lease.NONE;
+            if (commit) {
+                HeldLease held = new HeldLease(state, permits, now + leaseTimeout);
+                state.leases.add(held);
+                state.held += permits;
+                lease = held;
+            }
+            long remaining = limit - state.held - (commit ? 0 : permits);
+            long resetAt = Math.max(lastExpiry(state, now), now + leaseTimeout);
+            return new Decision(true, remaining, limit, 0, resetAt, limiter, lease);
+        }
+    }
+
+    private long retryAt(State state, long permits) {
+        List<HeldLease> byExpiry = new ArrayList<>(state.leases);
+        byExpiry.sort(Comparator.comparingLong(HeldLease::expiresAtNanos));
+        long excess = state.held + permits - limit;
+        long freed = 0;
+        for (HeldLease lease : byExpiry) {
+            freed += lease.permits;
+            if (freed >= excess) {
+                return lease.expiresAtNanos;
+            }
+        }
+        throw new IllegalStateException("permits " + permits + " exceed the limit " + limit);
+    }
+
+    private static long lastExpiry(State state, long now) {
+        long last = now;
+        for (HeldLease lease : state.leases) {
+            last = Math.max(last, lease.expiresAtNanos);
+        }
+        return last;
+    }
+
+    @Override
+    void undo(KeyState keyState, long now, long permits, Decision granted) {
+        granted.release();
+    }
+
+    @Override
+    boolean isIdle(KeyState keyState, long now) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.expire(now);
+            return state.held == 0;
+        }
+    }
+
+    @Override
+    boolean retireIfIdle(KeyState keyState, long now) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.expire(now);
+            if (!state.retired && state.held == 0) {
+                state.retired = true;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    void copy(KeyState source, KeyState target) {
+        State from = (State) source;
+        State to = (State) target;
+        synchronized (from) {
+            for (HeldLease lease : from.leases) {
+                to.leases.add(new HeldLease(to, lease.permits, lease.expiresAtNanos));
+                to.held += lease.permits;
+            }
+        }
+    }
+
+    @Override
+    void adopt(KeyState keyState, Algorithm previous, long now) {
+        // Leases keep their permits and expiry; the new maximum applies to the next acquire.
+    }
+}

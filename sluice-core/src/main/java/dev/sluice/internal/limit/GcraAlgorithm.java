@@ -1,0 +1,111 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.LimitPolicy;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Token bucket and GCRA, which are one algorithm: a key's state is the time at which its bucket is full
+ * again (the theoretical arrival time). Taking {@code n} permits pushes it {@code n × interval} later;
+ * a request is allowed while that time stays within {@code tolerance = capacity × interval} of now.
+ *
+ * <p>Why this design: one word of state per key, updated with one compare-and-set and no allocation;
+ * refill is continuous and exact in nanoseconds; and retry-after falls out of the same inequality.
+ */
+final class GcraAlgorithm extends Algorithm {
+    private static final long RETIRED = Long.MIN_VALUE;
+    private static final VarHandle TAT;
+
+    static {
+        try {
+            TAT = MethodHandles.lookup().findVarHandle(State.class, "tat", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final long interval;
+    final long tolerance;
+
+    GcraAlgorithm(String limiter, LimitPolicy policy, long interval, long capacity) {
+        super(limiter, policy);
+        this.interval = interval;
+        this.tolerance = capacity * interval;
+    }
+
+    static final class State extends KeyState {
+        volatile long tat;
+    }
+
+    @Override
+    KeyState newState() {
+        return new State();
+    }
+
+    @Override
+    Decision acquire(KeyState keyState, long now, long permits, boolean commit) {
+        State state = (State) keyState;
+        while (true) {
+            long tat = state.tat;
+            if (tat == RETIRED) {
+                return null;
+            }
+            long base = Math.max(tat, now);
+            long next = base + permits * interval;
+            if (next - now > tolerance) {
+                return denied(Math.max(0, (tolerance - (base - now)) / interval), next - tolerance - now, base);
+            }
+            if (!commit || TAT.compareAndSet(state, tat, next)) {
+                return allowed((tolerance - (next - now)) / interval, next);
+            }
+        }
+    }
+
+    @Override
+    void undo(KeyState keyState, long now, long permits, Decision granted) {
+        State state = (State) keyState;
+        while (true) {
+            long tat = state.tat;
+            if (tat == RETIRED || TAT.compareAndSet(state, tat, Math.max(tat - permits * interval, now))) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    boolean isIdle(KeyState keyState, long now) {
+        return ((State) keyState).tat <= now;
+    }
+
+    @Override
+    boolean retireIfIdle(KeyState keyState, long now) {
+        State state = (State) keyState;
+        long tat = state.tat;
+        return tat != RETIRED && tat <= now && TAT.compareAndSet(state, tat, RETIRED);
+    }
+
+    @Override
+    void copy(KeyState source, KeyState target) {
+        long tat = ((State) source).tat;
+        if (tat != RETIRED) {
+            ((State) target).tat = tat;
+        }
+    }
+
+    @Override
+    void adopt(KeyState keyState, Algorithm previous, long now) {
+        long oldInterval = ((GcraAlgorithm) previous).interval;
+        State state = (State) keyState;
+        while (true) {
+            long tat = state.tat;
+            if (tat == RETIRED || tat <= now) {
+                return;
+            }
+            long debt = Math.min(Arithmetic.mulDivCeil(tat - now, interval, oldInterval), Long.MAX_VALUE / 4);
+            if (TAT.compareAndSet(state, tat, now + debt)) {
+                return;
+            }
+        }
+    }
+}

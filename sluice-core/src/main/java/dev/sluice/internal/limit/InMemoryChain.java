@@ -1,0 +1,144 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A chain on the in-memory engine: each layer is acquired in order; at the first denial the later layers
+ * are only asked (nothing taken) so the longest retry-after is known, and the earlier grants are undone.
+ */
+final class InMemoryChain<C> implements LimitChain<C> {
+    private final List<Layer<C>> layers;
+    private final InMemoryRateLimiter[] limiters;
+    private final Clock clock;
+
+    InMemoryChain(InMemoryEngine engine, List<Layer<C>> layers) {
+        this.layers = layers;
+        this.limiters = new InMemoryRateLimiter[layers.size()];
+        for (int i = 0; i < limiters.length; i++) {
+            if (!(layers.get(i).limiter() instanceof InMemoryRateLimiter limiter) || limiter.engine != engine) {
+                throw new IllegalArgumentException(
+                        "layer " + i + " (" + layers.get(i).limiter().name() + ") belongs to another engine;"
+                                + " a chain's limiters must all come from the engine that builds it");
+            }
+            limiters[i] = limiter;
+        }
+        this.clock = engine.clock();
+    }
+
+    @Override
+    public List<Layer<C>> layers() {
+        return layers;
+    }
+
+    @Override
+    public Decision tryAcquire(C context, long permits) {
+        int n = limiters.length;
+        String[] keys = new String[n];
+        Algorithm[] algorithms = new Algorithm[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = layers.get(i).key().apply(context);
+            algorithms[i] = limiters[i].algorithm();
+            limiters[i].checkKey(keys[i]);
+            limiters[i].checkPermits(algorithms[i], permits);
+        }
+        long now = clock.nanos();
+        KeyState[] states = new KeyState[n];
+        Decision[] decisions = new Decision[n];
+        int deniedBy = -1;
+        long retryAfter = 0;
+        for (int i = 0; i < n; i++) {
+            boolean commit = deniedBy < 0;
+            while (true) {
+                states[i] = limiters[i].table.state(keys[i], algorithms[i], now);
+                decisions[i] = algorithms[i].acquire(states[i], now, permits, commit);
+                if (decisions[i] != null) {
+                    break;
+                }
+                limiters[i].table.forget(keys[i], states[i]);
+            }
+            if (decisions[i].denied()) {
+                deniedBy = deniedBy < 0 ? i : deniedBy;
+                retryAfter = Math.max(retryAfter, decisions[i].retryAfterNanos());
+            }
+        }
+        if (deniedBy >= 0) {
+            for (int i = 0; i < deniedBy; i++) {
+                algorithms[i].undo(states[i], now, permits, decisions[i]);
+            }
+            Decision first = decisions[deniedBy];
+            limiters[deniedBy].options().listener().onDenied(first.limiter(), keys[deniedBy], permits, first);
+            return new Decision(
+                    false,
+                    first.remaining(),
+                    first.limit(),
+                    retryAfter,
+                    first.resetAtNanos(),
+                    first.limiter(),
+                    Lease.NONE);
+        }
+        int tightest = 0;
+        List<Lease> leases = new ArrayList<>(0);
+        for (int i = 0; i < n; i++) {
+            limiters[i].options().listener().onAllowed(decisions[i].limiter(), keys[i], permits, decisions[i]);
+            if (decisions[i].remaining() < decisions[tightest].remaining()) {
+                tightest = i;
+            }
+            if (decisions[i].lease() != Lease.NONE) {
+                leases.add(decisions[i].lease());
+            }
+        }
+        Decision chosen = decisions[tightest];
+        return new Decision(
+                true, chosen.remaining(), chosen.limit(), 0, chosen.resetAtNanos(), chosen.limiter(), allOf(leases));
+    }
+
+    private static Lease allOf(List<Lease> leases) {
+        if (leases.isEmpty()) {
+            return Lease.NONE;
+        }
+        if (leases.size() == 1) {
+            return leases.get(0);
+        }
+        long expiry = leases.stream().mapToLong(Lease::expiresAtNanos).min().orElseThrow();
+        return new Lease() {
+            @Override
+            public boolean release() {
+                boolean any = false;
+                for (Lease lease : leases) {
+                    any |= lease.release();
+                }
+                return any;
+            }
+
+            @Override
+            public long expiresAtNanos() {
+                return expiry;
+            }
+        };
+    }
+
+    @Override
+    public Decision acquire(C context, long permits, Duration timeout) throws InterruptedException {
+        return Waiting.acquire(this, clock, this::maxStepNanos, context, permits, timeout);
+    }
+
+    @Override
+    public CompletableFuture<Decision> acquireAsync(C context, long permits, Duration timeout) {
+        return Waiting.acquireAsync(this, clock, this::maxStepNanos, context, permits, timeout);
+    }
+
+    private long maxStepNanos(Decision denial) {
+        long step = Long.MAX_VALUE;
+        for (InMemoryRateLimiter limiter : limiters) {
+            step = Math.min(step, limiter.maxStepNanos(denial));
+        }
+        return step;
+    }
+}

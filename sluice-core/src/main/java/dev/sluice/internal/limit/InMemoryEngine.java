@@ -1,0 +1,63 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/** The engine that keeps every limiter's state in this JVM. */
+public final class InMemoryEngine implements Sluice {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private final Clock clock;
+    private final ConcurrentHashMap<String, InMemoryRateLimiter> limiters = new ConcurrentHashMap<>();
+
+    /** An engine on {@code clock}. */
+    public InMemoryEngine(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
+        checkName(name);
+        if (policy == null) {
+            throw new IllegalArgumentException("policy of limiter '" + name + "' must not be null");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException("options of limiter '" + name + "' must not be null");
+        }
+        return limiters.computeIfAbsent(name, n -> new InMemoryRateLimiter(this, n, policy, options));
+    }
+
+    static void checkName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("limiter name must be 1 to 128 letters, digits or . _ - :, was "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+    }
+
+    @Override
+    public <C> LimitChain.Builder<C> chain() {
+        return new LimitChain.Builder<>(layers -> new InMemoryChain<>(this, layers));
+    }
+
+    @Override
+    public void close() {
+        limiters.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "Sluice.inMemory(" + clock + ")";
+    }
+}

@@ -1,0 +1,130 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** A limiter whose keys live in this JVM. */
+final class InMemoryRateLimiter implements RateLimiter {
+    final InMemoryEngine engine;
+    private final String name;
+    private final Clock clock;
+    private final LimiterOptions options;
+    private final LimiterListener listener;
+    final KeyTable table;
+    private volatile Algorithm algorithm;
+
+    InMemoryRateLimiter(InMemoryEngine engine, String name, LimitPolicy policy, LimiterOptions options) {
+        this.engine = engine;
+        this.name = name;
+        this.clock = engine.clock();
+        this.options = options;
+        this.listener = options.listener();
+        this.algorithm = Algorithm.of(name, policy, clock);
+        this.table = new KeyTable(name, options.maxKeys(), listener, clock.nanos());
+    }
+
+    @Override
+    public Decision tryAcquire(String key, long permits) {
+        Algorithm current = algorithm;
+        checkKey(key);
+        checkPermits(current, permits);
+        Decision decision = decide(current, key, clock.nanos(), permits, true);
+        if (decision.allowed()) {
+            listener.onAllowed(name, key, permits, decision);
+        } else {
+            listener.onDenied(name, key, permits, decision);
+        }
+        return decision;
+    }
+
+    /** The decision for {@code key} at {@code now}, looking the key up again if a sweep retired its state. */
+    Decision decide(Algorithm current, String key, long now, long permits, boolean commit) {
+        while (true) {
+            KeyState state = table.state(key, current, now);
+            Decision decision = current.acquire(state, now, permits, commit);
+            if (decision != null) {
+                return decision;
+            }
+            table.forget(key, state);
+        }
+    }
+
+    @Override
+    public Decision acquire(String key, long permits, Duration timeout) throws InterruptedException {
+        return Waiting.acquire(this, clock, this::maxStepNanos, key, permits, timeout);
+    }
+
+    @Override
+    public CompletableFuture<Decision> acquireAsync(String key, long permits, Duration timeout) {
+        return Waiting.acquireAsync(this, clock, this::maxStepNanos, key, permits, timeout);
+    }
+
+    long maxStepNanos(Decision denial) {
+        return algorithm.maxWaitStepNanos();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LimitPolicy policy() {
+        return algorithm.policy;
+    }
+
+    @Override
+    public LimiterOptions options() {
+        return options;
+    }
+
+    Algorithm algorithm() {
+        return algorithm;
+    }
+
+    @Override
+    public synchronized void updatePolicy(LimitPolicy policy) {
+        if (policy == null) {
+            throw new IllegalArgumentException("policy must not be null");
+        }
+        Algorithm previous = algorithm;
+        if (previous.policy.getClass() != policy.getClass()) {
+            throw new IllegalArgumentException("limiter '" + name + "' has a "
+                    + previous.policy.getClass().getSimpleName()
+                    + " policy and cannot change to a " + policy.getClass().getSimpleName()
+                    + "; allowed: another " + previous.policy.getClass().getSimpleName());
+        }
+        Algorithm next = Algorithm.of(name, policy, clock);
+        algorithm = next;
+        table.adopt(next, previous, clock.nanos());
+    }
+
+    void checkKey(String key) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "key must be 1 to " + MAX_KEY_LENGTH + " characters, was " + (key == null ? "null" : "empty"));
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException(
+                    "key must be 1 to " + MAX_KEY_LENGTH + " characters, was " + key.length() + " characters");
+        }
+    }
+
+    void checkPermits(Algorithm current, long permits) {
+        if (permits < 1 || permits > current.limit) {
+            throw new IllegalArgumentException("permits must be between 1 and " + current.limit + " (the limit of '"
+                    + name + "'), was " + permits);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RateLimiter[" + name + ", " + algorithm.policy + "]";
+    }
+}

@@ -1,0 +1,163 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.SlidingWindowCounter;
+
+/**
+ * Counts of the current and the previous epoch-aligned window; the previous one is weighted by the share
+ * of it the sliding window still covers. The estimate at elapsed time {@code e} into the current window is
+ * {@code previous × (window − e) / window + current}, compared in exact integer arithmetic.
+ */
+final class SlidingCounterAlgorithm extends Algorithm {
+    private final long window;
+
+    SlidingCounterAlgorithm(String limiter, SlidingWindowCounter policy) {
+        super(limiter, policy);
+        this.window = policy.window().toNanos();
+    }
+
+    static final class State extends KeyState.Locked {
+        long windowStart = Long.MIN_VALUE;
+        long current;
+        long previous;
+    }
+
+    @Override
+    KeyState newState() {
+        return new State();
+    }
+
+    @Override
+    Decision acquire(KeyState keyState, long now, long permits, boolean commit) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (state.retired) {
+                return null;
+            }
+            long start = Math.floorDiv(now, window) * window;
+            if (state.windowStart > start) {
+                start = state.windowStart;
+                now = start;
+            }
+            long previous;
+            long current;
+            if (state.windowStart == start) {
+                previous = state.previous;
+                current = state.current;
+            } else if (state.windowStart == start - window) {
+                previous = state.current;
+                current = 0;
+            } else {
+                previous = 0;
+                current = 0;
+            }
+            long elapsed = now - start;
+            long weighted = previous - Arithmetic.mulDivFloor(previous, elapsed, window);
+            long room = limit - current - weighted;
+            if (permits > room) {
+                long retryAt = retryAt(start, elapsed, previous, current, permits);
+                return denied(Math.max(0, room), retryAt - now, resetAt(start, now, previous, current));
+            }
+            if (commit) {
+                state.windowStart = start;
+                state.previous = previous;
+                state.current = current + permits;
+            }
+            return allowed(room - permits, resetAt(start, now, previous, current + permits));
+        }
+    }
+
+    /** The earliest time the request is allowed if nothing else arrives; it is denied at {@code elapsed}. */
+    private long retryAt(long start, long elapsed, long previous, long current, long permits) {
+        long slack = limit - current - permits;
+        if (slack >= 0) {
+            // Allowed once previous × (window − e) ≤ slack × window, i.e. e ≥ window − ⌊slack × window / previous⌋.
+            long at = window - Arithmetic.mulDivFloor(slack, window, previous);
+            if (at < window) {
+                return start + at;
+            }
+        }
+        long next = start + window;
+        long nextSlack = limit - permits;
+        if (current == 0 || nextSlack >= current) {
+            return next;
+        }
+        long at = window - Arithmetic.mulDivFloor(nextSlack, window, current);
+        return at < window ? next + at : next + window;
+    }
+
+    private long resetAt(long start, long now, long previous, long current) {
+        if (current > 0) {
+            return start + 2 * window;
+        }
+        return previous > 0 ? start + window : now;
+    }
+
+    @Override
+    void undo(KeyState keyState, long now, long permits, Decision granted) {
+        State state = (State) keyState;
+        long grantWindow = Math.floorDiv(now, window) * window;
+        synchronized (state) {
+            if (state.windowStart == grantWindow) {
+                state.current = Math.max(0, state.current - permits);
+            } else if (state.windowStart == grantWindow + window) {
+                state.previous = Math.max(0, state.previous - permits);
+            }
+        }
+    }
+
+    @Override
+    boolean isIdle(KeyState keyState, long now) {
+        State state = (State) keyState;
+        synchronized (state) {
+            return idle(state, now);
+        }
+    }
+
+    private boolean idle(State state, long now) {
+        if (state.current == 0 && state.previous == 0) {
+            return true;
+        }
+        long end = state.current > 0 ? state.windowStart + 2 * window : state.windowStart + window;
+        return end <= now;
+    }
+
+    @Override
+    boolean retireIfIdle(KeyState keyState, long now) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (!state.retired && idle(state, now)) {
+                state.retired = true;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    void copy(KeyState source, KeyState target) {
+        State from = (State) source;
+        State to = (State) target;
+        synchronized (from) {
+            to.windowStart = from.windowStart;
+            to.current = from.current;
+            to.previous = from.previous;
+        }
+    }
+
+    @Override
+    void adopt(KeyState keyState, Algorithm previous, long now) {
+        long oldWindow = ((SlidingCounterAlgorithm) previous).window;
+        State state = (State) keyState;
+        synchronized (state) {
+            long oldStart = Math.floorDiv(now, oldWindow) * oldWindow;
+            long current = state.windowStart == oldStart ? state.current : 0;
+            long prior = state.windowStart == oldStart
+                    ? state.previous
+                    : state.windowStart == oldStart - oldWindow ? state.current : 0;
+            state.windowStart = Math.floorDiv(now, window) * window;
+            state.current = current;
+            state.previous = prior;
+        }
+    }
+}

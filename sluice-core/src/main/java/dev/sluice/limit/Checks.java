@@ -1,0 +1,57 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/** Argument checks shared by the policies; every message names the bad value and the allowed range. */
+final class Checks {
+    /** The largest span of time a policy may describe, about 73 years: leaves headroom for epoch nanos. */
+    static final long MAX_SPAN_NANOS = Long.MAX_VALUE / 4;
+
+    private Checks() {}
+
+    static long inRange(String what, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(what + " must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    static long positiveNanos(String what, Duration value) {
+        if (value == null) {
+            throw new IllegalArgumentException(what + " must be a positive duration, was null");
+        }
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(what + " must be a positive duration, was " + value);
+        }
+        if (value.compareTo(Duration.ofNanos(MAX_SPAN_NANOS)) > 0) {
+            throw new IllegalArgumentException(
+                    what + " must be at most " + Duration.ofNanos(MAX_SPAN_NANOS) + ", was " + value);
+        }
+        return value.toNanos();
+    }
+
+    /** The nanoseconds one permit takes to come back at {@code permits} per {@code periodNanos}, rounded up. */
+    static long emissionInterval(String what, long permits, long periodNanos) {
+        if (permits > periodNanos) {
+            throw new IllegalArgumentException(what + " of " + permits + " per " + Duration.ofNanos(periodNanos)
+                    + " is faster than the finest the clock can express; allowed: at most 1 permit per nanosecond");
+        }
+        return Math.ceilDiv(periodNanos, permits);
+    }
+
+    /** The time {@code permits} permits take to come back; fails if that span overflows. */
+    static long span(String what, long permits, long intervalNanos) {
+        long span;
+        try {
+            span = Math.multiplyExact(permits, intervalNanos);
+        } catch (ArithmeticException overflow) {
+            span = Long.MAX_VALUE;
+        }
+        if (span > MAX_SPAN_NANOS) {
+            throw new IllegalArgumentException(what + " of " + permits + " permits at one per "
+                    + Duration.ofNanos(intervalNanos) + " takes longer than " + Duration.ofNanos(MAX_SPAN_NANOS)
+                    + " to refill; allowed: at most that");
+        }
+        return span;
+    }
+}

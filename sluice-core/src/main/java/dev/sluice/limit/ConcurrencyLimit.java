@@ -1,0 +1,32 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/**
+ * At most {@code maxConcurrent} permits held at once per key. A granted {@link Decision} carries a
+ * {@link Lease}; releasing it returns the permits. A lease never released expires after
+ * {@code leaseTimeout}, so a crashed holder cannot keep permits forever.
+ *
+ * @param maxConcurrent the most permits held at once, 1 to 1,000,000
+ * @param leaseTimeout how long a lease lasts unless released first, positive
+ */
+public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implements LimitPolicy {
+    /** The largest {@code maxConcurrent} accepted. */
+    public static final long MAX_CONCURRENT = 1_000_000;
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public ConcurrencyLimit {
+        Checks.inRange("maxConcurrent", maxConcurrent, 1, MAX_CONCURRENT);
+        Checks.positiveNanos("leaseTimeout", leaseTimeout);
+    }
+
+    /** {@code maxConcurrent} permits at once, leases expiring after {@code leaseTimeout}. */
+    public static ConcurrencyLimit of(long maxConcurrent, Duration leaseTimeout) {
+        return new ConcurrencyLimit(maxConcurrent, leaseTimeout);
+    }
+
+    @Override
+    public long limit() {
+        return maxConcurrent;
+    }
+}

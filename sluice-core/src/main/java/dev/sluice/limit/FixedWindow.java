@@ -1,0 +1,27 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/**
+ * At most {@code limit} permits per window of {@code window}, windows aligned to the Unix epoch.
+ *
+ * <p>The cheapest policy, and the least smooth: every aligned window holds at most {@code limit}, but a
+ * burst at the end of one window and another at the start of the next pass up to {@code 2 × limit} within
+ * one window's length. Prefer {@link SlidingWindowCounter} or {@link SlidingWindowLog} where that matters.
+ *
+ * @param limit permits per window, 1 to 10^12
+ * @param window the window length, positive
+ */
+public record FixedWindow(long limit, Duration window) implements LimitPolicy {
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public FixedWindow {
+        Checks.inRange("limit", limit, 1, TokenBucket.MAX_PERMITS);
+        Checks.positiveNanos("window", window);
+    }
+
+    /** {@code limit} permits per {@code window}. */
+    public static FixedWindow of(long limit, Duration window) {
+        return new FixedWindow(limit, window);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.sluice.limit;
+
+/**
+ * How a limiter treats its keys, beyond the policy.
+ *
+ * <h2>Bounded keys</h2>
+ *
+ * A limiter tracks at most {@code maxKeys} keys. A key whose state is back at its full limit is idle: it is
+ * dropped when the table needs room (and at least once a minute), and dropping it changes nothing, since
+ * a new key starts at its full limit too. When every tracked key is busy, a new key is not tracked on its
+ * own: it shares one overflow state with every other untracked key, so together they get one key's
+ * limit. Nothing throws, no tracked key is dropped early, and no key gains permits by being dropped and
+ * coming back: a key that later gets its own slot starts from the overflow's state. An attacker sending
+ * millions of distinct keys therefore costs at most {@code maxKeys} entries and competes with the other
+ * new keys for one key's worth of permits.
+ *
+ * @param maxKeys the most keys tracked at once, 1 to 2^30
+ * @param listener hears decisions and evictions
+ */
+public record LimiterOptions(int maxKeys, LimiterListener listener) {
+    /** The default {@link #maxKeys()}: about 6.4 MB of state at most, key strings aside. */
+    public static final int DEFAULT_MAX_KEYS = 100_000;
+
+    private static final LimiterOptions DEFAULTS = new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.NONE);
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public LimiterOptions {
+        Checks.inRange("maxKeys", maxKeys, 1, 1 << 30);
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use LimiterListener.NONE");
+        }
+    }
+
+    /** {@link #DEFAULT_MAX_KEYS} keys, no listener. */
+    public static LimiterOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** These options with another {@code maxKeys}. */
+    public LimiterOptions withMaxKeys(int maxKeys) {
+        return new LimiterOptions(maxKeys, listener);
+    }
+
+    /** These options with another listener. */
+    public LimiterOptions withListener(LimiterListener listener) {
+        return new LimiterOptions(maxKeys, listener);
+    }
+}

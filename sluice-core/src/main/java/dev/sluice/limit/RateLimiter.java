@@ -1,0 +1,30 @@
+package dev.sluice.limit;
+
+/**
+ * A named limit applied to every key separately: each tenant, endpoint or client address has its own
+ * permits under the same {@link LimitPolicy}.
+ *
+ * <p>Obtained from an engine ({@link dev.sluice.Sluice#limiter}). Thread-safe.
+ */
+public interface RateLimiter extends Limiter<String> {
+    /** The longest key accepted, in characters. */
+    int MAX_KEY_LENGTH = 512;
+
+    /** The limiter's name, unique within its engine. */
+    String name();
+
+    /** The policy in force. */
+    LimitPolicy policy();
+
+    /** The options the limiter was created with. */
+    LimiterOptions options();
+
+    /**
+     * Replaces the policy. The new limit applies from now on; what keys have already taken is kept
+     * (a bucket that had 3 of 10 permits used has 3 used under the new policy too). Requests that race
+     * with the change are decided under either the old or the new policy.
+     *
+     * @throws IllegalArgumentException if {@code policy} is null or of another kind than the current one
+     */
+    void updatePolicy(LimitPolicy policy);
+}

@@ -1,0 +1,29 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/**
+ * At most {@code limit} permits per {@code window}, estimated from two counters: the current aligned
+ * window's count plus the previous window's count weighted by how much of it the sliding window still
+ * covers.
+ *
+ * <p>Memory is constant per key. Every aligned window holds at most {@code limit}; a sliding window of the
+ * same length can hold somewhat more when the previous window's permits were taken late in it (the
+ * weighting assumes they were spread evenly). Use {@link SlidingWindowLog} for an exact sliding window.
+ *
+ * @param limit permits per window, 1 to 10^12
+ * @param window the window length, positive
+ */
+public record SlidingWindowCounter(long limit, Duration window) implements LimitPolicy {
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public SlidingWindowCounter {
+        Checks.inRange("limit", limit, 1, TokenBucket.MAX_PERMITS);
+        Checks.positiveNanos("window", window);
+    }
+
+    /** {@code limit} permits per sliding {@code window}. */
+    public static SlidingWindowCounter of(long limit, Duration window) {
+        return new SlidingWindowCounter(limit, window);
+    }
+}

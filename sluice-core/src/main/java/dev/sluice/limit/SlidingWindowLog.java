@@ -1,0 +1,28 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/**
+ * Exactly at most {@code limit} permits in any span of time of length {@code window}.
+ *
+ * <p>Every grant is remembered until it leaves the window, so memory per key grows with the limit
+ * (grants at the same instant share one entry). That is why {@code limit} is capped at one million.
+ *
+ * @param limit permits per sliding window, 1 to 1,000,000
+ * @param window the window length, positive
+ */
+public record SlidingWindowLog(long limit, Duration window) implements LimitPolicy {
+    /** The largest limit a log accepts: its memory per key grows with the limit. */
+    public static final long MAX_LIMIT = 1_000_000;
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public SlidingWindowLog {
+        Checks.inRange("limit", limit, 1, MAX_LIMIT);
+        Checks.positiveNanos("window", window);
+    }
+
+    /** {@code limit} permits in any span of length {@code window}. */
+    public static SlidingWindowLog of(long limit, Duration window) {
+        return new SlidingWindowLog(limit, window);
+    }
+}

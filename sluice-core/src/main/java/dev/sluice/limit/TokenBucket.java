@@ -1,0 +1,53 @@
+package dev.sluice.limit;
+
+import java.time.Duration;
+
+/**
+ * A token bucket: up to {@code capacity} permits at once, refilled continuously at {@code refillTokens}
+ * per {@code refillPeriod}.
+ *
+ * <p>Refill is continuous, not in whole intervals: with 10 per second, one permit comes back every 100 ms.
+ * Over any span of time {@code t}, a key is granted at most {@code capacity + rate × t} permits. The time
+ * one permit takes to come back is rounded up to the nanosecond, so the rate is never exceeded.
+ *
+ * @param capacity the most permits a key can take at once, 1 to 10^12
+ * @param refillTokens how many permits come back per {@code refillPeriod}, at least 1
+ * @param refillPeriod the period over which {@code refillTokens} come back, positive
+ */
+public record TokenBucket(long capacity, long refillTokens, Duration refillPeriod) implements LimitPolicy {
+    /** The largest capacity and window limit a policy accepts. */
+    public static final long MAX_PERMITS = 1_000_000_000_000L;
+
+    /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
+    public TokenBucket {
+        Checks.inRange("capacity", capacity, 1, MAX_PERMITS);
+        Checks.inRange("refillTokens", refillTokens, 1, Long.MAX_VALUE);
+        long period = Checks.positiveNanos("refillPeriod", refillPeriod);
+        Checks.span("capacity", capacity, Checks.emissionInterval("refill rate", refillTokens, period));
+    }
+
+    /** A bucket of {@code capacity} permits that refills completely once per {@code period}. */
+    public static TokenBucket of(long capacity, Duration period) {
+        return new TokenBucket(capacity, capacity, period);
+    }
+
+    /** A bucket of {@code capacity} permits refilled at {@code refillTokens} per {@code refillPeriod}. */
+    public static TokenBucket of(long capacity, long refillTokens, Duration refillPeriod) {
+        return new TokenBucket(capacity, refillTokens, refillPeriod);
+    }
+
+    /** A bucket of {@code permitsPerSecond} permits that refills completely every second. */
+    public static TokenBucket perSecond(long permitsPerSecond) {
+        return of(permitsPerSecond, Duration.ofSeconds(1));
+    }
+
+    @Override
+    public long limit() {
+        return capacity;
+    }
+
+    /** The nanoseconds one permit takes to come back. */
+    public long nanosPerPermit() {
+        return Math.ceilDiv(refillPeriod.toNanos(), refillTokens);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.time;
+
+import java.time.Instant;
+
+/**
+ * The source of time, sleeping and delayed execution for everything Sluice does.
+ *
+ * <p>Engine code never reads the system clock directly: it asks its {@code Clock}. Production code uses
+ * {@link #system()}; tests use a {@link ManualClock} and move time by hand, so delays, windows and
+ * backoff are tested without sleeping.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface Clock {
+
+    /**
+     * The current time in nanoseconds since the Unix epoch. Successive readings never decrease, even when
+     * the host's wall clock is stepped backwards.
+     */
+    long nanos();
+
+    /** The current time as an instant; the same reading as {@link #nanos()}. */
+    default Instant instant() {
+        long nanos = nanos();
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    /**
+     * Waits until this clock has moved forward by {@code nanos}.
+     *
+     * @param nanos how long to wait, in nanoseconds; zero or negative returns at once
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    void sleep(long nanos) throws InterruptedException;
+
+    /**
+     * Runs {@code task} once this clock has moved forward by {@code delayNanos}. The task runs on a thread
+     * of the clock's choosing and must not block.
+     *
+     * @param delayNanos the delay in nanoseconds; zero or negative means as soon as possible
+     * @param task what to run
+     * @return a handle that cancels the task if it has not started yet
+     */
+    Timer schedule(long delayNanos, Runnable task);
+
+    /** The clock of the running JVM: epoch-anchored, monotonic, sleeping and scheduling for real. */
+    static Clock system() {
+        return SystemClock.INSTANCE;
+    }
+
+    /** A task scheduled on a clock. */
+    interface Timer {
+        /**
+         * Cancels the task.
+         *
+         * @return true if the task will not run because of this call, false if it already ran or was
+         *     cancelled
+         */
+        boolean cancel();
+    }
+}

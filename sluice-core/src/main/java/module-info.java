@@ -1,0 +1,11 @@
+/**
+ * Sluice core: the rate-limiting and job-queue API and its in-memory engine.
+ *
+ * <p>Users import {@code dev.sluice}, {@code dev.sluice.limit} and {@code dev.sluice.time}. The engine
+ * lives in {@code dev.sluice.internal.*}, which this module does not export.
+ */
+module dev.sluice.core {
+    exports dev.sluice;
+    exports dev.sluice.limit;
+    exports dev.sluice.time;
+}
