@@ -5,10 +5,12 @@ package dev.sluice.limit;
  *
  * <h2>Bounded keys</h2>
  *
- * A limiter tracks at most {@code maxKeys} keys. A key whose state is back at its full limit is idle: it is
- * dropped when the table needs room (and at least once a minute), and dropping it changes nothing, since
- * a new key starts at its full limit too. When every tracked key is busy, a new key is not tracked on its
- * own: it shares one overflow state with every other untracked key, so together they get one key's
+ * A limiter tracks at most {@code maxKeys} keys. A key whose state is back at its full limit is idle, and
+ * dropping it changes nothing, since a new key starts at its full limit too. Idle keys are dropped by a
+ * sweep, which runs when a new key finds the table full (at most once per second of clock time, or after
+ * {@code maxKeys / 4} new keys found it full, so a flood of new keys cannot make every request pay for a
+ * sweep) and at least once a minute. When the table is full and no sweep is due, a new key is not tracked on
+ * its own: it shares one overflow state with every other untracked key, so together they get one key's
  * limit. Nothing throws, no tracked key is dropped early, and no key gains permits by being dropped and
  * coming back: a key that later gets its own slot starts from the overflow's state. An attacker sending
  * millions of distinct keys therefore costs at most {@code maxKeys} entries and competes with the other
@@ -18,7 +20,7 @@ package dev.sluice.limit;
  * @param listener hears decisions and evictions
  */
 public record LimiterOptions(int maxKeys, LimiterListener listener) {
-    /** The default {@link #maxKeys()}: about 6.4 MB of state at most, key strings aside. */
+    /** The default {@link #maxKeys()}: at most about 7 MB of token-bucket state (67 bytes a key), key strings aside. */
     public static final int DEFAULT_MAX_KEYS = 100_000;
 
     private static final LimiterOptions DEFAULTS = new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.NONE);

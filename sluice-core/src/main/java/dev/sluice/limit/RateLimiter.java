@@ -10,6 +10,22 @@ public interface RateLimiter extends Limiter<String> {
     /** The longest key accepted, in characters. */
     int MAX_KEY_LENGTH = 512;
 
+    /**
+     * Takes {@code permits} for {@code key} if the limit allows it now, answering only whether it did. The
+     * same decision as {@link #tryAcquire(Object, long) tryAcquire}, without building a {@link Decision}:
+     * the form for hot paths that need only the yes or no.
+     *
+     * @throws IllegalArgumentException as {@link #tryAcquire(Object, long) tryAcquire}
+     * @throws IllegalStateException if the policy is a {@link ConcurrencyLimit}, whose permits are leases
+     *     that only a {@link Decision} can release
+     */
+    boolean tryConsume(String key, long permits);
+
+    /** {@link #tryConsume(String, long) tryConsume(key, 1)}. */
+    default boolean tryConsume(String key) {
+        return tryConsume(key, 1);
+    }
+
     /** The limiter's name, unique within its engine. */
     String name();
 

@@ -92,7 +92,12 @@ public final class ManualClock implements Clock {
 
     @Override
     public synchronized Timer schedule(long delayNanos, Runnable task) {
-        Scheduled entry = new Scheduled(nanos + Math.max(0, delayNanos), sequence++, task);
+        // Saturates: a delay past the end of time never falls due, rather than wrapping into the past.
+        long due = nanos + Math.max(0, delayNanos);
+        if (due < nanos) {
+            due = Long.MAX_VALUE;
+        }
+        Scheduled entry = new Scheduled(due, sequence++, task);
         scheduled.add(entry);
         return () -> {
             synchronized (ManualClock.this) {

@@ -52,6 +52,28 @@ abstract sealed class Algorithm
      */
     abstract Decision acquire(KeyState state, long now, long permits, boolean commit);
 
+    /** {@link #consume} granted the permits. */
+    static final int GRANTED = 1;
+    /** {@link #consume} denied the permits. */
+    static final int DENIED = 0;
+    /** {@link #consume} found the state retired: look the key up again. */
+    static final int RETIRED = -1;
+
+    /**
+     * Takes {@code permits} at {@code now} if allowed, answering only yes or no: {@link #GRANTED}, {@link
+     * #DENIED} or {@link #RETIRED}. The same decision as {@link #acquire}, without building a {@link
+     * Decision}.
+     */
+    int consume(KeyState state, long now, long permits) {
+        Decision decision = acquire(state, now, permits, true);
+        return decision == null ? RETIRED : decision.allowed() ? GRANTED : DENIED;
+    }
+
+    /** Whether decisions carry leases that the caller must release. */
+    boolean grantsLeases() {
+        return false;
+    }
+
     /** Returns the permits that {@code granted}, made at {@code now}, took from {@code state}. */
     abstract void undo(KeyState state, long now, long permits, Decision granted);
 

@@ -77,6 +77,11 @@ final class ConcurrencyAlgorithm extends Algorithm {
     }
 
     @Override
+    boolean grantsLeases() {
+        return true;
+    }
+
+    @Override
     long maxWaitStepNanos() {
         return WAIT_STEP_NANOS;
     }
@@ -90,7 +95,7 @@ final class ConcurrencyAlgorithm extends Algorithm {
             }
             state.expire(now);
             if (state.held + permits > limit) {
-                return denied(limit - state.held, retryAt(state, permits) - now, lastExpiry(state, now));
+                return denied(Math.max(0, limit - state.held), retryAt(state, permits) - now, lastExpiry(state, now));
             }
             Lease lease = Lease.NONE;
             if (commit) {

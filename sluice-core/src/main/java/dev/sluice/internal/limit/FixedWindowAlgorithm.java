@@ -37,7 +37,7 @@ final class FixedWindowAlgorithm extends Algorithm {
             long count = state.windowStart == start ? state.count : 0;
             long end = start + window;
             if (count + permits > limit) {
-                return denied(limit - count, end - now, end);
+                return denied(Math.max(0, limit - count), end - now, end);
             }
             if (commit) {
                 state.windowStart = start;

@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * refill is continuous and exact in nanoseconds; and retry-after falls out of the same inequality.
  */
 final class GcraAlgorithm extends Algorithm {
-    private static final long RETIRED = Long.MIN_VALUE;
+    private static final long RETIRED_TAT = Long.MIN_VALUE;
     private static final VarHandle TAT;
 
     static {
@@ -35,7 +35,8 @@ final class GcraAlgorithm extends Algorithm {
     }
 
     static final class State extends KeyState {
-        volatile long tat;
+        /** Full since forever, whatever the clock reads: clock readings before the epoch are negative. */
+        volatile long tat = Long.MIN_VALUE + 1;
     }
 
     @Override
@@ -48,7 +49,7 @@ final class GcraAlgorithm extends Algorithm {
         State state = (State) keyState;
         while (true) {
             long tat = state.tat;
-            if (tat == RETIRED) {
+            if (tat == RETIRED_TAT) {
                 return null;
             }
             long base = Math.max(tat, now);
@@ -63,11 +64,32 @@ final class GcraAlgorithm extends Algorithm {
     }
 
     @Override
+    int consume(KeyState keyState, long now, long permits) {
+        State state = (State) keyState;
+        long cost = permits * interval;
+        while (true) {
+            long tat = state.tat;
+            if (tat == RETIRED_TAT) {
+                return RETIRED;
+            }
+            long next = Math.max(tat, now) + cost;
+            if (next - now > tolerance) {
+                return DENIED;
+            }
+            if (TAT.compareAndSet(state, tat, next)) {
+                return GRANTED;
+            }
+        }
+    }
+
+    @Override
     void undo(KeyState keyState, long now, long permits, Decision granted) {
         State state = (State) keyState;
         while (true) {
             long tat = state.tat;
-            if (tat == RETIRED || TAT.compareAndSet(state, tat, Math.max(tat - permits * interval, now))) {
+            if (tat == RETIRED_TAT
+                    || tat <= now
+                    || TAT.compareAndSet(state, tat, Math.max(tat - permits * interval, now))) {
                 return;
             }
         }
@@ -82,13 +104,13 @@ final class GcraAlgorithm extends Algorithm {
     boolean retireIfIdle(KeyState keyState, long now) {
         State state = (State) keyState;
         long tat = state.tat;
-        return tat != RETIRED && tat <= now && TAT.compareAndSet(state, tat, RETIRED);
+        return tat != RETIRED_TAT && tat <= now && TAT.compareAndSet(state, tat, RETIRED_TAT);
     }
 
     @Override
     void copy(KeyState source, KeyState target) {
         long tat = ((State) source).tat;
-        if (tat != RETIRED) {
+        if (tat != RETIRED_TAT) {
             ((State) target).tat = tat;
         }
     }
@@ -99,7 +121,7 @@ final class GcraAlgorithm extends Algorithm {
         State state = (State) keyState;
         while (true) {
             long tat = state.tat;
-            if (tat == RETIRED || tat <= now) {
+            if (tat == RETIRED_TAT || tat <= now) {
                 return;
             }
             long debt = Math.min(Arithmetic.mulDivCeil(tat - now, interval, oldInterval), Long.MAX_VALUE / 4);

@@ -54,15 +54,7 @@ final class InMemoryChain<C> implements LimitChain<C> {
         int deniedBy = -1;
         long retryAfter = 0;
         for (int i = 0; i < n; i++) {
-            boolean commit = deniedBy < 0;
-            while (true) {
-                states[i] = limiters[i].table.state(keys[i], algorithms[i], now);
-                decisions[i] = algorithms[i].acquire(states[i], now, permits, commit);
-                if (decisions[i] != null) {
-                    break;
-                }
-                limiters[i].table.forget(keys[i], states[i]);
-            }
+            decisions[i] = limiters[i].table.decide(keys[i], algorithms[i], now, permits, deniedBy < 0, states, i);
             if (decisions[i].denied()) {
                 deniedBy = deniedBy < 0 ? i : deniedBy;
                 retryAfter = Math.max(retryAfter, decisions[i].retryAfterNanos());

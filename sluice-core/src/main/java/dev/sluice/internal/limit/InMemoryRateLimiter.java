@@ -43,16 +43,24 @@ final class InMemoryRateLimiter implements RateLimiter {
         return decision;
     }
 
-    /** The decision for {@code key} at {@code now}, looking the key up again if a sweep retired its state. */
-    Decision decide(Algorithm current, String key, long now, long permits, boolean commit) {
-        while (true) {
-            KeyState state = table.state(key, current, now);
-            Decision decision = current.acquire(state, now, permits, commit);
-            if (decision != null) {
-                return decision;
-            }
-            table.forget(key, state);
+    @Override
+    public boolean tryConsume(String key, long permits) {
+        Algorithm current = algorithm;
+        checkKey(key);
+        checkPermits(current, permits);
+        if (current.grantsLeases()) {
+            throw new IllegalStateException("limiter '" + name + "' has a " + current.policy
+                    + ": its permits are leases to release, so use tryAcquire and release the decision");
         }
+        if (listener != LimiterListener.NONE) {
+            return tryAcquire(key, permits).allowed();
+        }
+        return table.consume(key, current, clock.nanos(), permits) == Algorithm.GRANTED;
+    }
+
+    /** The decision for {@code key} at {@code now}. */
+    Decision decide(Algorithm current, String key, long now, long permits, boolean commit) {
+        return table.decide(key, current, now, permits, commit, null, 0);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimiterListener;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Only idle states are dropped (see {@link Algorithm#isIdle}), so dropping never loses what a key has
  * taken. When the table is full of busy keys, new keys share one overflow state; a key that later gets its
- * own slot starts as used as the overflow, so it cannot gain permits by moving. Sweeps for idle keys run
+ * own slot starts as used as the overflow, so it cannot gain permits by moving (grants from the overflow
+ * and the seeding of new slots hold the table's lock, so no grant falls between the two). Sweeps for idle keys run
  * when the table is full (at most once per second, or once per {@code maxKeys / 4} keys sent to the
  * overflow, so an attacker cannot make every request pay for a sweep) and at least once a minute.
  */
@@ -33,6 +35,69 @@ final class KeyTable {
         this.maxKeys = maxKeys;
         this.listener = listener;
         this.lastSweepNanos = nowNanos;
+    }
+
+    /**
+     * Decides {@code permits} for {@code key} at {@code now} on its state, created if needed, and looks the
+     * key up again when a sweep retired the state first.
+     *
+     * @param used where to put the state that decided, at {@code index}; null if the caller does not need it
+     */
+    Decision decide(
+            String key, Algorithm algorithm, long now, long permits, boolean commit, KeyState[] used, int index) {
+        while (true) {
+            KeyState state = states.get(key);
+            Decision decision;
+            if (state != null) {
+                decision = algorithm.acquire(state, now, permits, commit);
+            } else {
+                state = insert(key, algorithm, now);
+                if (state != overflow) {
+                    decision = algorithm.acquire(state, now, permits, commit);
+                } else {
+                    synchronized (this) {
+                        if (states.containsKey(key)) {
+                            continue;
+                        }
+                        decision = algorithm.acquire(state, now, permits, commit);
+                    }
+                }
+            }
+            if (decision != null) {
+                if (used != null) {
+                    used[index] = state;
+                }
+                return decision;
+            }
+            forget(key, state);
+        }
+    }
+
+    /** As {@link #decide}, answering only {@link Algorithm#GRANTED} or {@link Algorithm#DENIED}. */
+    int consume(String key, Algorithm algorithm, long now, long permits) {
+        while (true) {
+            KeyState state = states.get(key);
+            int outcome;
+            if (state != null) {
+                outcome = algorithm.consume(state, now, permits);
+            } else {
+                state = insert(key, algorithm, now);
+                if (state != overflow) {
+                    outcome = algorithm.consume(state, now, permits);
+                } else {
+                    synchronized (this) {
+                        if (states.containsKey(key)) {
+                            continue;
+                        }
+                        outcome = algorithm.consume(state, now, permits);
+                    }
+                }
+            }
+            if (outcome != Algorithm.RETIRED) {
+                return outcome;
+            }
+            forget(key, state);
+        }
     }
 
     /** The state of {@code key}, created if needed; may be retired by the time the caller uses it. */
@@ -63,11 +128,17 @@ final class KeyTable {
             }
         }
         KeyState fresh = algorithm.newState();
-        KeyState shared = overflow;
-        if (shared != null) {
-            algorithm.copy(shared, fresh);
+        KeyState existing;
+        if (overflow == null) {
+            existing = states.putIfAbsent(key, fresh);
+        } else {
+            // Seeding and publishing under the lock that overflow grants hold: a request of this key that is
+            // already on its way to the overflow either lands in the seed or sees the key tracked and retries.
+            synchronized (this) {
+                algorithm.copy(overflow, fresh);
+                existing = states.putIfAbsent(key, fresh);
+            }
         }
-        KeyState existing = states.putIfAbsent(key, fresh);
         if (existing != null) {
             size.decrementAndGet();
             return existing;
@@ -75,11 +146,13 @@ final class KeyTable {
         return fresh;
     }
 
+    /** Takes a slot if one is free; never counts past {@code maxKeys}, even for a moment. */
     private boolean reserveSlot() {
-        if (size.incrementAndGet() <= maxKeys) {
-            return true;
+        for (int current = size.get(); current < maxKeys; current = size.get()) {
+            if (size.compareAndSet(current, current + 1)) {
+                return true;
+            }
         }
-        size.decrementAndGet();
         return false;
     }
 

@@ -102,7 +102,7 @@ final class SlidingLogAlgorithm extends Algorithm {
                     freed += state.count(i);
                 }
                 long retryAt = state.time(i - 1) + window;
-                return denied(limit - state.total, retryAt - now, state.time(state.size - 1) + window);
+                return denied(Math.max(0, limit - state.total), retryAt - now, state.time(state.size - 1) + window);
             }
             if (commit) {
                 state.add(now, permits);
