@@ -1,0 +1,168 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimiterListener;
+import dev.sluice.time.Clock;
+import dev.sluice.time.ManualClock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What every contract suite shares: the engine hook, a {@link ManualClock} and an engine on it for each
+ * test, and exact assertions on decisions.
+ *
+ * <p>Every test starts with a fresh clock at {@link #T0} and a fresh engine from {@link
+ * #newEngine(ManualClock)}; engines are closed after the test. The engine must start empty: no limiter and
+ * no key state left over from another test.
+ *
+ * <p>A test that runs longer than 30 s fails (on its own thread, so an engine stuck in a loop cannot hang the
+ * suite): on virtual time, a test that waits forever is a bug.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+public abstract class ContractSupport {
+    /** One millisecond in nanoseconds. */
+    protected static final long MS = 1_000_000L;
+
+    /** One second in nanoseconds. */
+    protected static final long SECOND = 1_000_000_000L;
+
+    /**
+     * {@link ManualClock#DEFAULT_START} (2026-01-01T00:00:00Z) in nanoseconds since the epoch: where every
+     * test's clock starts. It is a whole day, so every window of a whole number of seconds starts there.
+     */
+    protected static final long T0 = 1_767_225_600L * SECOND;
+
+    private final List<Sluice> engines = new ArrayList<>();
+
+    /** The clock of this test, at {@link #T0} when the test starts. */
+    protected ManualClock clock;
+
+    /** The engine under test, on {@link #clock}. */
+    protected Sluice engine;
+
+    /**
+     * A new, empty engine whose every decision is made on {@code clock}; sleeping on it must advance the
+     * clock and scheduled tasks must run when the clock is advanced (use the clock as given).
+     */
+    protected abstract Sluice newEngine(ManualClock clock);
+
+    /**
+     * A new, empty engine on any clock, for the few tests that run on real time. By default the same as
+     * {@link #newEngine(ManualClock)} for a manual clock; engines override it to run on {@link
+     * Clock#system()}.
+     */
+    protected Sluice newEngine(Clock clock) {
+        if (clock instanceof ManualClock manual) {
+            return newEngine(manual);
+        }
+        throw new UnsupportedOperationException(
+                getClass().getName() + " must override newEngine(Clock) to run the tests on " + clock);
+    }
+
+    @BeforeEach
+    protected final void startEngineAtT0() {
+        clock = new ManualClock();
+        engine = engineOn(clock);
+        assertThat(clock.nanos()).as("the manual clock starts at T0").isEqualTo(T0);
+    }
+
+    @AfterEach
+    protected final void closeEngines() {
+        for (Sluice created : engines) {
+            created.close();
+        }
+        engines.clear();
+    }
+
+    /** Another engine on {@code clock}, closed after the test. */
+    protected final Sluice engineOn(Clock clock) {
+        Sluice created = clock instanceof ManualClock manual ? newEngine(manual) : newEngine(clock);
+        engines.add(created);
+        return created;
+    }
+
+    /** A manual clock at {@code instant}, such as {@code "2026-01-01T00:00:00.750Z"}. */
+    protected static ManualClock clockAt(String instant) {
+        return new ManualClock(Instant.parse(instant));
+    }
+
+    /** An allowed decision, to compare with {@link #assertDecision}. */
+    protected static Decision allowed(String limiter, long limit, long remaining, long resetAtNanos) {
+        return new Decision(true, remaining, limit, 0, resetAtNanos, limiter, Lease.NONE);
+    }
+
+    /** A denied decision, to compare with {@link #assertDecision}. */
+    protected static Decision denied(
+            String limiter, long limit, long remaining, long retryAfterNanos, long resetAtNanos) {
+        return new Decision(false, remaining, limit, retryAfterNanos, resetAtNanos, limiter, Lease.NONE);
+    }
+
+    /** Asserts every field of {@code actual} but its lease equals {@code expected}. */
+    protected static void assertDecision(Decision actual, Decision expected) {
+        assertThat(withoutLease(actual)).isEqualTo(withoutLease(expected));
+    }
+
+    /** {@code decision} with {@link Lease#NONE} instead of its lease, for comparing the numbers only. */
+    protected static Decision withoutLease(Decision decision) {
+        return new Decision(
+                decision.allowed(),
+                decision.remaining(),
+                decision.limit(),
+                decision.retryAfterNanos(),
+                decision.resetAtNanos(),
+                decision.limiter(),
+                Lease.NONE);
+    }
+
+    /**
+     * Asserts that {@code call} throws an {@link IllegalArgumentException} whose message contains every one
+     * of {@code fragments} (typically the bad value and the allowed range).
+     */
+    protected static void assertRejected(ThrowingCallable call, String... fragments) {
+        assertThatThrownBy(call)
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    /** A listener that records every event, in order, as text; decisions are kept as well. */
+    protected static final class RecordingListener implements LimiterListener {
+        /** The events, such as {@code "allowed api k 1"}, {@code "evicted api k"} or {@code "full api k"}. */
+        public final List<String> events = new CopyOnWriteArrayList<>();
+
+        /** The decisions passed to onAllowed and onDenied, in order. */
+        public final List<Decision> decisions = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onAllowed(String limiter, String key, long permits, Decision decision) {
+            events.add("allowed " + limiter + " " + key + " " + permits);
+            decisions.add(decision);
+        }
+
+        @Override
+        public void onDenied(String limiter, String key, long permits, Decision decision) {
+            events.add("denied " + limiter + " " + key + " " + permits);
+            decisions.add(decision);
+        }
+
+        @Override
+        public void onEvicted(String limiter, String key) {
+            events.add("evicted " + limiter + " " + key);
+        }
+
+        @Override
+        public void onKeyTableFull(String limiter, String key) {
+            events.add("full " + limiter + " " + key);
+        }
+    }
+}

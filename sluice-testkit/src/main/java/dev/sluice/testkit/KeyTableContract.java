@@ -1,0 +1,100 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.TokenBucket;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link LimiterOptions#maxKeys()}: idle keys are dropped to make room (and heard as evicted); when every
+ * tracked key is busy, new keys share one overflow state worth one key's limit, and a key that later gets
+ * its own slot starts as used as the overflow.
+ */
+public abstract class KeyTableContract extends ContractSupport {
+    /** 2 permits, one back every 500 ms. */
+    private static final TokenBucket TWO_PER_SECOND = TokenBucket.of(2, Duration.ofSeconds(1));
+
+    private final RecordingListener listener = new RecordingListener();
+
+    private RateLimiter twoKeys() {
+        return engine.limiter(
+                "lim", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(2).withListener(listener));
+    }
+
+    @Test
+    void newKeysShareOneOverflowLimitWhileEveryTrackedKeyIsBusy() {
+        RateLimiter limiter = twoKeys();
+        limiter.tryAcquire("a", 2);
+        limiter.tryAcquire("b", 2);
+
+        assertDecision(limiter.tryAcquire("c"), allowed("lim", 2, 1, T0 + 500 * MS));
+        assertDecision(limiter.tryAcquire("d"), allowed("lim", 2, 0, T0 + SECOND));
+        assertDecision(limiter.tryAcquire("e"), denied("lim", 2, 0, 500 * MS, T0 + SECOND));
+        // the tracked keys keep their own state
+        assertDecision(limiter.tryAcquire("a"), denied("lim", 2, 0, 500 * MS, T0 + SECOND));
+
+        assertThat(listener.events)
+                .containsExactly(
+                        "allowed lim a 2",
+                        "allowed lim b 2",
+                        "full lim c",
+                        "allowed lim c 1",
+                        "full lim d",
+                        "allowed lim d 1",
+                        "full lim e",
+                        "denied lim e 1",
+                        "denied lim a 1");
+    }
+
+    @Test
+    void idleKeysAreDroppedToMakeRoomAndComeBackAtTheirFullLimit() {
+        RateLimiter limiter = twoKeys();
+        limiter.tryAcquire("a");
+        limiter.tryAcquire("b");
+        clock.advance(Duration.ofMillis(500)); // a and b are full again: idle
+
+        assertDecision(limiter.tryAcquire("c", 2), allowed("lim", 2, 0, T0 + 1500 * MS));
+        assertDecision(limiter.tryAcquire("a", 2), allowed("lim", 2, 0, T0 + 1500 * MS));
+
+        assertThat(listener.events).contains("evicted lim a", "evicted lim b").doesNotContain("full lim c");
+        assertThat(listener.events.stream().filter(e -> e.startsWith("full"))).isEmpty();
+    }
+
+    @Test
+    void aKeyLeavingTheOverflowKeepsWhatTheOverflowHadTaken() {
+        RateLimiter limiter = twoKeys();
+        limiter.tryAcquire("a", 1); // idle at T0 + 500 ms
+        limiter.tryAcquire("b", 2); // idle at T0 + 1 s
+        assertDecision(limiter.tryAcquire("c", 2), allowed("lim", 2, 0, T0 + SECOND)); // in the overflow
+
+        clock.advance(Duration.ofMillis(500)); // a is idle: c gets its own slot, as used as the overflow
+        assertDecision(limiter.tryAcquire("c"), allowed("lim", 2, 0, T0 + 1500 * MS));
+        assertDecision(limiter.tryAcquire("c"), denied("lim", 2, 0, 500 * MS, T0 + 1500 * MS));
+
+        assertThat(listener.events)
+                .containsExactly(
+                        "allowed lim a 1",
+                        "allowed lim b 2",
+                        "full lim c",
+                        "allowed lim c 2",
+                        "evicted lim a",
+                        "allowed lim c 1",
+                        "denied lim c 1");
+    }
+
+    @Test
+    void idleKeysAreDroppedWithinAMinuteEvenWhenTheTableHasRoom() {
+        RateLimiter limiter =
+                engine.limiter("lim", TWO_PER_SECOND, LimiterOptions.defaults().withListener(listener));
+        limiter.tryAcquire("a");
+        clock.advance(Duration.ofSeconds(61));
+
+        assertDecision(limiter.tryAcquire("b"), allowed("lim", 2, 1, T0 + 61 * SECOND + 500 * MS));
+        assertDecision(limiter.tryAcquire("a", 2), allowed("lim", 2, 0, T0 + 62 * SECOND));
+
+        assertThat(listener.events).contains("evicted lim a");
+    }
+}

@@ -1,0 +1,172 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.time.ManualClock;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Keys are independent of each other; an engine keeps one limiter per name. */
+public abstract class KeysAndRegistryContract extends ContractSupport {
+    private static final TokenBucket TEN_PER_SECOND = TokenBucket.of(10, 10, Duration.ofSeconds(1));
+
+    @Test
+    void keysAreIndependentOfEachOther() {
+        RateLimiter limiter = engine.limiter("api", TEN_PER_SECOND);
+        limiter.tryAcquire("tenant-a", 10);
+
+        assertDecision(limiter.tryAcquire("tenant-b"), allowed("api", 10, 9, T0 + 100 * MS));
+        assertDecision(limiter.tryAcquire("tenant-a"), denied("api", 10, 0, 100 * MS, T0 + SECOND));
+    }
+
+    @Test
+    void keysAreComparedExactly() {
+        RateLimiter limiter = engine.limiter("api", FixedWindow.of(1, Duration.ofSeconds(1)));
+        for (String key : new String[] {"key", "Key", "KEY", "key ", " key", "kéy", "ключ", "🔑", "key\u0000"}) {
+            assertDecision(limiter.tryAcquire(key), allowed("api", 1, 0, T0 + SECOND));
+        }
+        assertThat(limiter.tryAcquire("key").denied()).isTrue();
+    }
+
+    @Test
+    void limiterNamesAndKeysContainingSeparatorsDoNotCollide() {
+        FixedWindow one = FixedWindow.of(1, Duration.ofSeconds(1));
+        RateLimiter x = engine.limiter("x", one);
+        RateLimiter xa = engine.limiter("x:a", one);
+        RateLimiter xDotA = engine.limiter("x.a", one);
+
+        assertDecision(x.tryAcquire("a:b"), allowed("x", 1, 0, T0 + SECOND));
+        assertDecision(xa.tryAcquire("b"), allowed("x:a", 1, 0, T0 + SECOND));
+        assertDecision(xa.tryAcquire(":b"), allowed("x:a", 1, 0, T0 + SECOND));
+        assertDecision(x.tryAcquire("a::b"), allowed("x", 1, 0, T0 + SECOND));
+        assertDecision(xDotA.tryAcquire("b"), allowed("x.a", 1, 0, T0 + SECOND));
+        assertDecision(x.tryAcquire("{a}:b"), allowed("x", 1, 0, T0 + SECOND));
+        assertDecision(x.tryAcquire("*"), allowed("x", 1, 0, T0 + SECOND));
+    }
+
+    @Test
+    void theLongestKeyIsAcceptedAndKeptApartFromItsPrefix() {
+        RateLimiter limiter = engine.limiter("api", FixedWindow.of(1, Duration.ofSeconds(1)));
+        String longest = "k".repeat(RateLimiter.MAX_KEY_LENGTH);
+
+        assertDecision(limiter.tryAcquire(longest), allowed("api", 1, 0, T0 + SECOND));
+        assertDecision(limiter.tryAcquire(longest.substring(1)), allowed("api", 1, 0, T0 + SECOND));
+        assertDecision(limiter.tryAcquire(longest), denied("api", 1, 0, SECOND, T0 + SECOND));
+    }
+
+    @Test
+    void thousandsOfKeysEachGetTheirOwnLimit() {
+        RateLimiter limiter = engine.limiter("api", TokenBucket.of(3, Duration.ofSeconds(1)));
+        for (int i = 0; i < 2000; i++) {
+            assertDecision(limiter.tryAcquire("key-" + i, 3), allowed("api", 3, 0, T0 + 1_000_000_002L));
+        }
+        for (int i = 0; i < 2000; i++) {
+            assertDecision(limiter.tryAcquire("key-" + i), denied("api", 3, 0, 333_333_334L, T0 + 1_000_000_002L));
+        }
+    }
+
+    @Test
+    void theSameNameReturnsTheSameLimiterWithItsPolicyAndState() {
+        RateLimiter first = engine.limiter("api", TEN_PER_SECOND);
+        first.tryAcquire("k", 3);
+
+        RateLimiter again = engine.limiter("api", TokenBucket.perSecond(100));
+
+        assertThat(again).isSameAs(first);
+        assertThat(again.policy()).isEqualTo(TEN_PER_SECOND);
+        assertDecision(again.tryAcquire("k"), allowed("api", 10, 6, T0 + 400 * MS));
+    }
+
+    @Test
+    void anExistingLimiterIsReturnedWhateverPolicyKindIsAskedFor() {
+        RateLimiter first = engine.limiter("api", TEN_PER_SECOND);
+        RateLimiter again = engine.limiter("api", FixedWindow.of(1, Duration.ofSeconds(1)));
+
+        assertThat(again).isSameAs(first);
+        assertThat(again.policy()).isEqualTo(TEN_PER_SECOND);
+    }
+
+    @Test
+    void differentNamesAreSeparateLimiters() {
+        RateLimiter api = engine.limiter("api", TEN_PER_SECOND);
+        RateLimiter api2 = engine.limiter("api2", TEN_PER_SECOND);
+        api.tryAcquire("k", 10);
+
+        assertThat(api2).isNotSameAs(api);
+        assertDecision(api2.tryAcquire("k"), allowed("api2", 10, 9, T0 + 100 * MS));
+    }
+
+    @Test
+    void limiterReportsItsNamePolicyAndOptions() {
+        LimiterOptions options = LimiterOptions.defaults().withMaxKeys(7);
+        RateLimiter limiter = engine.limiter("Api.v1_x-y:z", TEN_PER_SECOND, options);
+
+        assertThat(limiter.name()).isEqualTo("Api.v1_x-y:z");
+        assertThat(limiter.policy()).isEqualTo(TEN_PER_SECOND);
+        assertThat(limiter.options()).isEqualTo(options);
+        assertThat(engine.limiter("plain", TEN_PER_SECOND).options()).isEqualTo(LimiterOptions.defaults());
+        assertThat(LimiterOptions.defaults().maxKeys()).isEqualTo(100_000);
+    }
+
+    @Test
+    void theLongestNameIsAccepted() {
+        String longest = "n".repeat(128);
+        RateLimiter limiter = engine.limiter(longest, TEN_PER_SECOND);
+        assertThat(limiter.name()).isEqualTo(longest);
+        assertDecision(limiter.tryAcquire("k"), allowed(longest, 10, 9, T0 + 100 * MS));
+    }
+
+    static Stream<LimitPolicy> policiesOfThree() {
+        Duration second = Duration.ofSeconds(1);
+        return Stream.of(
+                TokenBucket.of(3, second),
+                Gcra.of(3, second, 3),
+                FixedWindow.of(3, second),
+                SlidingWindowCounter.of(3, second),
+                SlidingWindowLog.of(3, second),
+                ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+    }
+
+    /** Clock readings are nanoseconds since the epoch and may be negative: a fresh key is still full. */
+    @ParameterizedTest
+    @MethodSource("policiesOfThree")
+    void freshKeyHasItsFullLimitOnAClockSetBeforeTheEpoch(LimitPolicy policy) {
+        ManualClock early = clockAt("1969-12-31T23:59:59Z");
+        RateLimiter limiter = engineOn(early).limiter("early", policy);
+
+        Decision decision = limiter.tryAcquire("k", 3);
+
+        assertThat(decision.allowed()).as("3 permits of a fresh key").isTrue();
+        assertThat(decision.remaining()).isZero();
+        assertThat(limiter.tryAcquire("k").denied()).isTrue();
+        assertThat(limiter.tryAcquire("other", 3).allowed()).isTrue();
+    }
+
+    @Test
+    void engineDecidesOnTheClockItWasGiven() {
+        assertThat(engine.clock()).isSameAs(clock);
+    }
+
+    @Test
+    void enginesDoNotShareLimiters() {
+        RateLimiter mine = engine.limiter("api", TEN_PER_SECOND);
+        mine.tryAcquire("k", 10);
+        RateLimiter other = engineOn(new ManualClock()).limiter("api", TEN_PER_SECOND);
+
+        assertThat(other).isNotSameAs(mine);
+        assertDecision(other.tryAcquire("k"), allowed("api", 10, 9, T0 + 100 * MS));
+    }
+}

@@ -1,0 +1,273 @@
+package dev.sluice.testkit;
+
+import dev.sluice.Sluice;
+import dev.sluice.time.Clock;
+import dev.sluice.time.ManualClock;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The behavioural contract of rate limiters, for any {@link Sluice} engine: subclass it, implement {@link
+ * #newEngine(ManualClock)} (and {@link #newEngine(Clock)} for the tests on real time), and every suite
+ * below runs against the engine.
+ *
+ * <pre>{@code
+ * class RedisRateLimiterContractTest extends RateLimiterContract {
+ *   protected Sluice newEngine(ManualClock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
+ *   protected Sluice newEngine(Clock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
+ * }
+ * }</pre>
+ *
+ * <p>Each nested suite is also an abstract class of its own ({@link TokenBucketContract}, {@link
+ * ChainContract}, ...) that can be subclassed alone. The property-based suite is {@link
+ * RateLimiterProperties}: subclass it the same way (jqwik runs it, not JUnit Jupiter, so it cannot be nested
+ * here).
+ *
+ * <p>Every test but one runs on virtual time: a {@link ManualClock} at {@link ContractSupport#T0}, moved only
+ * by the test or by sleeping on it. The exception, in {@link RateLimiterConcurrencyContract}, runs on the
+ * system clock and checks invariants only.
+ */
+public abstract class RateLimiterContract {
+    /**
+     * A new, empty engine (no limiter, no state left from another test) deciding on {@code clock}: sleeping
+     * on the clock must advance it, and tasks it schedules must run when the clock is advanced.
+     */
+    protected abstract Sluice newEngine(ManualClock clock);
+
+    /**
+     * A new, empty engine on any clock, for the tests on real time; by default {@link
+     * #newEngine(ManualClock)} for a manual clock and unsupported otherwise.
+     */
+    protected Sluice newEngine(Clock clock) {
+        if (clock instanceof ManualClock manual) {
+            return newEngine(manual);
+        }
+        throw new UnsupportedOperationException(
+                getClass().getName() + " must override newEngine(Clock) to run the tests on " + clock);
+    }
+
+    /** Token bucket: capacity, continuous refill, exact retry-after. */
+    @Nested
+    @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
+    class TokenBucketPolicy extends TokenBucketContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** GCRA: spacing and bursts, same decisions as a token bucket. */
+    @Nested
+    @DisplayName("GCRA: spacing and bursts, same decisions as a token bucket")
+    class GcraPolicy extends GcraContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Fixed window: epoch-aligned counts, 2× burst across a boundary. */
+    @Nested
+    @DisplayName("fixed window: epoch-aligned counts, 2× burst across a boundary")
+    class FixedWindowPolicy extends FixedWindowContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Sliding window counter: exact integer weighting. */
+    @Nested
+    @DisplayName("sliding window counter: exact integer weighting")
+    class SlidingWindowCounterPolicy extends SlidingWindowCounterContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Sliding window log: exact. */
+    @Nested
+    @DisplayName("sliding window log: exact")
+    class SlidingWindowLogPolicy extends SlidingWindowLogContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Concurrency limit: leases, release, expiry. */
+    @Nested
+    @DisplayName("concurrency limit: leases, release, expiry")
+    class ConcurrencyLimitPolicy extends ConcurrencyLimitContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Keys are independent; one limiter per name. */
+    @Nested
+    @DisplayName("keys are independent; one limiter per name")
+    class KeysAndRegistry extends KeysAndRegistryContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Bounded key table: eviction of idle keys, shared overflow. */
+    @Nested
+    @DisplayName("bounded key table: eviction of idle keys, shared overflow")
+    class KeyTable extends KeyTableContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** UpdatePolicy: new rate from now on, state kept, same kind only. */
+    @Nested
+    @DisplayName("updatePolicy: new rate from now on, state kept, same kind only")
+    class UpdatePolicy extends UpdatePolicyContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Acquire and acquireAsync on virtual time. */
+    @Nested
+    @DisplayName("acquire and acquireAsync on virtual time")
+    class Waiting extends WaitingContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Chains: all or nothing. */
+    @Nested
+    @DisplayName("chains: all or nothing")
+    class Chains extends ChainContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Listener events. */
+    @Nested
+    @DisplayName("listener events")
+    class Listeners extends ListenerContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** tryConsume: the yes-or-no form of tryAcquire, same decisions. */
+    @Nested
+    @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")
+    class TryConsume extends TryConsumeContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Bad input: IllegalArgumentException naming value and range, nothing changed. */
+    @Nested
+    @DisplayName("bad input: IllegalArgumentException naming value and range, nothing changed")
+    class BadInput extends BadInputContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Real threads: exact admission under contention. */
+    @Nested
+    @DisplayName("real threads: exact admission under contention")
+    class Concurrency extends RateLimiterConcurrencyContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.sluice.testkit;
+
+import dev.sluice.Sluice;
+import dev.sluice.time.ManualClock;
+
+/** The rate limiter properties, checked against the in-memory engine. */
+class InMemoryRateLimiterPropertiesTest extends RateLimiterProperties {
+    @Override
+    protected Sluice newEngine(ManualClock clock) {
+        return Sluice.inMemory(clock);
+    }
+}
