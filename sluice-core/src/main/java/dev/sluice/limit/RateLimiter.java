@@ -26,6 +26,13 @@ public interface RateLimiter extends Limiter<String> {
         return tryConsume(key, 1);
     }
 
+    /**
+     * The given key of this limiter, bound for repeated use without looking the key up on each call.
+     *
+     * @throws IllegalArgumentException if the key is null, empty or too long
+     */
+    KeyLimiter forKey(String key);
+
     /** The limiter's name, unique within its engine. */
     String name();
 

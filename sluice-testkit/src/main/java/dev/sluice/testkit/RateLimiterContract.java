@@ -226,6 +226,21 @@ public abstract class RateLimiterContract {
         }
     }
 
+    /** forKey: one key bound for repeated use, same decisions, shared permits. */
+    @Nested
+    @DisplayName("forKey: one key bound for repeated use, same decisions, shared permits")
+    class BoundKeys extends KeyLimiterContract {
+        @Override
+        protected Sluice newEngine(ManualClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
     /** tryConsume: the yes-or-no form of tryAcquire, same decisions. */
     @Nested
     @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")

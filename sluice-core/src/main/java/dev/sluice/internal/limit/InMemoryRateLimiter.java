@@ -1,6 +1,7 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.limit.Decision;
+import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
@@ -35,12 +36,16 @@ final class InMemoryRateLimiter implements RateLimiter {
         checkKey(key);
         checkPermits(current, permits);
         Decision decision = decide(current, key, clock.nanos(), permits, true);
+        tell(key, permits, decision);
+        return decision;
+    }
+
+    private void tell(String key, long permits, Decision decision) {
         if (decision.allowed()) {
             listener.onAllowed(name, key, permits, decision);
         } else {
             listener.onDenied(name, key, permits, decision);
         }
-        return decision;
     }
 
     @Override
@@ -48,10 +53,7 @@ final class InMemoryRateLimiter implements RateLimiter {
         Algorithm current = algorithm;
         checkKey(key);
         checkPermits(current, permits);
-        if (current.grantsLeases()) {
-            throw new IllegalStateException("limiter '" + name + "' has a " + current.policy
-                    + ": its permits are leases to release, so use tryAcquire and release the decision");
-        }
+        checkConsumable(current);
         if (listener != LimiterListener.NONE) {
             return tryAcquire(key, permits).allowed();
         }
@@ -75,6 +77,92 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     long maxStepNanos(Decision denial) {
         return algorithm.maxWaitStepNanos();
+    }
+
+    @Override
+    public KeyLimiter forKey(String key) {
+        checkKey(key);
+        return new BoundKey(key);
+    }
+
+    /**
+     * A key whose state is remembered between calls. A remembered state stays the key's state until a sweep
+     * retires it, which every call notices: it then looks the key up again. The shared overflow is never
+     * remembered, so a key that was untracked gets its own state as soon as the table has room.
+     */
+    private final class BoundKey implements KeyLimiter {
+        private final String key;
+        private volatile KeyState state;
+
+        BoundKey(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public RateLimiter limiter() {
+            return InMemoryRateLimiter.this;
+        }
+
+        @Override
+        public String key() {
+            return key;
+        }
+
+        @Override
+        public Decision tryAcquire(long permits) {
+            Algorithm current = algorithm;
+            checkPermits(current, permits);
+            KeyState known = state;
+            Decision decision = null;
+            long now = clock.nanos();
+            if (known != null) {
+                decision = current.acquire(known, now, permits, true);
+            }
+            if (decision == null) {
+                decision = lookUp(current, now, permits);
+            }
+            tell(key, permits, decision);
+            return decision;
+        }
+
+        @Override
+        public boolean tryConsume(long permits) {
+            Algorithm current = algorithm;
+            checkPermits(current, permits);
+            checkConsumable(current);
+            KeyState known = state;
+            if (known == null || listener != LimiterListener.NONE) {
+                return tryAcquire(permits).allowed();
+            }
+            long now = clock.nanos();
+            int outcome = current.consume(known, now, permits);
+            if (outcome == Algorithm.RETIRED) {
+                return tryAcquire(permits).allowed();
+            }
+            return outcome == Algorithm.GRANTED;
+        }
+
+        private Decision lookUp(Algorithm current, long now, long permits) {
+            KeyState[] used = new KeyState[1];
+            Decision decision = table.decide(key, current, now, permits, true, used, 0);
+            state = table.isOverflow(used[0]) ? null : used[0];
+            return decision;
+        }
+
+        @Override
+        public Decision acquire(long permits, Duration timeout) throws InterruptedException {
+            return InMemoryRateLimiter.this.acquire(key, permits, timeout);
+        }
+
+        @Override
+        public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
+            return InMemoryRateLimiter.this.acquireAsync(key, permits, timeout);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyLimiter[" + name + ", " + key + "]";
+        }
     }
 
     @Override
@@ -111,6 +199,13 @@ final class InMemoryRateLimiter implements RateLimiter {
         Algorithm next = Algorithm.of(name, policy, clock);
         algorithm = next;
         table.adopt(next, previous, clock.nanos());
+    }
+
+    private void checkConsumable(Algorithm current) {
+        if (current.grantsLeases()) {
+            throw new IllegalStateException("limiter '" + name + "' has a " + current.policy
+                    + ": its permits are leases to release, so use tryAcquire and release the decision");
+        }
     }
 
     void checkKey(String key) {

@@ -197,6 +197,11 @@ final class KeyTable {
         }
     }
 
+    /** Whether {@code state} is the overflow shared by untracked keys. */
+    boolean isOverflow(KeyState state) {
+        return state == overflow;
+    }
+
     /** How many keys have their own state. */
     int size() {
         return size.get();

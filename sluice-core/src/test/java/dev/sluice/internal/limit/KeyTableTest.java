@@ -7,6 +7,7 @@ import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
+import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
@@ -472,6 +473,46 @@ class KeyTableTest {
         for (int i = 0; i < 100; i++) {
             assertThat(limiter.table.tracks("old" + i)).isFalse();
         }
+    }
+
+    @Test
+    void aBoundKeyWhoseStateWasSweptAwayFindsItsKeyAgainWithoutGainingPermits() {
+        InMemoryRateLimiter limiter = limiter(TokenBucket.of(2, Duration.ofSeconds(1)), 10);
+        KeyLimiter bound = limiter.forKey("K");
+        assertThat(bound.tryConsume(2)).isTrue();
+
+        clock.advance(Duration.ofSeconds(1));
+        limiter.table.sweep(limiter.algorithm(), clock.nanos());
+        assertThat(limiter.table.tracks("K")).as("idle K was swept away").isFalse();
+
+        assertThat(bound.tryConsume(2)).isTrue();
+        assertThat(limiter.table.tracks("K")).as("K is tracked again").isTrue();
+        assertThat(bound.tryConsume()).isFalse();
+        assertThat(limiter.tryAcquire("K").denied())
+                .as("the limiter sees what the bound key took")
+                .isTrue();
+    }
+
+    @Test
+    void aBoundKeyOnAFullTableUsesTheOverflowUntilItGetsItsOwnSlot() {
+        // 1 per second: "busy" stays busy for a second, "K" must share the overflow meanwhile.
+        InMemoryRateLimiter limiter = limiter(TokenBucket.of(1, Duration.ofSeconds(1)), 1);
+        assertThat(limiter.tryConsume("busy")).isTrue();
+        KeyLimiter bound = limiter.forKey("K");
+
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(limiter.table.tracks("K")).isFalse();
+        assertThat(limiter.tryConsume("someone-else"))
+                .as("the overflow is shared and used up")
+                .isFalse();
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(limiter.table.tracks("K")).as("K got the slot busy left").isTrue();
+        assertThat(bound.tryConsume()).isFalse();
+        assertThat(limiter.tryConsume("someone-else"))
+                .as("the overflow is not charged for what K takes in its own slot")
+                .isTrue();
     }
 
     @Test

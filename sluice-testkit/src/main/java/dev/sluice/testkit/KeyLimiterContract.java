@@ -1,0 +1,116 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.KeyLimiter;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.time.ManualClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** {@link RateLimiter#forKey}: one key bound for repeated use, sharing the key's permits with the limiter. */
+public abstract class KeyLimiterContract extends ContractSupport {
+    private static final List<LimitPolicy> POLICIES = List.of(
+            TokenBucket.of(5, 2, Duration.ofMillis(10)),
+            Gcra.of(3, Duration.ofMillis(9), 2),
+            FixedWindow.of(4, Duration.ofMillis(10)),
+            SlidingWindowCounter.of(4, Duration.ofMillis(10)),
+            SlidingWindowLog.of(4, Duration.ofMillis(10)));
+
+    @Test
+    void decidesExactlyAsTheLimiterWithTheSameKeyWhileSharingItsPermits() {
+        for (LimitPolicy policy : POLICIES) {
+            ManualClock twinClock = new ManualClock(clock.instant());
+            Sluice twin = engineOn(twinClock);
+            String name = policy.getClass().getSimpleName();
+            RateLimiter limiter = engine.limiter(name, policy);
+            KeyLimiter bound = limiter.forKey("k");
+            RateLimiter reference = twin.limiter(name, policy);
+            SplittableRandom random = new SplittableRandom(policy.hashCode());
+            for (int step = 0; step < 2_000; step++) {
+                long advance = random.nextLong(0, 3 * MS);
+                clock.advanceNanos(advance);
+                twinClock.advanceNanos(advance);
+                long permits = random.nextLong(1, policy.limit() + 1);
+                Decision expected = reference.tryAcquire("k", permits);
+                String how = "%s, step %d: %d permits".formatted(policy, step, permits);
+                switch (random.nextInt(3)) {
+                    case 0 ->
+                        assertThat(withoutLease(bound.tryAcquire(permits)))
+                                .as(how)
+                                .isEqualTo(withoutLease(expected));
+                    case 1 -> assertThat(bound.tryConsume(permits)).as(how).isEqualTo(expected.allowed());
+                    default ->
+                        assertThat(withoutLease(limiter.tryAcquire("k", permits)))
+                                .as(how)
+                                .isEqualTo(withoutLease(expected));
+                }
+            }
+        }
+    }
+
+    @Test
+    void namesItsLimiterAndKeyAndDefaultsToOnePermit() {
+        RateLimiter limiter = engine.limiter("api", TokenBucket.of(2, Duration.ofSeconds(1)));
+        KeyLimiter bound = limiter.forKey("tenant-1");
+
+        assertThat(bound.limiter()).isSameAs(limiter);
+        assertThat(bound.key()).isEqualTo("tenant-1");
+        assertDecision(bound.tryAcquire(), allowed("api", 2, 1, T0 + 500 * MS));
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(bound.tryConsume()).isFalse();
+        assertDecision(limiter.tryAcquire("tenant-1"), denied("api", 2, 0, 500 * MS, T0 + SECOND));
+        assertThat(limiter.tryAcquire("tenant-2").allowed()).isTrue();
+    }
+
+    @Test
+    void waitsLikeTheLimiter() throws InterruptedException {
+        RateLimiter limiter = engine.limiter("api", TokenBucket.of(2, Duration.ofSeconds(1)));
+        KeyLimiter bound = limiter.forKey("k");
+        bound.tryAcquire(2);
+
+        Decision waited = bound.acquire(1, Duration.ofSeconds(1));
+
+        assertThat(waited.allowed()).isTrue();
+        assertThat(clock.nanos()).isEqualTo(T0 + 500 * MS);
+        assertThat(bound.acquire(2, Duration.ofMillis(999)).denied()).isTrue();
+        assertThat(clock.nanos()).as("gave up at once").isEqualTo(T0 + 500 * MS);
+        var later = bound.acquireAsync(1, Duration.ofSeconds(1));
+        assertThat(later).isNotDone();
+        clock.advance(Duration.ofMillis(500));
+        assertThat(later).isCompletedWithValueMatching(Decision::allowed);
+    }
+
+    @Test
+    void rejectsBadKeysAndPermitsAndLeaseConsumption() {
+        RateLimiter limiter = engine.limiter("api", TokenBucket.of(3, Duration.ofSeconds(1)));
+
+        assertRejected(() -> limiter.forKey(null), "key", "null");
+        assertRejected(() -> limiter.forKey(""), "key", "empty");
+        KeyLimiter bound = limiter.forKey("k");
+        assertRejected(() -> bound.tryAcquire(0), "permits", "between 1 and 3", "was 0");
+        assertRejected(() -> bound.tryConsume(4), "permits", "between 1 and 3", "was 4");
+        assertDecision(bound.tryAcquire(3), allowed("api", 3, 0, T0 + 3 * 333_333_334L));
+
+        KeyLimiter pool = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(5)))
+                .forKey("k");
+        assertThatThrownBy(pool::tryConsume).isInstanceOf(IllegalStateException.class);
+        Decision lease = pool.tryAcquire();
+        assertThat(lease.allowed()).isTrue();
+        assertThat(pool.tryAcquire().denied()).isTrue();
+        assertThat(lease.release()).isTrue();
+        assertThat(pool.tryAcquire().allowed()).isTrue();
+    }
+}
