@@ -15,12 +15,7 @@ import dev.sluice.time.Clock;
  * The math of one policy, applied to one key's {@link KeyState} at a given time. Every method takes the
  * time as an argument, so the same math serves live calls and tests with literal times.
  */
-abstract sealed class Algorithm
-        permits GcraAlgorithm,
-                FixedWindowAlgorithm,
-                SlidingCounterAlgorithm,
-                SlidingLogAlgorithm,
-                ConcurrencyAlgorithm {
+abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
     final String limiter;
     final LimitPolicy policy;
     final long limit;

@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** Permits held by leases; a lease returns its permits when released or when it expires. */
-final class ConcurrencyAlgorithm extends Algorithm {
+final class ConcurrencyAlgorithm extends LockedAlgorithm {
     /** A waiting caller asks again this often, since a release can come before the reported expiry. */
     private static final long WAIT_STEP_NANOS = 5_000_000;
 
@@ -138,25 +138,10 @@ final class ConcurrencyAlgorithm extends Algorithm {
     }
 
     @Override
-    boolean isIdle(KeyState keyState, long now) {
+    boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
-        synchronized (state) {
-            state.expire(now);
-            return state.held == 0;
-        }
-    }
-
-    @Override
-    boolean retireIfIdle(KeyState keyState, long now) {
-        State state = (State) keyState;
-        synchronized (state) {
-            state.expire(now);
-            if (!state.retired && state.held == 0) {
-                state.retired = true;
-                return true;
-            }
-            return false;
-        }
+        state.expire(now);
+        return state.held == 0;
     }
 
     @Override

@@ -4,7 +4,7 @@ import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 
 /** A count per epoch-aligned window; the count starts again at zero in each new window. */
-final class FixedWindowAlgorithm extends Algorithm {
+final class FixedWindowAlgorithm extends LockedAlgorithm {
     private final long window;
 
     FixedWindowAlgorithm(String limiter, FixedWindow policy) {
@@ -58,23 +58,9 @@ final class FixedWindowAlgorithm extends Algorithm {
     }
 
     @Override
-    boolean isIdle(KeyState keyState, long now) {
+    boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
-        synchronized (state) {
-            return state.count == 0 || state.windowStart + window <= now;
-        }
-    }
-
-    @Override
-    boolean retireIfIdle(KeyState keyState, long now) {
-        State state = (State) keyState;
-        synchronized (state) {
-            if (!state.retired && (state.count == 0 || state.windowStart + window <= now)) {
-                state.retired = true;
-                return true;
-            }
-            return false;
-        }
+        return state.count == 0 || state.windowStart + window <= now;
     }
 
     @Override

@@ -8,7 +8,7 @@ import dev.sluice.limit.SlidingWindowCounter;
  * of it the sliding window still covers. The estimate at elapsed time {@code e} into the current window is
  * {@code previous × (window − e) / window + current}, compared in exact integer arithmetic.
  */
-final class SlidingCounterAlgorithm extends Algorithm {
+final class SlidingCounterAlgorithm extends LockedAlgorithm {
     private final long window;
 
     SlidingCounterAlgorithm(String limiter, SlidingWindowCounter policy) {
@@ -107,31 +107,13 @@ final class SlidingCounterAlgorithm extends Algorithm {
     }
 
     @Override
-    boolean isIdle(KeyState keyState, long now) {
+    boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
-        synchronized (state) {
-            return idle(state, now);
-        }
-    }
-
-    private boolean idle(State state, long now) {
         if (state.current == 0 && state.previous == 0) {
             return true;
         }
         long end = state.current > 0 ? state.windowStart + 2 * window : state.windowStart + window;
         return end <= now;
-    }
-
-    @Override
-    boolean retireIfIdle(KeyState keyState, long now) {
-        State state = (State) keyState;
-        synchronized (state) {
-            if (!state.retired && idle(state, now)) {
-                state.retired = true;
-                return true;
-            }
-            return false;
-        }
     }
 
     @Override

@@ -7,7 +7,7 @@ import dev.sluice.limit.SlidingWindowLog;
  * Every grant remembered until it leaves the window: a grant at {@code t} counts against every instant
  * before {@code t + window}. Grants at the same instant share one entry of a ring buffer.
  */
-final class SlidingLogAlgorithm extends Algorithm {
+final class SlidingLogAlgorithm extends LockedAlgorithm {
     private final long window;
 
     SlidingLogAlgorithm(String limiter, SlidingWindowLog policy) {
@@ -120,23 +120,9 @@ final class SlidingLogAlgorithm extends Algorithm {
     }
 
     @Override
-    boolean isIdle(KeyState keyState, long now) {
+    boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
-        synchronized (state) {
-            return state.total == 0 || state.time(state.size - 1) + window <= now;
-        }
-    }
-
-    @Override
-    boolean retireIfIdle(KeyState keyState, long now) {
-        State state = (State) keyState;
-        synchronized (state) {
-            if (!state.retired && (state.total == 0 || state.time(state.size - 1) + window <= now)) {
-                state.retired = true;
-                return true;
-            }
-            return false;
-        }
+        return state.total == 0 || state.time(state.size - 1) + window <= now;
     }
 
     @Override

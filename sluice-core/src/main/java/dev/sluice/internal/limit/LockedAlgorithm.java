@@ -1,0 +1,35 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.LimitPolicy;
+
+/** A policy whose key state is more than one word, guarded by the state's own monitor. */
+abstract sealed class LockedAlgorithm extends Algorithm
+        permits FixedWindowAlgorithm, SlidingCounterAlgorithm, SlidingLogAlgorithm, ConcurrencyAlgorithm {
+
+    LockedAlgorithm(String limiter, LimitPolicy policy) {
+        super(limiter, policy);
+    }
+
+    /** Whether {@code state} is back at its full limit at {@code now}; called holding the state's monitor. */
+    abstract boolean idleLocked(KeyState.Locked state, long now);
+
+    @Override
+    final boolean isIdle(KeyState keyState, long now) {
+        KeyState.Locked state = (KeyState.Locked) keyState;
+        synchronized (state) {
+            return idleLocked(state, now);
+        }
+    }
+
+    @Override
+    final boolean retireIfIdle(KeyState keyState, long now) {
+        KeyState.Locked state = (KeyState.Locked) keyState;
+        synchronized (state) {
+            if (state.retired || !idleLocked(state, now)) {
+                return false;
+            }
+            state.retired = true;
+            return true;
+        }
+    }
+}
