@@ -147,8 +147,8 @@ final class LimiterDemo {
                     t.allowed.sum() / seconds);
         }
         out.printf(
-                "%nThe noisy tenant offers %dx the others' traffic but is held to its own %d/s;"
-                        + " the quiet tenants keep their full rate.%n",
+                "%nThe noisy tenant offers %dx the others' traffic but is held to its own %d/s (after a first burst"
+                        + " of as many); the quiet tenants keep their full rate.%n",
                 tenants.get(0).clients()
                         * tenants.get(0).callsPerSecondPerClient()
                         / tenants.get(1).callsPerSecondPerClient(),

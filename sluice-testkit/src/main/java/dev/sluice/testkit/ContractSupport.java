@@ -5,14 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
 import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +100,44 @@ public abstract class ContractSupport {
         Sluice created = clock instanceof ManualClock manual ? newEngine(manual) : newEngine(clock);
         engines.add(created);
         return created;
+    }
+
+    /** One policy of every kind without leases, windows of 10 ms: for random histories of a few thousand steps. */
+    protected static final List<LimitPolicy> LEASELESS_POLICIES = List.of(
+            TokenBucket.of(5, 2, Duration.ofMillis(10)),
+            Gcra.of(3, Duration.ofMillis(9), 2),
+            FixedWindow.of(4, Duration.ofMillis(10)),
+            SlidingWindowCounter.of(4, Duration.ofMillis(10)),
+            SlidingWindowLog.of(4, Duration.ofMillis(10)));
+
+    /** One step of a history played on two engines; see {@link #playTwins}. */
+    protected interface TwinStep {
+        /**
+         * Asks the subject for {@code permits} (in whatever way the test checks) and compares its answer with
+         * {@code reference}'s, which has seen the same history.
+         */
+        void play(RateLimiter reference, long permits, SplittableRandom random, String description);
+    }
+
+    /**
+     * Plays {@code steps} random steps (advance both clocks by 0 to 3 ms, then ask for 1 to {@code limit}
+     * permits) with {@code policy} on this test's engine and on a twin engine with its own clock. {@code
+     * subject} receives this engine's limiter and returns what each step does with it.
+     */
+    protected final void playTwins(LimitPolicy policy, int steps, Function<RateLimiter, TwinStep> subject) {
+        ManualClock twinClock = new ManualClock(clock.instant());
+        Sluice twin = engineOn(twinClock);
+        String name = policy.getClass().getSimpleName();
+        TwinStep step = subject.apply(engine.limiter(name, policy));
+        RateLimiter reference = twin.limiter(name, policy);
+        SplittableRandom random = new SplittableRandom(policy.hashCode());
+        for (int i = 0; i < steps; i++) {
+            long advance = random.nextLong(0, 3 * MS);
+            clock.advanceNanos(advance);
+            twinClock.advanceNanos(advance);
+            long permits = random.nextLong(1, policy.limit() + 1);
+            step.play(reference, permits, random, "%s, step %d: %d permits".formatted(policy, i, permits));
+        }
     }
 
     /** A manual clock at {@code instant}, such as {@code "2026-01-01T00:00:00.750Z"}. */

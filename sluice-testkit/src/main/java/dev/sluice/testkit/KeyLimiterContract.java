@@ -3,61 +3,40 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
-import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.Gcra;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
-import dev.sluice.limit.SlidingWindowCounter;
-import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.ManualClock;
 import java.time.Duration;
-import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** {@link RateLimiter#forKey}: one key bound for repeated use, sharing the key's permits with the limiter. */
 public abstract class KeyLimiterContract extends ContractSupport {
-    private static final List<LimitPolicy> POLICIES = List.of(
-            TokenBucket.of(5, 2, Duration.ofMillis(10)),
-            Gcra.of(3, Duration.ofMillis(9), 2),
-            FixedWindow.of(4, Duration.ofMillis(10)),
-            SlidingWindowCounter.of(4, Duration.ofMillis(10)),
-            SlidingWindowLog.of(4, Duration.ofMillis(10)));
-
     @Test
     void decidesExactlyAsTheLimiterWithTheSameKeyWhileSharingItsPermits() {
-        for (LimitPolicy policy : POLICIES) {
-            ManualClock twinClock = new ManualClock(clock.instant());
-            Sluice twin = engineOn(twinClock);
-            String name = policy.getClass().getSimpleName();
-            RateLimiter limiter = engine.limiter(name, policy);
-            KeyLimiter bound = limiter.forKey("k");
-            RateLimiter reference = twin.limiter(name, policy);
-            SplittableRandom random = new SplittableRandom(policy.hashCode());
-            for (int step = 0; step < 2_000; step++) {
-                long advance = random.nextLong(0, 3 * MS);
-                clock.advanceNanos(advance);
-                twinClock.advanceNanos(advance);
-                long permits = random.nextLong(1, policy.limit() + 1);
-                Decision expected = reference.tryAcquire("k", permits);
-                String how = "%s, step %d: %d permits".formatted(policy, step, permits);
-                switch (random.nextInt(3)) {
-                    case 0 ->
-                        assertThat(withoutLease(bound.tryAcquire(permits)))
-                                .as(how)
-                                .isEqualTo(withoutLease(expected));
-                    case 1 -> assertThat(bound.tryConsume(permits)).as(how).isEqualTo(expected.allowed());
-                    default ->
-                        assertThat(withoutLease(limiter.tryAcquire("k", permits)))
-                                .as(how)
-                                .isEqualTo(withoutLease(expected));
-                }
-            }
+        for (LimitPolicy policy : LEASELESS_POLICIES) {
+            playTwins(policy, 2_000, limiter -> {
+                KeyLimiter bound = limiter.forKey("k");
+                return (reference, permits, random, description) -> {
+                    Decision expected = reference.tryAcquire("k", permits);
+                    switch (random.nextInt(3)) {
+                        case 0 ->
+                            assertThat(withoutLease(bound.tryAcquire(permits)))
+                                    .as(description)
+                                    .isEqualTo(withoutLease(expected));
+                        case 1 ->
+                            assertThat(bound.tryConsume(permits))
+                                    .as(description)
+                                    .isEqualTo(expected.allowed());
+                        default ->
+                            assertThat(withoutLease(limiter.tryAcquire("k", permits)))
+                                    .as(description)
+                                    .isEqualTo(withoutLease(expected));
+                    }
+                };
+            });
         }
     }
 

@@ -3,55 +3,25 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.Decision;
-import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
-import dev.sluice.limit.SlidingWindowCounter;
-import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.ManualClock;
 import java.time.Duration;
-import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** {@link RateLimiter#tryConsume}: the yes-or-no form of {@code tryAcquire}, with the same decisions. */
 public abstract class TryConsumeContract extends ContractSupport {
-    private static final List<LimitPolicy> POLICIES = List.of(
-            TokenBucket.of(5, 2, Duration.ofMillis(10)),
-            Gcra.of(3, Duration.ofMillis(9), 2),
-            FixedWindow.of(4, Duration.ofMillis(10)),
-            SlidingWindowCounter.of(4, Duration.ofMillis(10)),
-            SlidingWindowLog.of(4, Duration.ofMillis(10)));
-
     @Test
     void answersExactlyAsTryAcquireOnTheSameHistory() {
-        for (LimitPolicy policy : POLICIES) {
-            ManualClock twinClock = new ManualClock(clock.instant());
-            Sluice twin = engineOn(twinClock);
-            String name = policy.getClass().getSimpleName();
-            RateLimiter consuming = engine.limiter(name, policy);
-            RateLimiter acquiring = twin.limiter(name, policy);
-            SplittableRandom random = new SplittableRandom(policy.hashCode());
-            for (int step = 0; step < 2_000; step++) {
-                long advance = random.nextLong(0, 3 * MS);
-                clock.advanceNanos(advance);
-                twinClock.advanceNanos(advance);
+        for (LimitPolicy policy : LEASELESS_POLICIES) {
+            playTwins(policy, 2_000, limiter -> (reference, permits, random, description) -> {
                 String key = "k" + random.nextInt(3);
-                long permits = random.nextLong(1, policy.limit() + 1);
-
-                boolean consumed = consuming.tryConsume(key, permits);
-                Decision acquired = acquiring.tryAcquire(key, permits);
-
-                assertThat(consumed)
-                        .as("%s, step %d: %d permits for %s", policy, step, permits, key)
-                        .isEqualTo(acquired.allowed());
-            }
+                assertThat(limiter.tryConsume(key, permits))
+                        .as("%s for %s", description, key)
+                        .isEqualTo(reference.tryAcquire(key, permits).allowed());
+            });
         }
     }
 
