@@ -44,8 +44,11 @@ public interface RateLimiter extends Limiter<String> {
 
     /**
      * Replaces the policy. The new limit applies from now on; what keys have already taken is kept
-     * (a bucket that had 3 of 10 permits used has 3 used under the new policy too). Requests that race
-     * with the change are decided under either the old or the new policy.
+     * (a bucket that had 3 of 10 permits used has 3 used under the new policy too). The change is not atomic
+     * with respect to concurrent requests: while it re-expresses each tracked key's state, which takes about
+     * as long as a pass over the keys, a request to a key not yet re-expressed can be decided by the new
+     * policy on the old state, more loosely or more strictly than either policy would. Where that matters,
+     * change limits at quiet moments.
      *
      * @throws IllegalArgumentException if {@code policy} is null or of another kind than the current one
      */
