@@ -14,8 +14,14 @@ import java.time.Instant;
 public interface Clock {
 
     /**
-     * The current time in nanoseconds since the Unix epoch. Successive readings never decrease, even when
-     * the host's wall clock is stepped backwards.
+     * The most a reading may be from the epoch, either way: 2^62 ns, about 146 years (1823 to 2116). Limits
+     * add spans of up to a quarter of the long range to readings, which stays exact within this range.
+     */
+    long MAX_NANOS = 1L << 62;
+
+    /**
+     * The current time in nanoseconds since the Unix epoch, within {@link #MAX_NANOS} of it. Successive
+     * readings never decrease, even when the host's wall clock is stepped backwards.
      */
     long nanos();
 

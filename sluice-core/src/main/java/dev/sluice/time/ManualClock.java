@@ -26,9 +26,24 @@ public final class ManualClock implements Clock {
         this(DEFAULT_START);
     }
 
-    /** A clock that starts at {@code start}. */
+    /**
+     * A clock that starts at {@code start}.
+     *
+     * @throws IllegalArgumentException if {@code start} is more than {@link Clock#MAX_NANOS} from the epoch
+     */
     public ManualClock(Instant start) {
-        this.nanos = Math.addExact(Math.multiplyExact(start.getEpochSecond(), 1_000_000_000L), start.getNano());
+        long epochNanos;
+        try {
+            epochNanos = Math.addExact(Math.multiplyExact(start.getEpochSecond(), 1_000_000_000L), start.getNano());
+        } catch (ArithmeticException overflow) {
+            epochNanos = Long.MAX_VALUE;
+        }
+        if (Math.abs(epochNanos) > MAX_NANOS) {
+            throw new IllegalArgumentException("a clock reads at most " + MAX_NANOS + " ns from the epoch (between "
+                    + Instant.EPOCH.minusNanos(MAX_NANOS) + " and " + Instant.EPOCH.plusNanos(MAX_NANOS) + "), was "
+                    + start);
+        }
+        this.nanos = epochNanos;
     }
 
     @Override
@@ -44,7 +59,8 @@ public final class ManualClock implements Clock {
     /**
      * Moves time forward by {@code amount} nanoseconds and runs the tasks that fall due.
      *
-     * @throws IllegalArgumentException if {@code amount} is negative
+     * @throws IllegalArgumentException if {@code amount} is negative, or would take the clock past {@link
+     *     Clock#MAX_NANOS}
      */
     public void advanceNanos(long amount) {
         if (amount < 0) {
@@ -52,7 +68,11 @@ public final class ManualClock implements Clock {
         }
         long target;
         synchronized (this) {
-            target = Math.addExact(nanos, amount);
+            if (amount > MAX_NANOS - nanos) {
+                throw new IllegalArgumentException("a clock reads at most " + MAX_NANOS + " ns from the epoch; "
+                        + amount + " ns from " + nanos + " ns goes past it");
+            }
+            target = nanos + amount;
         }
         for (Scheduled due; (due = nextDue(target)) != null; ) {
             due.task.run();
@@ -87,7 +107,11 @@ public final class ManualClock implements Clock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        advanceNanos(Math.max(0, nanos));
+        long left;
+        synchronized (this) {
+            left = MAX_NANOS - this.nanos;
+        }
+        advanceNanos(Math.min(Math.max(0, nanos), left));
     }
 
     @Override

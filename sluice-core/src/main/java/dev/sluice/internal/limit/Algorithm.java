@@ -69,7 +69,11 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
         return false;
     }
 
-    /** Returns the permits that {@code granted}, made at {@code now}, took from {@code state}. */
+    /**
+     * Returns what is left at {@code now} of the permits that {@code granted} took from {@code state}, and never
+     * more: other requests may have used the key since, and the grant's time is read from {@code granted}, not
+     * assumed to be {@code now}.
+     */
     abstract void undo(KeyState state, long now, long permits, Decision granted);
 
     /** Whether {@code state} is back at its full limit at {@code now}, so that dropping it changes nothing. */

@@ -101,12 +101,16 @@ final class GcraAlgorithm extends Algorithm {
 
     @Override
     void undo(KeyState keyState, long now, long permits, Decision granted) {
+        // The grant pushed the arrival time to granted.resetAtNanos(); by now only the part of its cost that
+        // lies ahead of now is still in the state, whatever others took since.
+        long owed = Math.min(permits * interval, Math.max(0, granted.resetAtNanos() - now));
         State state = (State) keyState;
         while (true) {
             long tat = state.tat;
             if (tat == RETIRED_TAT
                     || tat <= now
-                    || TAT.compareAndSet(state, tat, Math.max(tat - permits * interval, now))) {
+                    || owed == 0
+                    || TAT.compareAndSet(state, tat, Math.max(tat - owed, now))) {
                 return;
             }
         }

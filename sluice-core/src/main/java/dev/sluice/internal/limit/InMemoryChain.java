@@ -62,7 +62,7 @@ final class InMemoryChain<C> implements LimitChain<C> {
         }
         if (deniedBy >= 0) {
             for (int i = 0; i < deniedBy; i++) {
-                algorithms[i].undo(states[i], now, permits, decisions[i]);
+                algorithms[i].undo(states[i], clock.nanos(), permits, decisions[i]);
             }
             Decision first = decisions[deniedBy];
             limiters[deniedBy].options().listener().onDenied(first.limiter(), keys[deniedBy], permits, first);

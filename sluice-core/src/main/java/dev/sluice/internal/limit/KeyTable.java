@@ -129,15 +129,15 @@ final class KeyTable {
         }
         KeyState fresh = algorithm.newState();
         KeyState existing;
-        if (overflow == null) {
-            existing = states.putIfAbsent(key, fresh);
-        } else {
-            // Seeding and publishing under the lock that overflow grants hold: a request of this key that is
-            // already on its way to the overflow either lands in the seed or sees the key tracked and retries.
-            synchronized (this) {
-                algorithm.copy(overflow, fresh);
-                existing = states.putIfAbsent(key, fresh);
+        // Seeding and publishing under the lock that overflow grants hold: a request of this key that is already
+        // on its way to the overflow (which another thread may be creating right now) either lands in the seed or
+        // sees the key tracked and retries. Only new keys take this lock.
+        synchronized (this) {
+            KeyState shared = overflow;
+            if (shared != null) {
+                algorithm.copy(shared, fresh);
             }
+            existing = states.putIfAbsent(key, fresh);
         }
         if (existing != null) {
             size.decrementAndGet();

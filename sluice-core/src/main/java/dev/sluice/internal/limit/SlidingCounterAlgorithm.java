@@ -96,7 +96,7 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
     @Override
     void undo(KeyState keyState, long now, long permits, Decision granted) {
         State state = (State) keyState;
-        long grantWindow = Math.floorDiv(now, window) * window;
+        long grantWindow = granted.resetAtNanos() - 2 * window; // a grant leaves current > 0: reset two windows on
         synchronized (state) {
             if (state.windowStart == grantWindow) {
                 state.current = Math.max(0, state.current - permits);

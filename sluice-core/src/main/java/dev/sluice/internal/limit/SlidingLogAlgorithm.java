@@ -76,6 +76,9 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
                     permits -= taken;
                 }
             }
+            while (size > 0 && count(size - 1) == 0) {
+                size--;
+            }
         }
     }
 

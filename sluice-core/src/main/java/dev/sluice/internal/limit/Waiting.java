@@ -61,7 +61,7 @@ public final class Waiting {
                 }
                 try {
                     handle(limiter.tryAcquire(key, permits));
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
                     result.completeExceptionally(e);
                 }
             }
