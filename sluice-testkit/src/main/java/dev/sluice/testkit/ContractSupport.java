@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Timeout;
  * What every contract suite shares: the engine hook, a {@link ManualClock} and an engine on it for each
  * test, and exact assertions on decisions.
  *
- * <p>Every test starts with a fresh clock at {@link #T0} and a fresh engine from {@link
- * #newEngine(ManualClock)}; engines are closed after the test. The engine must start empty: no limiter and
+ * <p>Every test starts with a fresh clock at {@link #T0} and a fresh engine from {@link #newEngine(Clock)};
+ * engines are closed after the test. The engine must start empty: no limiter and
  * no key state left over from another test.
  *
  * <p>A test that runs longer than 30 s fails (on its own thread, so an engine stuck in a loop cannot hang the
@@ -62,23 +62,12 @@ public abstract class ContractSupport {
     protected Sluice engine;
 
     /**
-     * A new, empty engine whose every decision is made on {@code clock}; sleeping on it must advance the
-     * clock and scheduled tasks must run when the clock is advanced (use the clock as given).
+     * The one hook an engine implements: a new, empty engine whose every decision is made on {@code clock}, used
+     * as given. It is a {@link ManualClock} for every test but one (which runs on {@link Clock#system()} and
+     * checks invariants only): sleeping on it must advance it, and tasks scheduled on it must run when it is
+     * advanced.
      */
-    protected abstract Sluice newEngine(ManualClock clock);
-
-    /**
-     * A new, empty engine on any clock, for the few tests that run on real time. By default the same as
-     * {@link #newEngine(ManualClock)} for a manual clock; engines override it to run on {@link
-     * Clock#system()}.
-     */
-    protected Sluice newEngine(Clock clock) {
-        if (clock instanceof ManualClock manual) {
-            return newEngine(manual);
-        }
-        throw new UnsupportedOperationException(
-                getClass().getName() + " must override newEngine(Clock) to run the tests on " + clock);
-    }
+    protected abstract Sluice newEngine(Clock clock);
 
     @BeforeEach
     protected final void startEngineAtT0() {
@@ -97,7 +86,7 @@ public abstract class ContractSupport {
 
     /** Another engine on {@code clock}, closed after the test. */
     protected final Sluice engineOn(Clock clock) {
-        Sluice created = clock instanceof ManualClock manual ? newEngine(manual) : newEngine(clock);
+        Sluice created = newEngine(clock);
         engines.add(created);
         return created;
     }

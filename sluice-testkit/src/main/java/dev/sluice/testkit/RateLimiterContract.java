@@ -8,12 +8,11 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The behavioural contract of rate limiters, for any {@link Sluice} engine: subclass it, implement {@link
- * #newEngine(ManualClock)} (and {@link #newEngine(Clock)} for the tests on real time), and every suite
+ * #newEngine(Clock)}, and every suite
  * below runs against the engine.
  *
  * <pre>{@code
  * class RedisRateLimiterContractTest extends RateLimiterContract {
- *   protected Sluice newEngine(ManualClock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
  *   protected Sluice newEngine(Clock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
  * }
  * }</pre>
@@ -29,32 +28,16 @@ import org.junit.jupiter.api.Nested;
  */
 public abstract class RateLimiterContract {
     /**
-     * A new, empty engine (no limiter, no state left from another test) deciding on {@code clock}: sleeping
-     * on the clock must advance it, and tasks it schedules must run when the clock is advanced.
+     * A new, empty engine (no limiter, no state left from another test) deciding on {@code clock}, as given: a
+     * {@link ManualClock} for every test but one, which runs on {@link Clock#system()}. Sleeping on a manual
+     * clock must advance it, and tasks the engine schedules on it must run when it is advanced.
      */
-    protected abstract Sluice newEngine(ManualClock clock);
-
-    /**
-     * A new, empty engine on any clock, for the tests on real time; by default {@link
-     * #newEngine(ManualClock)} for a manual clock and unsupported otherwise.
-     */
-    protected Sluice newEngine(Clock clock) {
-        if (clock instanceof ManualClock manual) {
-            return newEngine(manual);
-        }
-        throw new UnsupportedOperationException(
-                getClass().getName() + " must override newEngine(Clock) to run the tests on " + clock);
-    }
+    protected abstract Sluice newEngine(Clock clock);
 
     /** Token bucket: capacity, continuous refill, exact retry-after. */
     @Nested
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
     class TokenBucketPolicy extends TokenBucketContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -66,11 +49,6 @@ public abstract class RateLimiterContract {
     @DisplayName("GCRA: spacing and bursts, same decisions as a token bucket")
     class GcraPolicy extends GcraContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -80,11 +58,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("fixed window: epoch-aligned counts, 2× burst across a boundary")
     class FixedWindowPolicy extends FixedWindowContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -96,11 +69,6 @@ public abstract class RateLimiterContract {
     @DisplayName("sliding window counter: exact integer weighting")
     class SlidingWindowCounterPolicy extends SlidingWindowCounterContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -110,11 +78,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("sliding window log: exact")
     class SlidingWindowLogPolicy extends SlidingWindowLogContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -126,11 +89,6 @@ public abstract class RateLimiterContract {
     @DisplayName("concurrency limit: leases, release, expiry")
     class ConcurrencyLimitPolicy extends ConcurrencyLimitContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -140,11 +98,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("keys are independent; one limiter per name")
     class KeysAndRegistry extends KeysAndRegistryContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -156,11 +109,6 @@ public abstract class RateLimiterContract {
     @DisplayName("bounded key table: eviction of idle keys, shared overflow")
     class KeyTable extends KeyTableContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -170,11 +118,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("updatePolicy: new rate from now on, state kept, same kind only")
     class UpdatePolicy extends UpdatePolicyContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -186,11 +129,6 @@ public abstract class RateLimiterContract {
     @DisplayName("acquire and acquireAsync on virtual time")
     class Waiting extends WaitingContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -200,11 +138,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("chains: all or nothing")
     class Chains extends ChainContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -216,11 +149,6 @@ public abstract class RateLimiterContract {
     @DisplayName("listener events")
     class Listeners extends ListenerContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -230,11 +158,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("forKey: one key bound for repeated use, same decisions, shared permits")
     class BoundKeys extends KeyLimiterContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
@@ -246,11 +169,6 @@ public abstract class RateLimiterContract {
     @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")
     class TryConsume extends TryConsumeContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -261,11 +179,6 @@ public abstract class RateLimiterContract {
     @DisplayName("bad input: IllegalArgumentException naming value and range, nothing changed")
     class BadInput extends BadInputContract {
         @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
@@ -275,11 +188,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("real threads: exact admission under contention")
     class Concurrency extends RateLimiterConcurrencyContract {
-        @Override
-        protected Sluice newEngine(ManualClock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);

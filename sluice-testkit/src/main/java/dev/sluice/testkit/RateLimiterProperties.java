@@ -13,6 +13,7 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ import net.jqwik.api.Tuple;
  * timeouts) of nanoseconds and asking for 1 to {@code limit} permits, or, for a concurrency limit, releasing
  * a lease granted earlier.
  *
- * <p>Subclass it and implement {@link #newEngine(ManualClock)}, as for {@link RateLimiterContract}. Policies
+ * <p>Subclass it and implement {@link #newEngine(Clock)}, as for {@link RateLimiterContract}. Policies
  * use windows of a few thousand nanoseconds so that histories cross many windows.
  */
 public abstract class RateLimiterProperties {
@@ -43,7 +44,7 @@ public abstract class RateLimiterProperties {
     private static final long HORIZON = 1_000_000;
 
     /** A new, empty engine deciding on {@code clock}. */
-    protected abstract Sluice newEngine(ManualClock clock);
+    protected abstract Sluice newEngine(Clock clock);
 
     // ---------------------------------------------------------------------------------------------------------
     // The properties
