@@ -9,18 +9,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class SystemClock implements Clock {
     static final SystemClock INSTANCE = new SystemClock();
 
-    private final long originEpochNanos;
-    private final long originTicks;
+    /** Added to {@link System#nanoTime()} to give nanoseconds since the epoch. */
+    private final long epochOffset;
 
     private SystemClock() {
         Instant start = Instant.now();
-        originTicks = System.nanoTime();
-        originEpochNanos = start.getEpochSecond() * 1_000_000_000L + start.getNano();
+        long ticks = System.nanoTime();
+        epochOffset = start.getEpochSecond() * 1_000_000_000L + start.getNano() - ticks;
     }
 
     @Override
     public long nanos() {
-        return originEpochNanos + (System.nanoTime() - originTicks);
+        return System.nanoTime() + epochOffset;
     }
 
     @Override

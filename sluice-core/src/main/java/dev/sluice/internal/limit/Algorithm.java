@@ -65,8 +65,8 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
     }
 
     /** Whether decisions carry leases that the caller must release. */
-    boolean grantsLeases() {
-        return false;
+    final boolean grantsLeases() {
+        return this instanceof ConcurrencyAlgorithm;
     }
 
     /**

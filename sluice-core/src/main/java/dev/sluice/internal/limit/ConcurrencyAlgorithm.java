@@ -77,11 +77,6 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     }
 
     @Override
-    boolean grantsLeases() {
-        return true;
-    }
-
-    @Override
     long maxWaitStepNanos() {
         return WAIT_STEP_NANOS;
     }
