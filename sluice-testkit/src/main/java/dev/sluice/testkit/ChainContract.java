@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.Gcra;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
-import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.ManualClock;
@@ -136,13 +134,7 @@ public abstract class ChainContract extends ContractSupport {
     }
 
     static Stream<LimitPolicy> policiesOfFour() {
-        return Stream.of(
-                TokenBucket.of(4, Duration.ofSeconds(1)),
-                Gcra.of(4, Duration.ofSeconds(1), 4),
-                FixedWindow.of(4, Duration.ofSeconds(1)),
-                SlidingWindowCounter.of(4, Duration.ofSeconds(1)),
-                SlidingWindowLog.of(4, Duration.ofSeconds(1)),
-                ConcurrencyLimit.of(4, Duration.ofSeconds(10)));
+        return everyPolicy(4, Duration.ofSeconds(10));
     }
 
     @ParameterizedTest

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,6 +100,21 @@ public abstract class ContractSupport {
             FixedWindow.of(4, Duration.ofMillis(10)),
             SlidingWindowCounter.of(4, Duration.ofMillis(10)),
             SlidingWindowLog.of(4, Duration.ofMillis(10)));
+
+    /**
+     * One policy of every kind, each with {@code limit} permits per second (a concurrency limit: {@code limit}
+     * leases of {@code leaseTimeout}), for tests that must hold for every policy.
+     */
+    protected static Stream<LimitPolicy> everyPolicy(long limit, Duration leaseTimeout) {
+        Duration second = Duration.ofSeconds(1);
+        return Stream.of(
+                TokenBucket.of(limit, second),
+                Gcra.of(limit, second, limit),
+                FixedWindow.of(limit, second),
+                SlidingWindowCounter.of(limit, second),
+                SlidingWindowLog.of(limit, second),
+                ConcurrencyLimit.of(limit, leaseTimeout));
+    }
 
     /** One step of a history played on two engines; see {@link #playTwins}. */
     protected interface TwinStep {

@@ -2,15 +2,11 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
-import dev.sluice.limit.SlidingWindowCounter;
-import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.ManualClock;
 import java.time.Duration;
@@ -130,14 +126,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     }
 
     static Stream<LimitPolicy> policiesOfThree() {
-        Duration second = Duration.ofSeconds(1);
-        return Stream.of(
-                TokenBucket.of(3, second),
-                Gcra.of(3, second, 3),
-                FixedWindow.of(3, second),
-                SlidingWindowCounter.of(3, second),
-                SlidingWindowLog.of(3, second),
-                ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        return everyPolicy(3, Duration.ofSeconds(10));
     }
 
     /** Clock readings are nanoseconds since the epoch and may be negative: a fresh key is still full. */

@@ -90,14 +90,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     }
 
     static Stream<LimitPolicy> policiesOfHundred() {
-        Duration second = Duration.ofSeconds(1);
-        return Stream.of(
-                TokenBucket.of(100, second),
-                Gcra.of(100, second, 100),
-                FixedWindow.of(100, second),
-                SlidingWindowCounter.of(100, second),
-                SlidingWindowLog.of(100, second),
-                ConcurrencyLimit.of(100, HOUR));
+        return everyPolicy(100, HOUR);
     }
 
     @ParameterizedTest
@@ -141,14 +134,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     }
 
     static Stream<LimitPolicy> policiesOfFive() {
-        Duration second = Duration.ofSeconds(1);
-        return Stream.of(
-                TokenBucket.of(5, second),
-                Gcra.of(5, second, 5),
-                FixedWindow.of(5, second),
-                SlidingWindowCounter.of(5, second),
-                SlidingWindowLog.of(5, second),
-                ConcurrencyLimit.of(5, HOUR));
+        return everyPolicy(5, HOUR);
     }
 
     @ParameterizedTest
