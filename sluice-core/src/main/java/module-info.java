@@ -1,11 +1,14 @@
 /**
  * Sluice core: the rate-limiting and job-queue API and its in-memory engine.
  *
- * <p>Users import {@code dev.sluice}, {@code dev.sluice.limit} and {@code dev.sluice.time}. The engine
+ * <p>Users import {@code dev.sluice}, {@code dev.sluice.limit}, {@code dev.sluice.queue} and {@code dev.sluice.time}. The engine
  * lives in {@code dev.sluice.internal.*}, which this module does not export.
  */
 module dev.sluice.core {
+    requires com.cronutils;
+
     exports dev.sluice;
     exports dev.sluice.limit;
+    exports dev.sluice.queue;
     exports dev.sluice.time;
 }

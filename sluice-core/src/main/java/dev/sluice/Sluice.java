@@ -5,6 +5,9 @@ import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.Clock;
 
 /**
@@ -49,10 +52,30 @@ public interface Sluice extends AutoCloseable {
      */
     RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options);
 
+    /**
+     * The queue called {@code name}, created with default options if it does not exist yet.
+     *
+     * @throws IllegalArgumentException as {@link #queue(String, Codec, QueueOptions)}
+     */
+    default <T> Queue<T> queue(String name, Codec<T> codec) {
+        return queue(name, codec, QueueOptions.defaults());
+    }
+
+    /**
+     * The queue called {@code name}, created with {@code options} if it does not exist yet. An existing queue
+     * is returned as it is, whatever the options: change its limits on the queue.
+     *
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @param codec how payloads are stored; an existing queue must have been opened with an equal codec
+     * @throws IllegalArgumentException if the name is malformed, an argument is null, or the queue exists with
+     *     another codec
+     */
+    <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options);
+
     /** Starts a chain of limiters of this engine, acquired all or nothing. */
     <C> LimitChain.Builder<C> chain();
 
-    /** Releases what the engine holds. */
+    /** Closes every worker of its queues (30 s deadline) and releases what the engine holds. */
     @Override
     void close();
 }

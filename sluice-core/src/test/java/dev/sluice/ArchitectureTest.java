@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * it, so a rule that can no longer fail is caught.
  */
 class ArchitectureTest {
-    private static final String[] API_PACKAGES = {"dev.sluice", "dev.sluice.limit", "dev.sluice.time"};
+    private static final String[] API_PACKAGES = {
+        "dev.sluice", "dev.sluice.limit", "dev.sluice.queue", "dev.sluice.time"
+    };
     private static final String INTERNAL = "dev.sluice.internal..";
     private static final String SYSTEM_CLOCK = "dev.sluice.time.SystemClock";
 
@@ -56,7 +58,7 @@ class ArchitectureTest {
             .arePublic()
             .and(visibleOutsideThePackage())
             .should(notInvolveInternalTypes())
-            .because("users import only dev.sluice, dev.sluice.limit and dev.sluice.time");
+            .because("users import only dev.sluice, dev.sluice.limit, dev.sluice.queue and dev.sluice.time");
 
     static final ArchRule API_TYPES_DO_NOT_EXTEND_INTERNAL_TYPES = classes()
             .that()
@@ -69,7 +71,7 @@ class ArchitectureTest {
 
     static final ArchRule ONLY_SLUICE_ROOT_REACHES_THE_ENGINE = noClasses()
             .that()
-            .resideInAnyPackage("dev.sluice.limit..", "dev.sluice.time..")
+            .resideInAnyPackage("dev.sluice.limit..", "dev.sluice.queue..", "dev.sluice.time..")
             .or()
             .resideInAPackage("dev.sluice")
             .and()
@@ -82,8 +84,16 @@ class ArchitectureTest {
     static final ArchRule CORE_DEPENDS_ONLY_ON_JDK_AND_SLF4J = classes()
             .should()
             .onlyDependOnClassesThat()
-            .resideInAnyPackage("java..", "org.slf4j..", "dev.sluice..")
-            .because("sluice-core has no dependencies but SLF4J");
+            .resideInAnyPackage("java..", "org.slf4j..", "dev.sluice..", "com.cronutils..")
+            .because("sluice-core has no dependencies but SLF4J and the cron parser");
+
+    static final ArchRule ONLY_SCHEDULE_PARSES_CRON = noClasses()
+            .that()
+            .doNotHaveFullyQualifiedName("dev.sluice.queue.Schedule")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("com.cronutils..")
+            .because("the cron parser stays behind Schedule, so it can be replaced without touching the engine");
 
     static final ArchRule ONLY_THE_SYSTEM_CLOCK_READS_REAL_TIME = noClasses()
             .that()
@@ -121,6 +131,11 @@ class ArchitectureTest {
     @Test
     void coreDependsOnlyOnTheJdkSlf4jAndItself() {
         CORE_DEPENDS_ONLY_ON_JDK_AND_SLF4J.check(CORE);
+    }
+
+    @Test
+    void onlyScheduleParsesCron() {
+        ONLY_SCHEDULE_PARSES_CRON.check(CORE);
     }
 
     @Test

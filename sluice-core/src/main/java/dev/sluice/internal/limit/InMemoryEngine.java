@@ -1,10 +1,14 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.Sluice;
+import dev.sluice.internal.queue.InMemoryQueue;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +20,7 @@ public final class InMemoryEngine implements Sluice {
 
     private final Clock clock;
     private final ConcurrentHashMap<String, InMemoryRateLimiter> limiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, InMemoryQueue<?>> queues = new ConcurrentHashMap<>();
 
     /** An engine on {@code clock}. */
     public InMemoryEngine(Clock clock) {
@@ -39,9 +44,32 @@ public final class InMemoryEngine implements Sluice {
         return limiters.computeIfAbsent(name, n -> new InMemoryRateLimiter(this, n, policy, options));
     }
 
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options) {
+        checkName("queue", name);
+        if (codec == null) {
+            throw new IllegalArgumentException("codec of queue '" + name + "' must not be null; use Codec.utf8()");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException(
+                    "options of queue '" + name + "' must not be null; use QueueOptions.defaults()");
+        }
+        InMemoryQueue<?> queue = queues.computeIfAbsent(name, n -> new InMemoryQueue<>(n, codec, options, clock));
+        if (!queue.codec().equals(codec)) {
+            throw new IllegalArgumentException(
+                    "queue '" + name + "' is open with codec " + queue.codec() + "; it cannot be opened with " + codec);
+        }
+        return (Queue<T>) queue;
+    }
+
     static void checkName(String name) {
+        checkName("limiter", name);
+    }
+
+    static void checkName(String what, String name) {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("limiter name must be 1 to 128 letters, digits or . _ - :, was "
+            throw new IllegalArgumentException(what + " name must be 1 to 128 letters, digits or . _ - :, was "
                     + (name == null ? "null" : "'" + name + "'"));
         }
     }
@@ -53,6 +81,8 @@ public final class InMemoryEngine implements Sluice {
 
     @Override
     public void close() {
+        queues.values().forEach(InMemoryQueue::closeWorkers);
+        queues.clear();
         limiters.clear();
     }
 

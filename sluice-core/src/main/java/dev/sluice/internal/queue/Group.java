@@ -1,0 +1,134 @@
+package dev.sluice.internal.queue;
+
+import java.util.ArrayDeque;
+import java.util.TreeMap;
+
+/**
+ * One group's jobs and counters: its waiting jobs by priority, and what it has running. Created on first use
+ * and released when it holds nothing. Guarded by the queue's lock.
+ */
+final class Group {
+    /** A group's identity; the ungrouped jobs have {@link #UNGROUPED}. */
+    record Key(String name) {
+        static final Key UNGROUPED = new Key(null);
+
+        static Key of(String name) {
+            return name == null ? UNGROUPED : new Key(name);
+        }
+
+        /** The key this group uses in the queue's rate tables. */
+        String rateKey() {
+            return name == null ? "\u0000ungrouped" : name;
+        }
+    }
+
+    final Key key;
+    /** Waiting jobs, largest priority first; each lane in the order its jobs became ready. */
+    private final TreeMap<Integer, ArrayDeque<JobRecord>> lanes = new TreeMap<>((a, b) -> Integer.compare(b, a));
+
+    private ArrayDeque<JobRecord> zeroLane;
+
+    int waiting;
+    int delayed;
+    int active;
+    long keptCompleted;
+    long keptFailed;
+    long pausedUntil = Long.MIN_VALUE;
+    /** Where the group is: in the ready ring, parked until a time, or held back by its concurrency. */
+    boolean inRing;
+
+    long parkedUntil = Long.MIN_VALUE;
+    boolean heldByConcurrency;
+
+    final Stats stats = new Stats();
+
+    Group(Key key) {
+        this.key = key;
+    }
+
+    void addLast(JobRecord job) {
+        lane(job.priority()).addLast(job);
+        waiting++;
+    }
+
+    void addFirst(JobRecord job) {
+        lane(job.priority()).addFirst(job);
+        waiting++;
+    }
+
+    private ArrayDeque<JobRecord> lane(int priority) {
+        if (priority == 0) {
+            if (zeroLane == null) {
+                zeroLane = new ArrayDeque<>();
+                lanes.put(0, zeroLane);
+            }
+            return zeroLane;
+        }
+        return lanes.computeIfAbsent(priority, p -> new ArrayDeque<>());
+    }
+
+    /** Takes the next waiting job, or null. Jobs removed from the queue meanwhile are skipped. */
+    JobRecord poll() {
+        while (!lanes.isEmpty()) {
+            var entry = lanes.firstEntry();
+            ArrayDeque<JobRecord> lane = entry.getValue();
+            JobRecord job;
+            while ((job = lane.pollFirst()) != null) {
+                if (!job.removed) {
+                    waiting--;
+                    dropIfEmpty(entry.getKey(), lane);
+                    return job;
+                }
+            }
+            dropIfEmpty(entry.getKey(), lane);
+        }
+        return null;
+    }
+
+    private void dropIfEmpty(int priority, ArrayDeque<JobRecord> lane) {
+        if (lane.isEmpty()) {
+            lanes.remove(priority);
+            if (lane == zeroLane) {
+                zeroLane = null;
+            }
+        }
+    }
+
+    /** Forgets a waiting job that was removed from the queue (it stays in its lane, skipped when polled). */
+    void forgetWaiting() {
+        waiting--;
+        if (waiting == 0) {
+            lanes.clear();
+            zeroLane = null;
+        }
+    }
+
+    /** Every waiting job, in the order they will run. */
+    void forEachWaiting(java.util.function.Consumer<JobRecord> action) {
+        for (ArrayDeque<JobRecord> lane : lanes.values()) {
+            for (JobRecord job : lane) {
+                if (!job.removed) {
+                    action.accept(job);
+                }
+            }
+        }
+    }
+
+    boolean isIdle(long now) {
+        return waiting == 0
+                && delayed == 0
+                && active == 0
+                && keptCompleted == 0
+                && keptFailed == 0
+                && pausedUntil <= now;
+    }
+
+    /** Totals and latencies of one group, or of the queue. */
+    static final class Stats {
+        long completed;
+        long failed;
+        final Histogram waitTime = new Histogram();
+        final Histogram processingTime = new Histogram();
+        final Throughput completions = new Throughput();
+    }
+}

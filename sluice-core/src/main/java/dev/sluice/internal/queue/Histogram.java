@@ -1,0 +1,83 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.queue.QueueStats;
+import java.time.Duration;
+
+/**
+ * Durations in log-linear buckets: 32 per power of two, so a reported percentile is within about 3% of the
+ * true one. Octaves are allocated when first used, so a group whose latencies span a few octaves costs a
+ * few hundred bytes. Not thread-safe: the queue's lock guards it.
+ */
+final class Histogram {
+    private static final int SUB_BITS = 5;
+    private static final int SUB = 1 << SUB_BITS;
+    private static final int OCTAVES = 64 - SUB_BITS;
+
+    private final int[][] counts = new int[OCTAVES + 1][];
+    private long count;
+    private long max;
+
+    void record(long nanos) {
+        long value = Math.max(0, nanos);
+        int octave;
+        int sub;
+        if (value < SUB) {
+            octave = 0;
+            sub = (int) value;
+        } else {
+            int bits = 63 - Long.numberOfLeadingZeros(value);
+            octave = bits - SUB_BITS + 1;
+            sub = (int) (value >>> (bits - SUB_BITS)) & (SUB - 1);
+        }
+        int[] row = counts[octave];
+        if (row == null) {
+            row = counts[octave] = new int[SUB];
+        }
+        row[sub]++;
+        count++;
+        max = Math.max(max, value);
+    }
+
+    long count() {
+        return count;
+    }
+
+    /** The smallest bucket bound at or below which {@code fraction} of the samples lie. */
+    long percentile(double fraction) {
+        if (count == 0) {
+            return 0;
+        }
+        long rank = Math.max(1, (long) Math.ceil(fraction * count));
+        long seen = 0;
+        for (int octave = 0; octave <= OCTAVES; octave++) {
+            int[] row = counts[octave];
+            if (row == null) {
+                continue;
+            }
+            for (int sub = 0; sub < SUB; sub++) {
+                seen += row[sub];
+                if (seen >= rank) {
+                    return Math.min(max, upperBound(octave, sub));
+                }
+            }
+        }
+        return max;
+    }
+
+    private static long upperBound(int octave, int sub) {
+        if (octave == 0) {
+            return sub;
+        }
+        int shift = octave - 1;
+        return (((long) (SUB + sub + 1)) << shift) - 1;
+    }
+
+    QueueStats.Latency summary() {
+        return new QueueStats.Latency(
+                count,
+                Duration.ofNanos(percentile(0.50)),
+                Duration.ofNanos(percentile(0.90)),
+                Duration.ofNanos(percentile(0.99)),
+                Duration.ofNanos(max));
+    }
+}

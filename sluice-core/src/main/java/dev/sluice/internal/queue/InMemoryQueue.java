@@ -1,0 +1,1681 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.internal.limit.QueueRate;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.Added;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueFullException;
+import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.QueueStats;
+import dev.sluice.queue.RepeatableJob;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Schedule;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.Clock;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A queue whose jobs live in this JVM.
+ *
+ * <p>One lock guards everything: every change of state is one critical section, so transitions are atomic
+ * and counts always add up. The lock is held for map and deque operations only; payloads are encoded before
+ * it is taken, processors and listeners run outside it. A worker ends one job and takes the next in one
+ * critical section.
+ *
+ * <p>Ready groups form a ring; a group that cannot start now leaves it (parked until a time for a rate or a
+ * pause, or held until one of its jobs ends for its concurrency) and comes back when it can, so a blocked
+ * group costs nothing per start. One clock timer, armed for the earliest of all due times (delayed jobs,
+ * parked groups, the queue's pause, expiring jobs), wakes the queue.
+ */
+public final class InMemoryQueue<T> implements Queue<T> {
+    private static final int MAX_GROUP_KEYS = 1 << 22;
+    private static final String QUEUE_KEY = "queue";
+    private static final Comparator<JobRecord> BY_RUN_AT =
+            Comparator.<JobRecord>comparingLong(j -> j.runAt).thenComparingLong(j -> j.seq);
+
+    private final String name;
+    private final Codec<T> codec;
+    private final QueueOptions options;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition workAvailable = lock.newCondition();
+    private final Condition roomAvailable = lock.newCondition();
+
+    private final HashMap<String, JobRecord> jobs = new HashMap<>();
+    private final HashMap<Group.Key, Group> groups = new HashMap<>();
+    private final ArrayDeque<Group> ring = new ArrayDeque<>();
+    private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
+    private final PriorityQueue<JobRecord> delayed = new PriorityQueue<>(BY_RUN_AT);
+    private final Finished completedJobs = new Finished(JobState.COMPLETED);
+    private final Finished failedJobs = new Finished(JobState.FAILED);
+    private final PriorityQueue<JobRecord> expiring = new PriorityQueue<>(Comparator.comparingLong(j -> j.expiresAt));
+    private final HashMap<String, Long> rememberedIds = new HashMap<>();
+    private final PriorityQueue<Map.Entry<String, Long>> forgetting = new PriorityQueue<>(Map.Entry.comparingByValue());
+    private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
+    private final Set<InMemoryWorker<T>> workers = new HashSet<>();
+    private final Group.Stats stats = new Group.Stats();
+
+    private long waitingCount;
+    private long delayedCount;
+    private long activeCount;
+    private long seq;
+    private long nextId;
+    private boolean paused;
+    private long pausedUntil = Long.MIN_VALUE;
+    private long rateBlockedUntil = Long.MIN_VALUE;
+    private int concurrency;
+    private QueueRate rate;
+    private GroupLimits groupDefaults;
+    private QueueRate defaultGroupRate;
+    private final HashMap<String, GroupLimits> groupOverrides = new HashMap<>();
+    private final HashMap<String, QueueRate> overrideRates = new HashMap<>();
+    private int idleWorkers;
+    private int blockedProducers;
+    private Clock.Timer wakeTimer;
+    private long wakeAt = Long.MAX_VALUE;
+    private boolean closed;
+
+    @SuppressWarnings("unchecked")
+    private volatile QueueListener<T>[] listeners = new QueueListener[0];
+
+    /** A queue called {@code name}; the engine has checked the arguments. */
+    public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, Clock clock) {
+        this.name = name;
+        this.codec = codec;
+        this.options = options;
+        this.clock = clock;
+        this.concurrency = options.concurrency();
+        this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
+        this.groupDefaults = options.groupDefaults();
+        this.defaultGroupRate = groupRateFor(groupDefaults.rate(), "default");
+    }
+
+    /** The codec the queue was created with. */
+    public Codec<T> codec() {
+        return codec;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** Closes every worker at once: running jobs go back to waiting. Used when the engine closes. */
+    public void closeWorkers() {
+        List<InMemoryWorker<T>> all;
+        lock.lock();
+        try {
+            closed = true;
+            all = new ArrayList<>(workers);
+            workAvailable.signalAll();
+            roomAvailable.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (InMemoryWorker<T> worker : all) {
+            worker.closeAsync(Duration.ZERO);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public QueueOptions options() {
+        return options;
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    @Override
+    public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
+        NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
+        Prepared prepared = prepare(job, -1);
+        Events events = events();
+        Added<T> added;
+        lock.lock();
+        try {
+            checkOpen();
+            long now = clock.nanos();
+            added = duplicate(prepared, now);
+            if (added == null) {
+                awaitRoom(1, now);
+                now = clock.nanos();
+                added = duplicate(prepared, now);
+                if (added == null) {
+                    JobRecord record = insert(prepared, now, events);
+                    added = new Added<>(snapshot(record, payload), false);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(events);
+        return added;
+    }
+
+    @Override
+    public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
+        if (newJobs == null) {
+            throw new IllegalArgumentException("jobs must not be null");
+        }
+        List<Prepared> prepared = new ArrayList<>(newJobs.size());
+        for (int i = 0; i < newJobs.size(); i++) {
+            NewJob<T> job = newJobs.get(i);
+            if (job == null) {
+                throw new IllegalArgumentException("job " + i + " of the bulk is null; nothing was added");
+            }
+            prepared.add(prepare(job, i));
+        }
+        Events events = events();
+        List<Added<T>> answers = new ArrayList<>(prepared.size());
+        lock.lock();
+        try {
+            checkOpen();
+            long now = clock.nanos();
+            int fresh = countFresh(prepared, now);
+            if (fresh > 0) {
+                awaitRoom(fresh, now);
+                now = clock.nanos();
+            }
+            HashMap<String, JobRecord> inThisBulk = new HashMap<>();
+            for (Prepared p : prepared) {
+                Added<T> dup = duplicate(p, now);
+                if (dup == null && p.id != null && inThisBulk.containsKey(p.id)) {
+                    dup = new Added<>(snapshot(inThisBulk.get(p.id)), true);
+                }
+                if (dup != null) {
+                    answers.add(dup);
+                    continue;
+                }
+                JobRecord record = insert(p, now, events);
+                if (p.id != null) {
+                    inThisBulk.put(p.id, record);
+                }
+                answers.add(
+                        new Added<>(snapshot(record, newJobs.get(answers.size()).payload()), false));
+            }
+            if (idleWorkers > 0) {
+                workAvailable.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(events);
+        return answers;
+    }
+
+    private int countFresh(List<Prepared> prepared, long now) {
+        HashSet<String> ids = new HashSet<>();
+        int fresh = 0;
+        for (Prepared p : prepared) {
+            if (p.id == null || (!isHeld(p.id, now) && ids.add(p.id))) {
+                fresh++;
+            }
+        }
+        return fresh;
+    }
+
+    /** A job checked and encoded, before the lock is taken. */
+    private record Prepared(
+            String id, String name, byte[] payload, JobOptions options, String repeatId, long scheduledAt) {}
+
+    private Prepared prepare(NewJob<T> job, int index) {
+        String where = index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
+        String suffix = index < 0 ? "" : "; nothing was added";
+        JobOptions given = job.options();
+        JobOptions resolved = given == JobOptions.empty() ? options.jobDefaults() : given.orElse(options.jobDefaults());
+        if (resolved.deduplicateFor() != null && resolved.jobId() == null) {
+            throw new IllegalArgumentException(
+                    where + " sets deduplicateFor without a jobId; de-duplication needs the producer's id" + suffix);
+        }
+        byte[] bytes = encode(job.payload(), where, suffix);
+        return new Prepared(resolved.jobId(), job.name(), bytes, resolved, null, 0);
+    }
+
+    private byte[] encode(T payload, String where, String suffix) {
+        byte[] bytes;
+        try {
+            bytes = codec.encode(payload);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "the payload of " + where + " cannot be encoded by " + codec + ": " + e.getMessage() + suffix, e);
+        }
+        if (bytes == null) {
+            throw new IllegalArgumentException(
+                    "the payload of " + where + " cannot be encoded: " + codec + " returned null" + suffix);
+        }
+        return bytes;
+    }
+
+    private boolean isHeld(String id, long now) {
+        if (jobs.containsKey(id)) {
+            return true;
+        }
+        Long until = rememberedIds.get(id);
+        return until != null && until > now;
+    }
+
+    private Added<T> duplicate(Prepared p, long now) {
+        if (p.id == null) {
+            return null;
+        }
+        JobRecord existing = jobs.get(p.id);
+        if (existing != null) {
+            return new Added<>(snapshot(existing), true);
+        }
+        Long until = rememberedIds.get(p.id);
+        if (until != null) {
+            if (until > now) {
+                return new Added<>(null, true);
+            }
+            rememberedIds.remove(p.id);
+        }
+        return null;
+    }
+
+    private void awaitRoom(int count, long now) {
+        int max = options.maxWaiting();
+        if (waitingCount + delayedCount + count <= max) {
+            return;
+        }
+        Duration blockFor = options.whenFull().blockFor();
+        if (blockFor.isZero() || count > max) {
+            throw full(count);
+        }
+        long deadline = now + blockFor.toNanos();
+        boolean[] timedOut = {false};
+        Clock.Timer timer = clock.schedule(deadline - now, () -> {
+            lock.lock();
+            try {
+                timedOut[0] = true;
+                roomAvailable.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        });
+        blockedProducers++;
+        try {
+            while (waitingCount + delayedCount + count > max) {
+                if (timedOut[0] || clock.nanos() >= deadline || closed) {
+                    throw full(count);
+                }
+                roomAvailable.awaitUninterruptibly();
+            }
+        } finally {
+            blockedProducers--;
+            timer.cancel();
+        }
+    }
+
+    private QueueFullException full(int count) {
+        int max = options.maxWaiting();
+        return new QueueFullException(
+                name,
+                max,
+                "queue '" + name + "' is full: it holds " + (waitingCount + delayedCount)
+                        + " waiting or delayed jobs, at most " + max + ", and " + count
+                        + " more do not fit; nothing was added");
+    }
+
+    private String newId() {
+        String id;
+        do {
+            id = Long.toString(++nextId);
+        } while (jobs.containsKey(id) || rememberedIds.containsKey(id));
+        return id;
+    }
+
+    private JobRecord insert(Prepared p, long now, Events events) {
+        String id = p.id != null ? p.id : newId();
+        Group.Key key = Group.Key.of(p.options.group());
+        JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
+        jobs.put(id, record);
+        long delay = p.repeatId != null
+                ? Math.max(0, p.scheduledAt - now)
+                : p.options.delay().toNanos();
+        if (delay > 0) {
+            makeDelayed(record, now + delay);
+        } else {
+            makeWaiting(record, now, false);
+        }
+        if (events != null) {
+            Job<T> job = snapshot(record);
+            events.add(l -> l.onAdded(job));
+        }
+        return record;
+    }
+
+    // ---------------------------------------------------------------- moving jobs between states
+
+    private Group group(Group.Key key) {
+        Group group = groups.get(key);
+        if (group == null) {
+            group = new Group(key);
+            groups.put(key, group);
+        }
+        return group;
+    }
+
+    private void makeWaiting(JobRecord job, long now, boolean atFront) {
+        job.state = JobState.WAITING;
+        job.readyAt = now;
+        job.runAt = 0;
+        Group group = group(job.groupKey);
+        if (atFront) {
+            group.addFirst(job);
+        } else {
+            job.seq = ++seq;
+            group.addLast(job);
+        }
+        waitingCount++;
+        offer(group, now);
+        if (idleWorkers > 0) {
+            workAvailable.signal();
+        }
+    }
+
+    private void makeDelayed(JobRecord job, long runAt) {
+        job.state = JobState.DELAYED;
+        job.runAt = runAt;
+        job.seq = ++seq;
+        delayed.add(job);
+        group(job.groupKey).delayed++;
+        delayedCount++;
+        armWake(runAt);
+    }
+
+    /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
+    private void offer(Group group, long now) {
+        if (group.inRing || group.heldByConcurrency || group.waiting == 0) {
+            return;
+        }
+        if (group.parkedUntil > now) {
+            return;
+        }
+        if (group.pausedUntil > now) {
+            park(group, group.pausedUntil);
+            return;
+        }
+        ring.addLast(group);
+        group.inRing = true;
+    }
+
+    private void park(Group group, long until) {
+        if (group.parkedUntil > Long.MIN_VALUE) {
+            parked.remove(group);
+        }
+        group.parkedUntil = until;
+        parked.add(group);
+        armWake(until);
+    }
+
+    /** The next job that may start now, made active; null if none may. Called under the lock. */
+    JobRecord claim(InMemoryWorker<T>.Slot slot, long now) {
+        if (paused || closed || waitingCount == 0 || activeCount >= concurrency) {
+            return null;
+        }
+        if (pausedUntil > now || rateBlockedUntil > now) {
+            return null;
+        }
+        if (rate != null) {
+            long wait = rate.peek(QUEUE_KEY, now);
+            if (wait > 0) {
+                rateBlockedUntil = now + wait;
+                armWake(rateBlockedUntil);
+                return null;
+            }
+        }
+        Group group;
+        while ((group = ring.pollFirst()) != null) {
+            group.inRing = false;
+            if (group.waiting == 0 || groups.get(group.key) != group) {
+                continue;
+            }
+            GroupLimits limits = limitsOf(group.key);
+            if (group.active >= limits.concurrency()) {
+                group.heldByConcurrency = true;
+                continue;
+            }
+            if (group.pausedUntil > now) {
+                park(group, group.pausedUntil);
+                continue;
+            }
+            QueueRate groupRate = rateOf(group.key);
+            if (groupRate != null) {
+                long wait = groupRate.take(group.key.rateKey(), now);
+                if (wait > 0) {
+                    park(group, now + wait);
+                    continue;
+                }
+            }
+            if (rate != null) {
+                rate.take(QUEUE_KEY, now);
+            }
+            JobRecord job = group.poll();
+            waitingCount--;
+            if (blockedProducers > 0) {
+                roomAvailable.signalAll();
+            }
+            if (group.waiting > 0) {
+                ring.addLast(group);
+                group.inRing = true;
+            }
+            start(job, group, slot, now);
+            return job;
+        }
+        return null;
+    }
+
+    private void start(JobRecord job, Group group, InMemoryWorker<T>.Slot slot, long now) {
+        job.state = JobState.ACTIVE;
+        job.token++;
+        job.slot = slot;
+        job.startedAt = now;
+        job.progress = 0;
+        group.active++;
+        activeCount++;
+        long waited = now - job.readyAt;
+        stats.waitTime.record(waited);
+        group.stats.waitTime.record(waited);
+        int number = job.attempts == null ? 1 : job.attempts.size() + 1;
+        job.addAttempt(new Job.Attempt(number, instant(now), null, null, null));
+        Duration timeout = job.options.timeout();
+        if (timeout != null) {
+            int token = job.token;
+            job.timeoutTimer = clock.schedule(timeout.toNanos(), () -> timedOut(job, token, timeout));
+        }
+    }
+
+    /** Takes a job out of ACTIVE; false if {@code token} no longer owns it. */
+    private boolean leaveActive(JobRecord job, int token, long now) {
+        if (job.token != token || job.state != JobState.ACTIVE) {
+            return false;
+        }
+        job.token++;
+        job.slot = null;
+        if (job.timeoutTimer != null) {
+            job.timeoutTimer.cancel();
+            job.timeoutTimer = null;
+        }
+        Group group = groups.get(job.groupKey);
+        group.active--;
+        activeCount--;
+        long took = now - job.startedAt;
+        stats.processingTime.record(took);
+        group.stats.processingTime.record(took);
+        if (group.heldByConcurrency && group.active < limitsOf(group.key).concurrency()) {
+            group.heldByConcurrency = false;
+            offer(group, now);
+        }
+        if (idleWorkers > 0 && waitingCount > 0) {
+            workAvailable.signal();
+        }
+        return true;
+    }
+
+    private void endAttempt(JobRecord job, long now, Job.Attempt.Outcome outcome, String error) {
+        Job.Attempt running = job.lastAttempt();
+        job.endAttempt(new Job.Attempt(running.number(), running.startedAt(), instant(now), outcome, error));
+    }
+
+    /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
+    boolean complete(JobRecord job, int token, String value, long now, Events events) {
+        if (!leaveActive(job, token, now)) {
+            return false;
+        }
+        job.attemptsMade++;
+        job.result = value;
+        endAttempt(job, now, Job.Attempt.Outcome.COMPLETED, null);
+        finish(job, JobState.COMPLETED, now);
+        if (events != null) {
+            Job<T> snapshot = snapshot(job);
+            events.add(l -> l.onCompleted(snapshot));
+        }
+        afterFinish(job, now, events);
+        return true;
+    }
+
+    /**
+     * Records a failed attempt ({@code outcome} FAILED or TIMED_OUT): retried after {@code retryDelay} while
+     * attempts remain, else failed. {@code retryDelay} null means "fail now" ({@code reason} says why); the
+     * caller computed it outside the lock. False if the caller no longer owns the job.
+     */
+    boolean fail(
+            JobRecord job,
+            int token,
+            Throwable error,
+            String reason,
+            Job.Attempt.Outcome outcome,
+            Duration retryDelay,
+            long now,
+            Events events) {
+        if (!leaveActive(job, token, now)) {
+            return false;
+        }
+        job.attemptsMade++;
+        endAttempt(job, now, outcome, reason);
+        boolean exhausted = job.attemptsMade >= job.options.attempts();
+        if (retryDelay == null || exhausted) {
+            job.failure = failure(reason, error);
+            finish(job, JobState.FAILED, now);
+            if (events != null) {
+                Job<T> snapshot = snapshot(job);
+                events.add(l -> l.onFailed(snapshot));
+            }
+            afterFinish(job, now, events);
+            return true;
+        }
+        long delay = retryDelay.toNanos();
+        if (delay > 0) {
+            Group group = groups.get(job.groupKey);
+            makeDelayed(job, now + delay);
+            releaseIfIdle(group, now);
+        } else {
+            makeWaiting(job, now, false);
+        }
+        if (events != null) {
+            Job<T> snapshot = snapshot(job);
+            Throwable cause = error;
+            events.add(l -> l.onRetrying(snapshot, cause, retryDelay));
+        }
+        return true;
+    }
+
+    /** Records a rate-limited attempt; false if the caller no longer owns the job. */
+    boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events events) {
+        if (!leaveActive(job, token, now)) {
+            return false;
+        }
+        job.rateLimits++;
+        long until = saturatedAdd(now, limited.retryAfter().toNanos());
+        String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
+        endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
+        if (job.rateLimits > job.options.maxRateLimits()) {
+            job.failure = new Job.Failure(
+                    "rate limited " + job.rateLimits + " times, more than maxRateLimits " + job.options.maxRateLimits(),
+                    null,
+                    null);
+            finish(job, JobState.FAILED, now);
+            if (events != null) {
+                Job<T> snapshot = snapshot(job);
+                events.add(l -> l.onFailed(snapshot));
+            }
+            afterFinish(job, now, events);
+            return true;
+        }
+        Group group = groups.get(job.groupKey);
+        if (limited.scope() == Result.Scope.GROUP) {
+            if (until > group.pausedUntil) {
+                group.pausedUntil = until;
+                if (group.inRing) {
+                    ring.remove(group);
+                    group.inRing = false;
+                }
+            }
+        } else if (until > pausedUntil) {
+            pausedUntil = until;
+            armWake(until);
+        }
+        makeWaiting(job, now, true);
+        if (events != null) {
+            Job<T> snapshot = snapshot(job);
+            events.add(l -> l.onRateLimited(snapshot, limited.scope(), limited.retryAfter()));
+        }
+        return true;
+    }
+
+    /** Sends a running job back to waiting without using an attempt (its worker closed). */
+    boolean interrupt(JobRecord job, int token, long now) {
+        if (!leaveActive(job, token, now)) {
+            return false;
+        }
+        endAttempt(job, now, Job.Attempt.Outcome.INTERRUPTED, "its worker closed before it finished");
+        makeWaiting(job, now, true);
+        return true;
+    }
+
+    private void timedOut(JobRecord job, int token, Duration timeout) {
+        Events events = events();
+        Thread thread = null;
+        lock.lock();
+        try {
+            if (job.token != token || job.state != JobState.ACTIVE) {
+                return;
+            }
+            InMemoryWorker<?>.Slot slot = job.slot;
+            long now = clock.nanos();
+            String reason = "timed out after " + timeout;
+            Duration retry = job.attemptsMade + 1 < job.options.attempts()
+                    ? backoffOrNull(job, job.attemptsMade + 1, null)
+                    : null;
+            String why = retry == null && job.attemptsMade + 1 < job.options.attempts()
+                    ? reason + "; " + backoffProblem(job, job.attemptsMade + 1, null)
+                    : reason;
+            fail(job, token, null, why, Job.Attempt.Outcome.TIMED_OUT, retry, now, events);
+            thread = slot == null ? null : slot.thread();
+        } finally {
+            lock.unlock();
+        }
+        if (thread != null) {
+            thread.interrupt();
+        }
+        fire(events);
+    }
+
+    /** The backoff wait after {@code failedAttempt}, or null if the backoff gives none (a custom function's fault). */
+    Duration backoffOrNull(JobRecord job, int failedAttempt, Throwable error) {
+        try {
+            Duration delay = job.options.backoff().delay(failedAttempt, error);
+            return delay == null || delay.isNegative() ? null : delay;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    String backoffProblem(JobRecord job, int failedAttempt, Throwable error) {
+        try {
+            Duration delay = job.options.backoff().delay(failedAttempt, error);
+            return "its backoff " + job.options.backoff() + " returned " + delay + " for attempt " + failedAttempt
+                    + "; a backoff must return zero or a positive duration";
+        } catch (RuntimeException e) {
+            return "its backoff " + job.options.backoff() + " threw " + e;
+        }
+    }
+
+    private void finish(JobRecord job, JobState state, long now) {
+        job.state = state;
+        job.finishedAt = now;
+        Group group = groups.get(job.groupKey);
+        Group.Stats[] both = {stats, group.stats};
+        for (Group.Stats s : both) {
+            if (state == JobState.COMPLETED) {
+                s.completed++;
+                s.completions.record(now);
+            } else {
+                s.failed++;
+            }
+        }
+        Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
+        Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
+        kept.add(job, now);
+        while (kept.count > retention.maxCount()) {
+            removeFinished(kept.oldest(), now);
+        }
+        if (!job.removed && retention.maxAge() != null) {
+            job.expiresAt = saturatedAdd(now, retention.maxAge().toNanos());
+            expiring.add(job);
+            armWake(job.expiresAt);
+        }
+        releaseIfIdle(group, now);
+    }
+
+    private void afterFinish(JobRecord job, long now, Events events) {
+        if (job.repeatId != null) {
+            Repeater<T> repeater = repeaters.get(job.repeatId);
+            if (repeater != null
+                    && repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
+                    && job.id.equals(repeater.pendingJobId)) {
+                repeater.pendingJobId = null;
+                scheduleRun(repeater, repeater.schedule.nextAfter(instant(now), repeater.anchor), now, events);
+            }
+        }
+        if (waitingCount + delayedCount + activeCount == 0 && events != null) {
+            events.add(QueueListener::onDrained);
+        }
+    }
+
+    private void removeFinished(JobRecord job, long now) {
+        Finished kept = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
+        kept.count--;
+        Group owner = groups.get(job.groupKey);
+        if (job.state == JobState.COMPLETED) {
+            owner.keptCompleted--;
+        } else {
+            owner.keptFailed--;
+        }
+        kept.maybeCompact();
+        job.removed = true;
+        jobs.remove(job.id);
+        Duration window = job.options.deduplicateFor();
+        if (window != null) {
+            long until = saturatedAdd(job.finishedAt, window.toNanos());
+            if (until > now) {
+                rememberedIds.put(job.id, until);
+                forgetting.add(Map.entry(job.id, until));
+                armWake(until);
+            }
+        }
+        releaseIfIdle(owner, now);
+    }
+
+    private void releaseIfIdle(Group group, long now) {
+        if (group.isIdle(now) && !group.inRing && group.parkedUntil <= now && groups.get(group.key) == group) {
+            groups.remove(group.key);
+            if (group.parkedUntil > Long.MIN_VALUE) {
+                parked.remove(group);
+            }
+        }
+    }
+
+    private Job.Failure failure(String reason, Throwable error) {
+        if (error == null) {
+            return new Job.Failure(reason, null, null);
+        }
+        StringWriter trace = new StringWriter();
+        error.printStackTrace(new PrintWriter(trace));
+        return new Job.Failure(reason, error.getClass().getName(), trace.toString());
+    }
+
+    // ---------------------------------------------------------------- time
+
+    private void armWake(long at) {
+        if (at >= wakeAt) {
+            return;
+        }
+        if (wakeTimer != null) {
+            wakeTimer.cancel();
+        }
+        wakeAt = at;
+        wakeTimer = clock.schedule(at - clock.nanos(), this::wake);
+    }
+
+    private void wake() {
+        Events events = events();
+        lock.lock();
+        try {
+            wakeTimer = null;
+            wakeAt = Long.MAX_VALUE;
+            long now = clock.nanos();
+            runDueWork(now, events);
+            long next = Long.MAX_VALUE;
+            if (!delayed.isEmpty()) {
+                next = Math.min(next, delayed.peek().runAt);
+            }
+            if (!parked.isEmpty()) {
+                next = Math.min(next, parked.peek().parkedUntil);
+            }
+            if (!expiring.isEmpty()) {
+                next = Math.min(next, expiring.peek().expiresAt);
+            }
+            if (!forgetting.isEmpty()) {
+                next = Math.min(next, forgetting.peek().getValue());
+            }
+            if (pausedUntil > now) {
+                next = Math.min(next, pausedUntil);
+            }
+            if (rateBlockedUntil > now) {
+                next = Math.min(next, rateBlockedUntil);
+            }
+            if (next != Long.MAX_VALUE) {
+                armWake(Math.max(next, now + 1));
+            }
+            if (idleWorkers > 0) {
+                workAvailable.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(events);
+    }
+
+    /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
+    private void runDueWork(long now, Events events) {
+        JobRecord job;
+        while ((job = delayed.peek()) != null && job.runAt <= now) {
+            delayed.poll();
+            Group group = group(job.groupKey);
+            group.delayed--;
+            delayedCount--;
+            makeWaiting(job, now, false);
+            if (job.repeatId != null) {
+                scheduleFollowing(job, now, events);
+            }
+        }
+        Group group;
+        while ((group = parked.peek()) != null && group.parkedUntil <= now) {
+            parked.poll();
+            group.parkedUntil = Long.MIN_VALUE;
+            if (groups.get(group.key) == group) {
+                offer(group, now);
+                releaseIfIdle(group, now);
+            }
+        }
+        while ((job = expiring.peek()) != null && job.expiresAt <= now) {
+            expiring.poll();
+            if (!job.removed && (job.state == JobState.COMPLETED || job.state == JobState.FAILED)) {
+                removeFinished(job, now);
+            }
+        }
+        Map.Entry<String, Long> remembered;
+        while ((remembered = forgetting.peek()) != null && remembered.getValue() <= now) {
+            forgetting.poll();
+            rememberedIds.remove(remembered.getKey(), remembered.getValue());
+        }
+    }
+
+    // ---------------------------------------------------------------- repeatable jobs
+
+    @Override
+    public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
+        JobOptions.builder().jobId(id);
+        if (schedule == null) {
+            throw new IllegalArgumentException("schedule of repeatable job '" + id + "' must not be null");
+        }
+        if (template == null) {
+            throw new IllegalArgumentException("template of repeatable job '" + id + "' must not be null");
+        }
+        if (template.options().jobId() != null) {
+            throw new IllegalArgumentException("template of repeatable job '" + id
+                    + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
+        }
+        Prepared prepared = prepare(template, -1);
+        Events events = events();
+        RepeatableJob<T> answer;
+        lock.lock();
+        try {
+            checkOpen();
+            long now = clock.nanos();
+            Repeater<T> existing = repeaters.get(id);
+            if (existing != null
+                    && existing.schedule.equals(schedule)
+                    && existing.sameTemplate(template, prepared.payload(), prepared.options())) {
+                answer = existing.view();
+            } else {
+                if (existing != null) {
+                    dropPendingRun(existing, now);
+                }
+                Repeater<T> repeater =
+                        new Repeater<>(id, schedule, template, prepared.payload, prepared.options, instant(now));
+                repeaters.put(id, repeater);
+                Instant first = schedule.nextAfter(instant(now).minusNanos(1), repeater.anchor)
+                        .orElse(null);
+                scheduleRun(repeater, Optional.ofNullable(first), now, events);
+                answer = repeater.view();
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(events);
+        return answer;
+    }
+
+    /** After a cron or fixed-rate run became due, adds the run after it. */
+    private void scheduleFollowing(JobRecord run, long now, Events events) {
+        Repeater<T> repeater = repeaters.get(run.repeatId);
+        if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
+            return;
+        }
+        if (repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
+            return;
+        }
+        repeater.pendingJobId = null;
+        scheduleRun(repeater, repeater.schedule.nextAfter(instant(run.scheduledAt), repeater.anchor), now, events);
+    }
+
+    /**
+     * Adds the repeater's run at {@code when}. A cron or fixed-rate run that is already due is followed at
+     * once by the next one, in a loop, so a clock that jumped over several run times makes each of them.
+     */
+    private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events events) {
+        while (true) {
+            repeater.nextRun = null;
+            if (when.isEmpty() || repeater.runs >= repeater.schedule.limit()) {
+                return;
+            }
+            Instant at = when.get();
+            long atNanos = nanos(at);
+            String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
+            repeater.runs++;
+            repeater.nextRun = at;
+            repeater.pendingJobId = runId;
+            if (jobs.containsKey(runId)) {
+                return;
+            }
+            JobOptions runOptions = repeater.options.toBuilder().jobId(runId).build();
+            Prepared p =
+                    new Prepared(runId, repeater.template.name(), repeater.payload, runOptions, repeater.id, atNanos);
+            JobRecord run = insert(p, now, events);
+            if (run.state != JobState.WAITING || repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
+                return;
+            }
+            repeater.pendingJobId = null;
+            when = repeater.schedule.nextAfter(at, repeater.anchor);
+        }
+    }
+
+    private void dropPendingRun(Repeater<T> repeater, long now) {
+        if (repeater.pendingJobId == null) {
+            return;
+        }
+        JobRecord pending = jobs.get(repeater.pendingJobId);
+        if (pending != null && (pending.state == JobState.DELAYED || pending.state == JobState.WAITING)) {
+            removeUnstarted(pending, now);
+        }
+        repeater.pendingJobId = null;
+    }
+
+    @Override
+    public boolean removeRepeatable(String id) {
+        lock.lock();
+        try {
+            Repeater<T> repeater = repeaters.remove(id);
+            if (repeater == null) {
+                return false;
+            }
+            dropPendingRun(repeater, clock.nanos());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<RepeatableJob<T>> repeatables() {
+        lock.lock();
+        try {
+            List<RepeatableJob<T>> all = new ArrayList<>(repeaters.size());
+            for (Repeater<T> repeater : repeaters.values()) {
+                all.add(repeater.view());
+            }
+            return all;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    public Optional<Job<T>> job(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            JobRecord record = jobs.get(id);
+            return record == null ? Optional.empty() : Optional.of(snapshot(record));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public JobCounts counts() {
+        lock.lock();
+        try {
+            return countsNow();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private JobCounts countsNow() {
+        return new JobCounts(waitingCount, delayedCount, activeCount, completedJobs.count, failedJobs.count);
+    }
+
+    @Override
+    public List<Job<T>> jobs(JobState state, int offset, int limit) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must be one of " + List.of(JobState.values()) + ", was null");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must be 0 or more, was " + offset);
+        }
+        if (limit < 1 || limit > 10_000) {
+            throw new IllegalArgumentException("limit must be between 1 and 10000, was " + limit);
+        }
+        lock.lock();
+        try {
+            List<JobRecord> selected = new ArrayList<>();
+            Consumer<JobRecord> pick = new Consumer<>() {
+                int skipped;
+
+                @Override
+                public void accept(JobRecord job) {
+                    if (skipped < offset) {
+                        skipped++;
+                    } else if (selected.size() < limit) {
+                        selected.add(job);
+                    }
+                }
+            };
+            switch (state) {
+                case WAITING -> {
+                    for (Group group : groups.values()) {
+                        group.forEachWaiting(pick);
+                    }
+                }
+                case DELAYED -> {
+                    List<JobRecord> sorted = new ArrayList<>(delayed);
+                    sorted.sort(BY_RUN_AT);
+                    sorted.forEach(pick);
+                }
+                case ACTIVE -> {
+                    List<JobRecord> active = new ArrayList<>();
+                    for (JobRecord job : jobs.values()) {
+                        if (job.state == JobState.ACTIVE) {
+                            active.add(job);
+                        }
+                    }
+                    active.sort(Comparator.<JobRecord>comparingLong(j -> j.startedAt)
+                            .thenComparingLong(j -> j.seq));
+                    active.forEach(pick);
+                }
+                case COMPLETED -> completedJobs.forEachNewestFirst(pick);
+                case FAILED -> failedJobs.forEachNewestFirst(pick);
+            }
+            List<Job<T>> page = new ArrayList<>(selected.size());
+            for (JobRecord job : selected) {
+                page.add(snapshot(job));
+            }
+            return page;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        lock.lock();
+        try {
+            return statsOf(countsNow(), stats, clock.nanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public QueueStats stats(String groupName) {
+        lock.lock();
+        try {
+            Group group = groups.get(Group.Key.of(groupName));
+            if (group == null) {
+                return statsOf(new JobCounts(0, 0, 0, 0, 0), new Group.Stats(), clock.nanos());
+            }
+            JobCounts counts =
+                    new JobCounts(group.waiting, group.delayed, group.active, group.keptCompleted, group.keptFailed);
+            return statsOf(counts, group.stats, clock.nanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static QueueStats statsOf(JobCounts counts, Group.Stats s, long now) {
+        return new QueueStats(
+                counts,
+                s.completed,
+                s.failed,
+                s.completions.perSecond(now),
+                s.waitTime.summary(),
+                s.processingTime.summary());
+    }
+
+    // ---------------------------------------------------------------- managing
+
+    @Override
+    public void pause() {
+        lock.lock();
+        try {
+            paused = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void resume() {
+        lock.lock();
+        try {
+            paused = false;
+            workAvailable.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isPaused() {
+        lock.lock();
+        try {
+            return paused;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean remove(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            JobRecord job = jobs.get(id);
+            if (job == null) {
+                return false;
+            }
+            long now = clock.nanos();
+            switch (job.state) {
+                case ACTIVE ->
+                    throw new IllegalStateException(
+                            "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
+                case WAITING, DELAYED -> removeUnstarted(job, now);
+                case COMPLETED, FAILED -> removeFinished(job, now);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void removeUnstarted(JobRecord job, long now) {
+        Group group = groups.get(job.groupKey);
+        if (job.state == JobState.WAITING) {
+            group.forgetWaiting();
+            waitingCount--;
+        } else {
+            delayed.remove(job);
+            group.delayed--;
+            delayedCount--;
+        }
+        job.removed = true;
+        jobs.remove(job.id);
+        if (blockedProducers > 0) {
+            roomAvailable.signalAll();
+        }
+        releaseIfIdle(group, now);
+    }
+
+    @Override
+    public void retry(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            JobRecord job = jobs.get(id);
+            if (job == null) {
+                throw new JobNotFoundException(name, id);
+            }
+            if (job.state != JobState.FAILED) {
+                throw new IllegalStateException("job '" + id + "' of queue '" + name + "' is " + job.state
+                        + "; only a FAILED job can be retried");
+            }
+            revive(job, clock.nanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int retryFailed() {
+        lock.lock();
+        try {
+            List<JobRecord> failed = new ArrayList<>();
+            failedJobs.forEachNewestFirst(failed::add);
+            long now = clock.nanos();
+            for (int i = failed.size() - 1; i >= 0; i--) {
+                revive(failed.get(i), now);
+            }
+            if (!failed.isEmpty()) {
+                workAvailable.signalAll();
+            }
+            return failed.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void revive(JobRecord job, long now) {
+        failedJobs.count--;
+        failedJobs.maybeCompact();
+        groups.get(job.groupKey).keptFailed--;
+        job.attemptsMade = 0;
+        job.rateLimits = 0;
+        job.failure = null;
+        job.finishedAt = 0;
+        job.expiresAt = Long.MAX_VALUE;
+        makeWaiting(job, now, false);
+    }
+
+    @Override
+    public int clean(JobState state, Duration age) {
+        if (state != JobState.COMPLETED && state != JobState.FAILED) {
+            throw new IllegalArgumentException("clean removes COMPLETED or FAILED jobs, was " + state);
+        }
+        if (age == null || age.isNegative()) {
+            throw new IllegalArgumentException("age must be zero or positive, was " + age);
+        }
+        lock.lock();
+        try {
+            long now = clock.nanos();
+            long cutoff = age.getSeconds() >= Long.MAX_VALUE / 4_000_000_000L ? Long.MIN_VALUE : now - age.toNanos();
+            List<JobRecord> old = new ArrayList<>();
+            (state == JobState.COMPLETED ? completedJobs : failedJobs).forEachNewestFirst(job -> {
+                if (job.finishedAt <= cutoff) {
+                    old.add(job);
+                }
+            });
+            for (JobRecord job : old) {
+                removeFinished(job, now);
+            }
+            return old.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int drain(boolean delayedToo) {
+        lock.lock();
+        try {
+            long now = clock.nanos();
+            List<JobRecord> doomed = new ArrayList<>();
+            for (Group group : groups.values()) {
+                group.forEachWaiting(doomed::add);
+            }
+            if (delayedToo) {
+                doomed.addAll(delayed);
+            }
+            for (JobRecord job : doomed) {
+                removeUnstarted(job, now);
+            }
+            return doomed.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- limits
+
+    @Override
+    public void setRate(LimitPolicy policy) {
+        QueueOptions.builder().rate(policy).build();
+        lock.lock();
+        try {
+            if (policy == null) {
+                rate = null;
+            } else if (rate != null && rate.canAdopt(policy)) {
+                rate.update(policy);
+            } else {
+                rate = new QueueRate(name, policy, clock, 1);
+            }
+            rateBlockedUntil = Long.MIN_VALUE;
+            limitsChanged();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void setConcurrency(int value) {
+        QueueOptions.builder().concurrency(value).build();
+        lock.lock();
+        try {
+            concurrency = value;
+            limitsChanged();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void setGroupDefaults(GroupLimits limits) {
+        if (limits == null) {
+            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
+        }
+        lock.lock();
+        try {
+            defaultGroupRate = updatedRate(defaultGroupRate, limits.rate(), "default");
+            groupDefaults = limits;
+            limitsChanged();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void setGroupLimits(String group, GroupLimits limits) {
+        JobOptions.builder().group(group);
+        if (limits == null) {
+            throw new IllegalArgumentException(
+                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
+        }
+        lock.lock();
+        try {
+            groupOverrides.put(group, limits);
+            QueueRate updated = updatedRate(overrideRates.get(group), limits.rate(), group);
+            if (updated == null) {
+                overrideRates.remove(group);
+            } else {
+                overrideRates.put(group, updated);
+            }
+            limitsChanged();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void clearGroupLimits(String group) {
+        JobOptions.builder().group(group);
+        lock.lock();
+        try {
+            groupOverrides.remove(group);
+            overrideRates.remove(group);
+            limitsChanged();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public GroupLimits groupLimits(String group) {
+        lock.lock();
+        try {
+            return limitsOf(Group.Key.of(group));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private GroupLimits limitsOf(Group.Key key) {
+        if (key.name() != null && !groupOverrides.isEmpty()) {
+            GroupLimits own = groupOverrides.get(key.name());
+            if (own != null) {
+                return own;
+            }
+        }
+        return groupDefaults;
+    }
+
+    private QueueRate rateOf(Group.Key key) {
+        if (key.name() != null && !groupOverrides.isEmpty() && groupOverrides.containsKey(key.name())) {
+            return overrideRates.get(key.name());
+        }
+        return defaultGroupRate;
+    }
+
+    private QueueRate groupRateFor(LimitPolicy policy, String what) {
+        return policy == null ? null : new QueueRate(name + ":group:" + what, policy, clock, MAX_GROUP_KEYS);
+    }
+
+    private QueueRate updatedRate(QueueRate current, LimitPolicy policy, String what) {
+        if (policy == null) {
+            return null;
+        }
+        if (current != null && current.canAdopt(policy)) {
+            current.update(policy);
+            return current;
+        }
+        return groupRateFor(policy, what);
+    }
+
+    /** Lets every group be looked at again under the new limits. */
+    private void limitsChanged() {
+        long now = clock.nanos();
+        parked.clear();
+        for (Group group : groups.values()) {
+            group.parkedUntil = Long.MIN_VALUE;
+            group.heldByConcurrency = false;
+            offer(group, now);
+        }
+        workAvailable.signalAll();
+    }
+
+    // ---------------------------------------------------------------- workers and listeners
+
+    @Override
+    public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
+        if (processor == null) {
+            throw new IllegalArgumentException("processor of a worker on queue '" + name + "' must not be null");
+        }
+        if (workerOptions == null) {
+            throw new IllegalArgumentException("worker options must not be null; use WorkerOptions.concurrency(n)");
+        }
+        InMemoryWorker<T> worker = new InMemoryWorker<>(this, processor, workerOptions);
+        lock.lock();
+        try {
+            checkOpen();
+            workers.add(worker);
+        } finally {
+            lock.unlock();
+        }
+        if (workerOptions.autoStart()) {
+            worker.start();
+        }
+        return worker;
+    }
+
+    void forget(InMemoryWorker<T> worker) {
+        lock.lock();
+        try {
+            workers.remove(worker);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void addListener(QueueListener<T> listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+        synchronized (this) {
+            QueueListener<T>[] now = listeners;
+            QueueListener<T>[] next = java.util.Arrays.copyOf(now, now.length + 1);
+            next[now.length] = listener;
+            listeners = next;
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public boolean removeListener(QueueListener<T> listener) {
+        synchronized (this) {
+            QueueListener<T>[] now = listeners;
+            for (int i = 0; i < now.length; i++) {
+                if (now[i] == listener) {
+                    QueueListener<T>[] next = (QueueListener<T>[]) new QueueListener[now.length - 1];
+                    System.arraycopy(now, 0, next, 0, i);
+                    System.arraycopy(now, i + 1, next, i, now.length - i - 1);
+                    listeners = next;
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** A batch of events to tell the listeners once the lock is released; null when nobody listens. */
+    final class Events extends ArrayList<Consumer<QueueListener<T>>> {
+        private static final long serialVersionUID = 1L;
+    }
+
+    Events events() {
+        return listeners.length == 0 ? null : new Events();
+    }
+
+    void fire(Events events) {
+        if (events == null || events.isEmpty()) {
+            return;
+        }
+        for (QueueListener<T> listener : listeners) {
+            for (Consumer<QueueListener<T>> event : events) {
+                try {
+                    event.accept(listener);
+                } catch (RuntimeException ignored) {
+                    // a listener's failure must not fail the queue
+                }
+            }
+        }
+    }
+
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    Condition workAvailable() {
+        return workAvailable;
+    }
+
+    void idleWorkers(int delta) {
+        idleWorkers += delta;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("queue '" + name + "' belongs to a closed engine");
+        }
+    }
+
+    // ---------------------------------------------------------------- snapshots
+
+    Job<T> snapshot(JobRecord r) {
+        return snapshot(r, codec.decode(r.payload));
+    }
+
+    private Job<T> snapshot(JobRecord r, T payload) {
+        return new Job<>(
+                r.id,
+                r.name,
+                payload,
+                r.groupKey.name(),
+                r.state,
+                r.options,
+                r.attemptsMade,
+                r.rateLimits,
+                instant(r.createdAt),
+                r.state == JobState.DELAYED ? instant(r.runAt) : null,
+                r.attempts == null ? null : instant(r.startedAt),
+                r.state == JobState.COMPLETED || r.state == JobState.FAILED ? instant(r.finishedAt) : null,
+                r.progress,
+                r.result,
+                r.failure,
+                r.attempts == null ? List.of() : r.attempts);
+    }
+
+    T decode(JobRecord r) {
+        return codec.decode(r.payload);
+    }
+
+    void progress(JobRecord job, int token, int percent) {
+        Events events = events();
+        lock.lock();
+        try {
+            if (job.token != token || job.state != JobState.ACTIVE) {
+                return;
+            }
+            job.progress = percent;
+            if (events != null) {
+                Job<T> snapshot = snapshot(job);
+                events.add(l -> l.onProgress(snapshot, percent));
+            }
+        } finally {
+            lock.unlock();
+        }
+        fire(events);
+    }
+
+    static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    static long nanos(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** Finished jobs of one state, oldest first; entries of jobs that left the state are skipped. */
+    private final class Finished {
+        private final JobState state;
+        private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+        long count;
+
+        private record Entry(JobRecord job, long finishedAt) {}
+
+        Finished(JobState state) {
+            this.state = state;
+        }
+
+        private boolean live(Entry e) {
+            return !e.job.removed && e.job.state == state && e.job.finishedAt == e.finishedAt;
+        }
+
+        void add(JobRecord job, long now) {
+            entries.addLast(new Entry(job, now));
+            count++;
+            Group group = group(job.groupKey);
+            if (state == JobState.COMPLETED) {
+                group.keptCompleted++;
+            } else {
+                group.keptFailed++;
+            }
+        }
+
+        JobRecord oldest() {
+            Entry e;
+            while ((e = entries.peekFirst()) != null && !live(e)) {
+                entries.pollFirst();
+            }
+            return e == null ? null : e.job;
+        }
+
+        void forEachNewestFirst(Consumer<JobRecord> action) {
+            Iterator<Entry> it = entries.descendingIterator();
+            while (it.hasNext()) {
+                Entry e = it.next();
+                if (live(e)) {
+                    action.accept(e.job);
+                }
+            }
+        }
+
+        void maybeCompact() {
+            if (entries.size() > 64 && entries.size() > 2 * count) {
+                entries.removeIf(e -> !live(e));
+            }
+        }
+    }
+}

@@ -1,0 +1,409 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobContext;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.UnrecoverableJobException;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot records
+ * how its job ended and takes the next job in one critical section of the queue.
+ */
+final class InMemoryWorker<T> implements Worker<T> {
+    private enum State {
+        NEW,
+        MANUAL,
+        RUNNING,
+        CLOSING,
+        CLOSED
+    }
+
+    private final InMemoryQueue<T> queue;
+    private final Processor<T> processor;
+    private final WorkerOptions options;
+    private final ReentrantLock lock;
+    private final List<Slot> slots = new ArrayList<>();
+    private final CompletableFuture<CloseReport> closed = new CompletableFuture<>();
+    private State state = State.NEW;
+    private int running;
+    private int active;
+    private int finishedWhileClosing;
+    private int returned;
+    private Clock.Timer deadlineTimer;
+
+    InMemoryWorker(InMemoryQueue<T> queue, Processor<T> processor, WorkerOptions options) {
+        this.queue = queue;
+        this.processor = processor;
+        this.options = options;
+        this.lock = queue.lock();
+    }
+
+    @Override
+    public void start() {
+        lock.lock();
+        try {
+            if (state != State.NEW) {
+                if (state == State.MANUAL) {
+                    throw new IllegalStateException("worker is inside runDue(); start it after runDue returns");
+                }
+                return;
+            }
+            state = State.RUNNING;
+            for (int i = 0; i < options.concurrency(); i++) {
+                Slot slot = new Slot();
+                slots.add(slot);
+                running++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        int i = 0;
+        for (Slot slot : slots) {
+            Thread.ofVirtual().name("sluice-" + queue.name() + "-" + i++).start(slot::loop);
+        }
+    }
+
+    @Override
+    public int runDue() {
+        Slot slot = new Slot();
+        lock.lock();
+        try {
+            if (state != State.NEW) {
+                throw new IllegalStateException("runDue() is for a worker that has not started; this one is " + state);
+            }
+            state = State.MANUAL;
+            slot.thread = Thread.currentThread();
+        } finally {
+            lock.unlock();
+        }
+        int ran = 0;
+        try {
+            Ending<T> ending = null;
+            while (true) {
+                JobRecord job;
+                InMemoryQueue<T>.Events events = queue.events();
+                lock.lock();
+                try {
+                    if (ending != null) {
+                        ending.apply(events);
+                        active--;
+                    }
+                    ending = null;
+                    job = queue.isClosed() || state != State.MANUAL
+                            ? null
+                            : queue.claim(slot, queue.clock().nanos());
+                    if (job != null) {
+                        slot.take(job, events);
+                        active++;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                queue.fire(events);
+                if (job == null) {
+                    return ran;
+                }
+                ran++;
+                ending = slot.run();
+            }
+        } finally {
+            lock.lock();
+            try {
+                if (state == State.MANUAL) {
+                    state = State.NEW;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public int active() {
+        lock.lock();
+        try {
+            return active;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public CompletableFuture<CloseReport> closeAsync(Duration deadline) {
+        if (deadline == null || deadline.isNegative()) {
+            throw new IllegalArgumentException("close deadline must be zero or positive, was " + deadline);
+        }
+        boolean returnNow = false;
+        lock.lock();
+        try {
+            if (state == State.CLOSING || state == State.CLOSED) {
+                return closed.copy();
+            }
+            boolean started = state == State.RUNNING;
+            state = State.CLOSING;
+            queue.workAvailable().signalAll();
+            for (Slot slot : slots) {
+                if (slot.job == null && slot.thread != null) {
+                    slot.thread.interrupt();
+                }
+            }
+            if (!started || active == 0) {
+                finishClose();
+            } else if (deadline.isZero()) {
+                returnNow = true;
+            } else {
+                deadlineTimer = queue.clock().schedule(deadline.toNanos(), this::deadlinePassed);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (returnNow) {
+            deadlinePassed();
+        }
+        return closed.copy();
+    }
+
+    private void deadlinePassed() {
+        List<Thread> interrupt = new ArrayList<>();
+        lock.lock();
+        try {
+            if (state != State.CLOSING) {
+                return;
+            }
+            long now = queue.clock().nanos();
+            for (Slot slot : slots) {
+                JobRecord job = slot.job;
+                if (job != null && queue.interrupt(job, slot.token, now)) {
+                    returned++;
+                    active--;
+                    slot.job = null;
+                    interrupt.add(slot.thread);
+                }
+            }
+            finishClose();
+        } finally {
+            lock.unlock();
+        }
+        interrupt.forEach(Thread::interrupt);
+    }
+
+    /** Under the lock. */
+    private void finishClose() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        if (deadlineTimer != null) {
+            deadlineTimer.cancel();
+        }
+        queue.forget(this);
+        closed.complete(new CloseReport(finishedWhileClosing, returned));
+    }
+
+    /** How one attempt ended, computed outside the lock and recorded under it. */
+    private interface Ending<T> {
+        void apply(InMemoryQueue<T>.Events events);
+    }
+
+    /** One of the worker's threads, and the job it runs. */
+    final class Slot {
+        Thread thread;
+        JobRecord job;
+        int token;
+        int attempt;
+
+        /** Under the lock. */
+        void take(JobRecord claimed, InMemoryQueue<T>.Events events) {
+            job = claimed;
+            token = claimed.token;
+            attempt = claimed.attemptsMade + 1;
+            if (events != null) {
+                Job<T> snapshot = queue.snapshot(claimed);
+                events.add(l -> l.onActive(snapshot));
+            }
+        }
+
+        Thread thread() {
+            return thread;
+        }
+
+        void loop() {
+            lock.lock();
+            try {
+                thread = Thread.currentThread();
+            } finally {
+                lock.unlock();
+            }
+            Ending<T> ending = null;
+            while (true) {
+                JobRecord next = null;
+                InMemoryQueue<T>.Events events = queue.events();
+                lock.lock();
+                try {
+                    if (ending != null) {
+                        ending.apply(events);
+                        if (job != null) {
+                            active--;
+                            job = null;
+                            if (state == State.CLOSING) {
+                                finishedWhileClosing++;
+                            }
+                        }
+                        ending = null;
+                    }
+                    while (state == State.RUNNING && !queue.isClosed()) {
+                        next = queue.claim(this, queue.clock().nanos());
+                        if (next != null) {
+                            take(next, events);
+                            active++;
+                            break;
+                        }
+                        queue.idleWorkers(1);
+                        try {
+                            queue.workAvailable().await();
+                        } catch (InterruptedException e) {
+                            // closing interrupts idle slots; the loop condition decides
+                        } finally {
+                            queue.idleWorkers(-1);
+                        }
+                    }
+                    if (next == null) {
+                        running--;
+                        if (state == State.CLOSING && active == 0) {
+                            finishClose();
+                        }
+                        queue.workAvailable().signal();
+                        Thread.interrupted();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                queue.fire(events);
+                if (next == null) {
+                    return;
+                }
+                Thread.interrupted();
+                ending = run();
+            }
+        }
+
+        /** Runs the processor on the current job; returns how to record the outcome. */
+        Ending<T> run() {
+            JobRecord current = job;
+            int owned = token;
+            int number = attempt;
+            Result result;
+            try {
+                result = processor.process(new Context(current, owned, number));
+            } catch (UnrecoverableJobException e) {
+                String reason = reasonOf(e);
+                return events -> queue.fail(
+                        current,
+                        owned,
+                        e,
+                        reason,
+                        Job.Attempt.Outcome.FAILED,
+                        null,
+                        queue.clock().nanos(),
+                        events);
+            } catch (Throwable e) {
+                return failure(current, owned, number, e, reasonOf(e));
+            }
+            if (result == null) {
+                return failure(
+                        current,
+                        owned,
+                        number,
+                        null,
+                        "processor returned null; return Result.done(), Result.done(value) or Result.rateLimited(...)");
+            }
+            if (result instanceof Result.RateLimited limited) {
+                return events ->
+                        queue.rateLimited(current, owned, limited, queue.clock().nanos(), events);
+            }
+            String value = ((Result.Done) result).value();
+            return events -> queue.complete(current, owned, value, queue.clock().nanos(), events);
+        }
+
+        private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
+            boolean retries = number < current.options.attempts();
+            Duration delay = retries ? queue.backoffOrNull(current, number, error) : null;
+            String why =
+                    retries && delay == null ? reason + "; " + queue.backoffProblem(current, number, error) : reason;
+            return events -> queue.fail(
+                    current,
+                    owned,
+                    error,
+                    why,
+                    Job.Attempt.Outcome.FAILED,
+                    delay,
+                    queue.clock().nanos(),
+                    events);
+        }
+    }
+
+    /** What the processor sees of one attempt. */
+    private final class Context implements JobContext<T> {
+        private final JobRecord record;
+        private final int token;
+        private final int attempt;
+
+        Context(JobRecord record, int token, int attempt) {
+            this.record = record;
+            this.token = token;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public Job<T> job() {
+            lock.lock();
+            try {
+                return queue.snapshot(record);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public T payload() {
+            return queue.decode(record);
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        @Override
+        public void progress(int percent) {
+            if (percent < 0 || percent > 100) {
+                throw new IllegalArgumentException("progress must be between 0 and 100, was " + percent);
+            }
+            queue.progress(record, token, percent);
+        }
+
+        @Override
+        public boolean isCancelled() {
+            lock.lock();
+            try {
+                return record.token != token;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private static String reasonOf(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getName() : message;
+    }
+}

@@ -1,0 +1,84 @@
+package dev.sluice.queue;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A snapshot of one job, taken when it was read: later changes to the job do not change it.
+ *
+ * @param id the job's id, unique in its queue
+ * @param name what kind of job it is, chosen by the producer
+ * @param payload the decoded payload
+ * @param group the group (tenant) it belongs to; {@code null} for ungrouped jobs
+ * @param state its state when read
+ * @param options its resolved options
+ * @param attemptsMade attempts that ran to an outcome (completed, failed, timed out); a rate-limited return
+ *     or a worker's close does not count
+ * @param rateLimits how often it went back to waiting because it was rate-limited
+ * @param createdAt when it was added
+ * @param runAt when a delayed job becomes ready; {@code null} unless {@link JobState#DELAYED}
+ * @param startedAt when its latest attempt started; {@code null} if it never ran
+ * @param finishedAt when it completed or failed for good; {@code null} before
+ * @param progress the last progress its processor reported, 0 to 100
+ * @param result what the processor returned when it completed; {@code null} before, or if it returned none
+ * @param failure why it failed for good; {@code null} unless {@link JobState#FAILED}
+ * @param attempts every attempt so far, oldest first
+ * @param <T> the payload type
+ */
+public record Job<T>(
+        String id,
+        String name,
+        T payload,
+        String group,
+        JobState state,
+        JobOptions options,
+        int attemptsMade,
+        int rateLimits,
+        Instant createdAt,
+        Instant runAt,
+        Instant startedAt,
+        Instant finishedAt,
+        int progress,
+        String result,
+        Failure failure,
+        List<Attempt> attempts) {
+
+    /** Copies the attempt list, so the snapshot stays unchanged. */
+    public Job {
+        attempts = List.copyOf(attempts);
+    }
+
+    /**
+     * Why a job failed.
+     *
+     * @param reason a message that says what went wrong
+     * @param exceptionClass the class of the exception thrown, or {@code null} if none was (a timeout)
+     * @param stackTrace the stack trace of that exception, or {@code null}
+     */
+    public record Failure(String reason, String exceptionClass, String stackTrace) {}
+
+    /**
+     * One run of a job.
+     *
+     * @param number 1 for the first run
+     * @param startedAt when it started
+     * @param finishedAt when it ended; {@code null} while it runs
+     * @param outcome how it ended; {@code null} while it runs
+     * @param error what went wrong, or {@code null}
+     */
+    public record Attempt(int number, Instant startedAt, Instant finishedAt, Outcome outcome, String error) {
+        /** How an attempt ended. */
+        public enum Outcome {
+            /** The processor returned {@link Result#done}. */
+            COMPLETED,
+            /** The processor threw, or returned something invalid. */
+            FAILED,
+            /** It ran longer than the job's timeout. */
+            TIMED_OUT,
+            /** The processor said it was rate-limited; the job went back to waiting, no attempt used. */
+            RATE_LIMITED,
+            /** Its worker closed before it finished; the job went back to waiting, no attempt used. */
+            INTERRUPTED
+        }
+    }
+}

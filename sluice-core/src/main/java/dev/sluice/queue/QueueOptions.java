@@ -1,0 +1,163 @@
+package dev.sluice.queue;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.LimitPolicy;
+import java.time.Duration;
+
+/**
+ * How a queue behaves: its bound, its limits and its jobs' defaults. Immutable; build with {@link
+ * #builder()}. The limits can be changed later on the queue itself.
+ *
+ * <p>Defaults: at most 1,000,000 waiting and delayed jobs, then reject; no queue-wide rate; no queue-wide
+ * concurrency; no group limits; {@link JobOptions#defaults()} for jobs.
+ *
+ * @param maxWaiting the most jobs waiting or delayed at once, 1 to {@link Integer#MAX_VALUE}
+ * @param whenFull what an add does when the queue holds {@code maxWaiting} jobs
+ * @param rate how often jobs of the whole queue may start; {@code null} for no rate limit
+ * @param concurrency how many of the queue's jobs may run at once, over all its workers
+ * @param groupDefaults the limits of every group that has no limits of its own
+ * @param jobDefaults the options of a job that leaves them unset (every value set)
+ */
+public record QueueOptions(
+        int maxWaiting,
+        WhenFull whenFull,
+        LimitPolicy rate,
+        int concurrency,
+        GroupLimits groupDefaults,
+        JobOptions jobDefaults) {
+    /** The default bound on waiting and delayed jobs. */
+    public static final int DEFAULT_MAX_WAITING = 1_000_000;
+
+    /**
+     * Built on first use, not in this class's initializer: GroupLimits' initializer calls {@link #checkRate},
+     * and if it runs first, a build here would see {@code GroupLimits.none()} still null.
+     */
+    private static final class Defaults {
+        static final QueueOptions INSTANCE = builder().build();
+    }
+
+    /** Validates every value; each {@link IllegalArgumentException} names the bad value and the range. */
+    public QueueOptions {
+        Durations.inRange("maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
+        if (whenFull == null) {
+            throw new IllegalArgumentException(
+                    "whenFull must be WhenFull.reject() or WhenFull.block(timeout), was null");
+        }
+        checkRate("queue rate", rate);
+        Durations.inRange("queue concurrency", concurrency, 1, Integer.MAX_VALUE);
+        if (groupDefaults == null) {
+            throw new IllegalArgumentException("groupDefaults must not be null; use GroupLimits.none()");
+        }
+        if (jobDefaults == null) {
+            throw new IllegalArgumentException("jobDefaults must not be null; use JobOptions.defaults()");
+        }
+        if (jobDefaults.jobId() != null) {
+            throw new IllegalArgumentException("jobDefaults must not set a job id: ids must differ between jobs");
+        }
+        jobDefaults = jobDefaults.orElse(JobOptions.defaults());
+    }
+
+    /** The defaults listed above. */
+    public static QueueOptions defaults() {
+        return Defaults.INSTANCE;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.maxWaiting = maxWaiting;
+        b.whenFull = whenFull;
+        b.rate = rate;
+        b.concurrency = concurrency;
+        b.groupDefaults = groupDefaults;
+        b.jobDefaults = jobDefaults;
+        return b;
+    }
+
+    static void checkRate(String what, LimitPolicy rate) {
+        if (rate instanceof ConcurrencyLimit) {
+            throw new IllegalArgumentException(what + " must be a rate policy (token bucket, GCRA, fixed window,"
+                    + " sliding window counter or log), was " + rate + "; set a concurrency instead");
+        }
+    }
+
+    /**
+     * What an add does when the queue is full.
+     *
+     * @param blockFor how long the producer waits for room; zero rejects at once
+     */
+    public record WhenFull(Duration blockFor) {
+        /** Validates: zero or positive. */
+        public WhenFull {
+            Durations.notNegative("whenFull blockFor", blockFor);
+        }
+
+        /** Throw {@link QueueFullException} at once. */
+        public static WhenFull reject() {
+            return new WhenFull(Duration.ZERO);
+        }
+
+        /** Wait up to {@code timeout} for room, then throw {@link QueueFullException}. */
+        public static WhenFull block(Duration timeout) {
+            return new WhenFull(timeout);
+        }
+    }
+
+    /** Builds {@link QueueOptions}. */
+    public static final class Builder {
+        private int maxWaiting = DEFAULT_MAX_WAITING;
+        private WhenFull whenFull = WhenFull.reject();
+        private LimitPolicy rate;
+        private int concurrency = Integer.MAX_VALUE;
+        private GroupLimits groupDefaults = GroupLimits.none();
+        private JobOptions jobDefaults = JobOptions.defaults();
+
+        private Builder() {}
+
+        /** The most jobs waiting or delayed at once. */
+        public Builder maxWaiting(int maxWaiting) {
+            this.maxWaiting = maxWaiting;
+            return this;
+        }
+
+        /** What an add does when the queue is full. */
+        public Builder whenFull(WhenFull whenFull) {
+            this.whenFull = whenFull;
+            return this;
+        }
+
+        /** How often jobs of the whole queue may start ({@code null}: no limit). */
+        public Builder rate(LimitPolicy rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        /** How many of the queue's jobs may run at once, over all workers. */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** The limits of each group without limits of its own. */
+        public Builder groupDefaults(GroupLimits groupDefaults) {
+            this.groupDefaults = groupDefaults;
+            return this;
+        }
+
+        /** Options for jobs that leave them unset; its own unset values come from {@link JobOptions#defaults()}. */
+        public Builder jobDefaults(JobOptions jobDefaults) {
+            this.jobDefaults = jobDefaults;
+            return this;
+        }
+
+        /** The options; throws {@link IllegalArgumentException} naming the first bad value. */
+        public QueueOptions build() {
+            return new QueueOptions(maxWaiting, whenFull, rate, concurrency, groupDefaults, jobDefaults);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package dev.sluice.queue;
+
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * When a repeatable job runs: on a cron expression in a time zone, at a fixed rate, or a fixed delay after
+ * the previous run finished (so a slow run never overlaps the next). Optionally bounded by a start, an end
+ * and a number of runs. Immutable.
+ */
+public final class Schedule {
+    /** How the run times are found. */
+    public enum Kind {
+        /** A cron expression in a time zone. */
+        CRON,
+        /** Every {@link #interval()}, counted from the start, whether or not the previous run finished. */
+        FIXED_RATE,
+        /** {@link #interval()} after the previous run finished (completed, or failed for good). */
+        FIXED_DELAY
+    }
+
+    private static final CronParser UNIX = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    /** The five Unix fields with seconds first; Spring's definition would AND day-of-month and day-of-week. */
+    private static final CronParser WITH_SECONDS = new CronParser(CronDefinitionBuilder.defineCron()
+            .withSeconds()
+            .withStrictRange()
+            .and()
+            .withMinutes()
+            .withStrictRange()
+            .and()
+            .withHours()
+            .withStrictRange()
+            .and()
+            .withDayOfMonth()
+            .withStrictRange()
+            .and()
+            .withMonth()
+            .withStrictRange()
+            .and()
+            .withDayOfWeek()
+            .withValidRange(0, 7)
+            .withMondayDoWValue(1)
+            .withIntMapping(7, 0)
+            .withStrictRange()
+            .and()
+            .instance());
+
+    private final Kind kind;
+    private final String expression;
+    private final ZoneId zone;
+    private final ExecutionTime cron;
+    private final Duration interval;
+    private final Instant start;
+    private final Instant end;
+    private final int limit;
+
+    private Schedule(
+            Kind kind,
+            String expression,
+            ZoneId zone,
+            ExecutionTime cron,
+            Duration interval,
+            Instant start,
+            Instant end,
+            int limit) {
+        this.kind = kind;
+        this.expression = expression;
+        this.zone = zone;
+        this.cron = cron;
+        this.interval = interval;
+        this.start = start;
+        this.end = end;
+        this.limit = limit;
+    }
+
+    /**
+     * Runs at the times a cron expression names, in {@code zone} (daylight-saving changes follow the zone).
+     *
+     * @param expression five fields (minute hour day-of-month month day-of-week), or six with seconds first
+     * @throws IllegalArgumentException if the expression does not parse; the message says why
+     */
+    public static Schedule cron(String expression, ZoneId zone) {
+        if (expression == null) {
+            throw new IllegalArgumentException("cron expression must not be null");
+        }
+        if (zone == null) {
+            throw new IllegalArgumentException("cron time zone must not be null; use ZoneOffset.UTC");
+        }
+        String trimmed = expression.trim();
+        int fields = trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+        if (fields != 5 && fields != 6) {
+            throw new IllegalArgumentException("cron expression must have 5 fields (minute hour day-of-month month"
+                    + " day-of-week) or 6 with seconds first, was '" + expression + "' (" + fields + " fields)");
+        }
+        ExecutionTime times;
+        try {
+            times = ExecutionTime.forCron((fields == 5 ? UNIX : WITH_SECONDS).parse(trimmed));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("cron expression '" + expression + "' is invalid: " + e.getMessage(), e);
+        }
+        return new Schedule(Kind.CRON, trimmed, zone, times, null, null, null, Integer.MAX_VALUE);
+    }
+
+    /** A cron expression in UTC. */
+    public static Schedule cron(String expression) {
+        return cron(expression, ZoneOffset.UTC);
+    }
+
+    /** Runs every {@code period} (at least 1 ms), counted from the start. */
+    public static Schedule fixedRate(Duration period) {
+        return new Schedule(
+                Kind.FIXED_RATE,
+                null,
+                null,
+                null,
+                checkInterval("fixed rate period", period),
+                null,
+                null,
+                Integer.MAX_VALUE);
+    }
+
+    /** Runs {@code delay} (at least 1 ms) after the previous run finished; the first run at the start. */
+    public static Schedule fixedDelay(Duration delay) {
+        return new Schedule(
+                Kind.FIXED_DELAY, null, null, null, checkInterval("fixed delay", delay), null, null, Integer.MAX_VALUE);
+    }
+
+    private static Duration checkInterval(String what, Duration value) {
+        Durations.positive(what, value);
+        if (value.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException(what + " must be at least 1 ms, was " + value);
+        }
+        return value;
+    }
+
+    /** This schedule, making no run before {@code start}. */
+    public Schedule startingAt(Instant start) {
+        Objects.requireNonNull(start, "start");
+        if (end != null && !start.isBefore(end)) {
+            throw new IllegalArgumentException("schedule start " + start + " must be before its end " + end);
+        }
+        return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
+    }
+
+    /** This schedule, making no run at or after {@code end}. */
+    public Schedule endingAt(Instant end) {
+        Objects.requireNonNull(end, "end");
+        if (start != null && !start.isBefore(end)) {
+            throw new IllegalArgumentException("schedule end " + end + " must be after its start " + start);
+        }
+        return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
+    }
+
+    /** This schedule, making at most {@code runs} runs (1 to {@link Integer#MAX_VALUE}). */
+    public Schedule limit(int runs) {
+        Durations.inRange("schedule limit", runs, 1, Integer.MAX_VALUE);
+        return new Schedule(kind, expression, zone, cron, interval, start, end, runs);
+    }
+
+    /**
+     * The first run time strictly after {@code after} that a cron or fixed-rate schedule names, with {@code
+     * anchor} as the start of a fixed rate that has no start of its own; a fixed delay runs {@link
+     * #interval()} after {@code after} (the previous run's finish). Empty once the schedule has ended; the run
+     * limit is the caller's to count.
+     */
+    public Optional<Instant> nextAfter(Instant after, Instant anchor) {
+        Instant first = start != null ? start : anchor;
+        Instant next;
+        switch (kind) {
+            case CRON -> {
+                Instant from = after.isBefore(first) ? first.minusNanos(1) : after;
+                Optional<ZonedDateTime> time = cron.nextExecution(from.atZone(zone));
+                if (time.isEmpty()) {
+                    return Optional.empty();
+                }
+                next = time.get().toInstant();
+            }
+            case FIXED_RATE -> {
+                if (after.isBefore(first)) {
+                    next = first;
+                } else {
+                    long periods = Duration.between(first, after).dividedBy(interval) + 1;
+                    next = first.plus(interval.multipliedBy(periods));
+                }
+            }
+            default -> next = after.isBefore(first) ? first : after.plus(interval);
+        }
+        return end != null && !next.isBefore(end) ? Optional.empty() : Optional.of(next);
+    }
+
+    /** How the run times are found. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The cron expression; {@code null} for the other kinds. */
+    public String expression() {
+        return expression;
+    }
+
+    /** The cron time zone; {@code null} for the other kinds. */
+    public ZoneId zone() {
+        return zone;
+    }
+
+    /** The period or delay; {@code null} for cron. */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** No run before this; {@code null}: from when the schedule was registered. */
+    public Instant start() {
+        return start;
+    }
+
+    /** No run at or after this; {@code null}: no end. */
+    public Instant end() {
+        return end;
+    }
+
+    /** The most runs; {@link Integer#MAX_VALUE} for no limit. */
+    public int limit() {
+        return limit;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Schedule s
+                && kind == s.kind
+                && Objects.equals(expression, s.expression)
+                && Objects.equals(zone, s.zone)
+                && Objects.equals(interval, s.interval)
+                && Objects.equals(start, s.start)
+                && Objects.equals(end, s.end)
+                && limit == s.limit;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, expression, zone, interval, start, end, limit);
+    }
+
+    @Override
+    public String toString() {
+        String what = kind == Kind.CRON ? "cron '" + expression + "' in " + zone : kind + " " + interval;
+        return "Schedule{" + what + (start != null ? ", from " + start : "") + (end != null ? ", until " + end : "")
+                + (limit != Integer.MAX_VALUE ? ", limit " + limit : "") + "}";
+    }
+}

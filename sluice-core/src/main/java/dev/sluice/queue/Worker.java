@@ -1,0 +1,53 @@
+package dev.sluice.queue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Runs a {@link Processor} over the jobs of one queue. Several workers may serve one queue; the queue's
+ * limits (rate, concurrency, per group) hold across all of them. Thread-safe.
+ *
+ * @param <T> the payload type
+ */
+public interface Worker<T> extends AutoCloseable {
+    /** Starts taking jobs, if it has not started yet. */
+    void start();
+
+    /**
+     * Runs, on the calling thread, every job that may start now (honouring the queue's limits and pauses),
+     * one after another, until none may; returns how many attempts it ran. For tests on a manual clock:
+     * advance the clock, then run what became due.
+     *
+     * @throws IllegalStateException if the worker has started or closed
+     */
+    int runDue();
+
+    /** How many jobs it is running now. */
+    int active();
+
+    /**
+     * Stops taking jobs and lets the running ones finish until {@code deadline} has passed on the engine's
+     * clock; jobs still running then go back to waiting (their attempt is not counted) and their threads are
+     * interrupted. Nothing the worker took is lost. Completes when every job has finished or gone back.
+     */
+    CompletableFuture<CloseReport> closeAsync(Duration deadline);
+
+    /** {@link #closeAsync} and wait for it. */
+    default CloseReport close(Duration deadline) {
+        return closeAsync(deadline).join();
+    }
+
+    /** Closes with a deadline of 30 seconds. */
+    @Override
+    default void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    /**
+     * What a close did.
+     *
+     * @param finished jobs that finished (whatever their outcome) while the worker closed
+     * @param returned jobs that were still running at the deadline and went back to waiting
+     */
+    record CloseReport(int finished, int returned) {}
+}

@@ -1,0 +1,72 @@
+package dev.sluice.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class GroupLimitsTest {
+    static Stream<LimitPolicy> ratePolicies() {
+        return Stream.of(
+                TokenBucket.perSecond(10),
+                Gcra.of(5, Duration.ofSeconds(1), 2),
+                FixedWindow.of(100, Duration.ofMinutes(1)),
+                SlidingWindowCounter.of(100, Duration.ofMinutes(1)),
+                SlidingWindowLog.of(100, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    void noneHasNoRateAndUnboundedConcurrency() {
+        assertThat(GroupLimits.none().rate()).isNull();
+        assertThat(GroupLimits.none().concurrency()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("ratePolicies")
+    void everyRatePolicyIsAcceptedAsARate(LimitPolicy rate) {
+        assertThat(GroupLimits.none().withRate(rate).rate()).isEqualTo(rate);
+    }
+
+    @Test
+    void concurrencyLimitIsRejectedAsARateWithAMessageSayingSo() {
+        ConcurrencyLimit concurrency = ConcurrencyLimit.of(3, Duration.ofMinutes(1));
+
+        assertThatThrownBy(() -> GroupLimits.none().withRate(concurrency))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("group rate must be a rate policy")
+                .hasMessageContaining("was " + concurrency)
+                .hasMessageEndingWith("set a concurrency instead");
+    }
+
+    @Test
+    void withRateAndWithConcurrencyChangeOnlyTheirValue() {
+        TokenBucket rate = TokenBucket.perSecond(10);
+
+        GroupLimits limits = GroupLimits.none().withRate(rate).withConcurrency(4);
+
+        assertThat(limits).isEqualTo(new GroupLimits(rate, 4));
+        assertThat(limits.withRate(null)).isEqualTo(new GroupLimits(null, 4));
+        assertThat(limits.withConcurrency(9)).isEqualTo(new GroupLimits(rate, 9));
+        assertThat(GroupLimits.none().concurrency()).as("none() is unchanged").isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
+    void concurrencyBelowOneIsRejectedNamingTheValueAndRange(int concurrency) {
+        assertThatThrownBy(() -> GroupLimits.none().withConcurrency(concurrency))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("group concurrency must be between 1 and 2147483647, was " + concurrency);
+    }
+}

@@ -1,0 +1,729 @@
+package dev.sluice.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ScheduleTest {
+    private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
+    private static final ZoneId KYIV = ZoneId.of("Europe/Kyiv");
+    /** An anchor far in the past, so it never bounds a schedule unless a test wants it to. */
+    private static final Instant OLD_ANCHOR = Instant.parse("2000-01-01T00:00:00Z");
+
+    private static Instant at(String instant) {
+        return Instant.parse(instant);
+    }
+
+    private static Instant local(ZoneId zone, String localDateTime) {
+        return LocalDateTime.parse(localDateTime).atZone(zone).toInstant();
+    }
+
+    /** The next {@code count} run times, each strictly after the one before. */
+    private static List<Instant> runs(Schedule schedule, Instant after, int count) {
+        List<Instant> runs = new ArrayList<>();
+        Instant from = after;
+        for (int i = 0; i < count; i++) {
+            Optional<Instant> next = schedule.nextAfter(from, OLD_ANCHOR);
+            if (next.isEmpty()) {
+                break;
+            }
+            runs.add(next.get());
+            from = next.get();
+        }
+        return runs;
+    }
+
+    // ---- properties (jqwik does not run inside JUnit @Nested classes) ----
+
+    @Property(tries = 200)
+    void sixFieldExpressionWithZeroSecondsRunsWhenTheFiveFieldOneDoes(
+            @ForAll("fiveFields") String fiveFields,
+            @ForAll @LongRange(min = 0, max = 4_000_000_000L) long secondsAfter2000) {
+        Instant after = OLD_ANCHOR.plusSeconds(secondsAfter2000);
+
+        assertThat(Schedule.cron("0 " + fiveFields).nextAfter(after, OLD_ANCHOR))
+                .isEqualTo(Schedule.cron(fiveFields).nextAfter(after, OLD_ANCHOR));
+    }
+
+    @Provide
+    Arbitrary<String> fiveFields() {
+        Arbitrary<String> minute = Arbitraries.of("*", "0", "5", "59", "*/15", "10-20", "1,31");
+        Arbitrary<String> hour = Arbitraries.of("*", "0", "2", "23", "*/6", "9-17");
+        Arbitrary<String> dayOfMonth = Arbitraries.of("*", "1", "13", "29", "31", "1-7", "*/10");
+        Arbitrary<String> month = Arbitraries.of("*", "1", "2", "12", "JAN,JUL", "3-5");
+        Arbitrary<String> dayOfWeek = Arbitraries.of("*", "0", "1", "5", "7", "MON-FRI", "SAT,SUN");
+        return Combinators.combine(minute, hour, dayOfMonth, month, dayOfWeek)
+                .as((m, h, dom, mon, dow) -> String.join(" ", m, h, dom, mon, dow));
+    }
+
+    @Property(tries = 300)
+    void cronNextRunIsStrictlyLaterAndOnAWholeMinute(
+            @ForAll("fiveFields") String expression,
+            @ForAll @LongRange(min = 0, max = 4_000_000_000_000_000_000L) long nanosAfter2000) {
+        Instant after = OLD_ANCHOR.plusNanos(nanosAfter2000);
+
+        Optional<Instant> next = Schedule.cron(expression).nextAfter(after, OLD_ANCHOR);
+
+        if (next.isEmpty()) {
+            // the 31st of February, with any day of the week allowed, never comes
+            assertThat(expression).matches("\\S+ \\S+ 31 2 \\*");
+            return;
+        }
+        assertThat(next.get()).isAfter(after);
+        assertThat(next.get().getEpochSecond() % 60).isZero();
+        assertThat(next.get().getNano()).isZero();
+    }
+
+    @Property(tries = 500)
+    void fixedRateNextRunIsTheFirstWholePeriodFromTheAnchorStrictlyAfter(
+            @ForAll @LongRange(min = 1_000_000, max = 86_400_000_000_000L) long periodNanos,
+            @ForAll @LongRange(min = -1_000_000_000_000_000L, max = 4_000_000_000_000_000_000L) long afterNanos) {
+        Duration period = Duration.ofNanos(periodNanos);
+        Instant start = at("2010-06-15T08:00:00.000000007Z");
+        Instant after = start.plusNanos(afterNanos);
+
+        Instant next = Schedule.fixedRate(period).nextAfter(after, start).orElseThrow();
+
+        if (after.isBefore(start)) {
+            assertThat(next).isEqualTo(start);
+        } else {
+            assertThat(next).isAfter(after);
+            assertThat(next.minus(period)).isBeforeOrEqualTo(after);
+            assertThat(Duration.between(start, next).toNanos() % period.toNanos())
+                    .isZero();
+        }
+    }
+
+    @Nested
+    class Cron {
+        @Test
+        void fiveFieldExpressionRunsAtItsMinuteAndHourInUtcByDefault() {
+            Schedule daily = Schedule.cron("30 2 * * *");
+
+            assertThat(daily.kind()).isEqualTo(Schedule.Kind.CRON);
+            assertThat(daily.zone()).isEqualTo(ZoneOffset.UTC);
+            assertThat(runs(daily, at("2024-01-01T12:00:00Z"), 3))
+                    .containsExactly(
+                            at("2024-01-02T02:30:00Z"), at("2024-01-03T02:30:00Z"), at("2024-01-04T02:30:00Z"));
+        }
+
+        @Test
+        void sixFieldExpressionHasSecondsFirst() {
+            Schedule schedule = Schedule.cron("15 30 2 * * *");
+
+            assertThat(schedule.nextAfter(at("2024-01-01T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T02:30:15Z"));
+        }
+
+        @Test
+        void sixFieldExpressionCanRunSeveralTimesAMinute() {
+            Schedule everyTenSeconds = Schedule.cron("*/10 * * * * *");
+
+            assertThat(runs(everyTenSeconds, at("2024-01-01T00:00:55Z"), 3))
+                    .containsExactly(
+                            at("2024-01-01T00:01:00Z"), at("2024-01-01T00:01:10Z"), at("2024-01-01T00:01:20Z"));
+        }
+
+        @Test
+        void dayOfWeekSevenAndZeroAreBothSundayInBothForms() {
+            // 2024-01-01 is a Monday; the next Sunday is 2024-01-07
+            Instant monday = at("2024-01-01T00:00:00Z");
+            Instant sunday = at("2024-01-07T00:00:00Z");
+
+            assertThat(Schedule.cron("0 0 * * 0").nextAfter(monday, OLD_ANCHOR)).contains(sunday);
+            assertThat(Schedule.cron("0 0 * * 7").nextAfter(monday, OLD_ANCHOR)).contains(sunday);
+            assertThat(Schedule.cron("0 0 * * SUN").nextAfter(monday, OLD_ANCHOR))
+                    .contains(sunday);
+            assertThat(Schedule.cron("0 0 0 * * 0").nextAfter(monday, OLD_ANCHOR))
+                    .contains(sunday);
+            assertThat(Schedule.cron("0 0 0 * * 7").nextAfter(monday, OLD_ANCHOR))
+                    .contains(sunday);
+        }
+
+        @Test
+        void restrictedDayOfMonthAndDayOfWeekMatchEitherAsInUnixCron() {
+            // "the 13th, or any Friday": 2024-01-05 is the first Friday after 2024-01-01
+            Instant from = at("2024-01-01T00:00:00Z");
+
+            assertThat(Schedule.cron("0 0 13 * 5").nextAfter(from, OLD_ANCHOR)).contains(at("2024-01-05T00:00:00Z"));
+        }
+
+        @Test
+        void sixFieldFormIsTheFiveFieldFormWithSecondsSoDayFieldsAlsoMatchEither() {
+            // with cron-utils' Spring definition this was "Friday the 13th" (2024-09-13): a different schedule
+            Instant from = at("2024-01-01T00:00:00Z");
+
+            assertThat(Schedule.cron("0 0 0 13 * 5").nextAfter(from, OLD_ANCHOR))
+                    .contains(at("2024-01-05T00:00:00Z"));
+        }
+
+        @Test
+        void runsAtTheWallClockTimeOfItsZoneInWinterAndSummer() {
+            Schedule nineInKyiv = Schedule.cron("0 9 * * *", KYIV);
+
+            // EET (+02:00) in January, EEST (+03:00) in July
+            assertThat(nineInKyiv.nextAfter(at("2024-01-15T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-15T07:00:00Z"));
+            assertThat(nineInKyiv.nextAfter(at("2024-07-15T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-07-15T06:00:00Z"));
+        }
+
+        @Test
+        void dailyJobInTheSpringForwardGapIsSkippedThatDay() {
+            // New York jumps from 02:00 EST to 03:00 EDT on 2024-03-10: 02:30 does not exist that day.
+            // cron-utils 9.2.1 does not shift the run to 03:30; it skips 2024-03-10 altogether.
+            Schedule daily = Schedule.cron("30 2 * * *", NEW_YORK);
+
+            assertThat(runs(daily, local(NEW_YORK, "2024-03-09T12:00"), 2))
+                    .as("02:30 EDT on 2024-03-11 and 2024-03-12")
+                    .containsExactly(at("2024-03-11T06:30:00Z"), at("2024-03-12T06:30:00Z"));
+        }
+
+        @Test
+        void dailyJobInKyivsSpringForwardGapIsSkippedButAnEarlierHourIsNot() {
+            // Kyiv jumps from 03:00 EET to 04:00 EEST on 2024-03-31: 03:30 is in the gap, 02:30 is not
+            assertThat(Schedule.cron("30 3 * * *", KYIV).nextAfter(local(KYIV, "2024-03-30T12:00"), OLD_ANCHOR))
+                    .contains(at("2024-04-01T00:30:00Z"));
+            assertThat(Schedule.cron("30 2 * * *", KYIV).nextAfter(local(KYIV, "2024-03-30T12:00"), OLD_ANCHOR))
+                    .contains(at("2024-03-31T00:30:00Z"));
+        }
+
+        @Test
+        void hourlyJobHasNoRunInTheSpringForwardGap() {
+            Schedule hourly = Schedule.cron("0 * * * *", NEW_YORK);
+
+            // 01:00 EST, then 03:00 EDT: one real hour later
+            assertThat(runs(hourly, at("2024-03-10T05:30:00Z"), 3))
+                    .containsExactly(
+                            at("2024-03-10T06:00:00Z"), at("2024-03-10T07:00:00Z"), at("2024-03-10T08:00:00Z"));
+        }
+
+        @Test
+        void dailyJobInTheRepeatedFallBackHourRunsOnceAtTheFirstOccurrence() {
+            // New York goes from 02:00 EDT back to 01:00 EST on 2024-11-03: 01:30 happens twice.
+            // cron-utils 9.2.1 runs a fixed-hour job once, at the first (EDT, -04:00) 01:30.
+            Schedule daily = Schedule.cron("30 1 * * *", NEW_YORK);
+
+            assertThat(runs(daily, local(NEW_YORK, "2024-11-02T12:00"), 2))
+                    .containsExactly(at("2024-11-03T05:30:00Z"), at("2024-11-04T06:30:00Z"));
+            assertThat(daily.nextAfter(at("2024-11-03T05:30:00Z"), OLD_ANCHOR))
+                    .as("no second run at 01:30 EST (06:30Z)")
+                    .contains(at("2024-11-04T06:30:00Z"));
+        }
+
+        @Test
+        void dailyJobInKyivsRepeatedFallBackHourRunsOnceAtTheFirstOccurrence() {
+            // Kyiv goes from 04:00 EEST back to 03:00 EET on 2024-10-27: 03:30 happens at 00:30Z and 01:30Z
+            Schedule daily = Schedule.cron("30 3 * * *", KYIV);
+
+            assertThat(runs(daily, local(KYIV, "2024-10-26T12:00"), 2))
+                    .containsExactly(at("2024-10-27T00:30:00Z"), at("2024-10-28T01:30:00Z"));
+        }
+
+        @Test
+        void wildcardHourJobRunsInBothPassesOfTheFallBackHour() {
+            // unlike a fixed hour, "every hour" and "every 15 minutes" run in both the EDT and the EST 01:xx
+            assertThat(runs(Schedule.cron("0 * * * *", NEW_YORK), at("2024-11-03T04:30:00Z"), 3))
+                    .containsExactly(
+                            at("2024-11-03T05:00:00Z"), at("2024-11-03T06:00:00Z"), at("2024-11-03T07:00:00Z"));
+            assertThat(runs(Schedule.cron("*/15 * * * *", NEW_YORK), at("2024-11-03T05:40:00Z"), 3))
+                    .containsExactly(
+                            at("2024-11-03T05:45:00Z"), at("2024-11-03T06:00:00Z"), at("2024-11-03T06:15:00Z"));
+        }
+
+        @Test
+        void nextAfterIsStrictlyAfterARunTime() {
+            Schedule everyMinute = Schedule.cron("* * * * *");
+
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:01:00Z"));
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:00:00.000000001Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:01:00Z"));
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:00:59.999999999Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:01:00Z"));
+        }
+
+        @Test
+        void nextAfterIsStrictlyAfterARunTimeWithSeconds() {
+            Schedule everyTenSeconds = Schedule.cron("*/10 * * * * *");
+
+            assertThat(everyTenSeconds.nextAfter(at("2024-01-01T00:00:10Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:00:20Z"));
+            assertThat(everyTenSeconds.nextAfter(at("2024-01-01T00:00:09.999999999Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:00:10Z"));
+            assertThat(everyTenSeconds.nextAfter(at("2024-01-01T00:00:10.5Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:00:20Z"));
+        }
+
+        @Test
+        void startIsInclusiveWhenItIsARunTime() {
+            Schedule schedule = Schedule.cron("* * * * *").startingAt(at("2024-01-01T00:05:00Z"));
+
+            assertThat(schedule.nextAfter(at("2024-01-01T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:05:00Z"));
+        }
+
+        @Test
+        void startOneNanosecondPastARunTimeSkipsThatRun() {
+            Schedule schedule = Schedule.cron("* * * * *").startingAt(at("2024-01-01T00:05:00.000000001Z"));
+
+            assertThat(schedule.nextAfter(at("2024-01-01T00:00:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T00:06:00Z"));
+        }
+
+        @Test
+        void startDoesNotMatterOnceAfterIsPastIt() {
+            Schedule schedule = Schedule.cron("0 * * * *").startingAt(at("2024-01-01T00:00:00Z"));
+
+            assertThat(schedule.nextAfter(at("2024-06-01T10:20:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-06-01T11:00:00Z"));
+        }
+
+        @Test
+        void anchorActsAsTheStartWhenTheScheduleHasNone() {
+            Schedule hourly = Schedule.cron("0 * * * *");
+            Instant anchor = at("2024-01-01T05:00:00Z");
+
+            assertThat(hourly.nextAfter(at("2024-01-01T00:00:00Z"), anchor)).contains(anchor);
+            assertThat(hourly.nextAfter(at("2024-01-01T00:00:00Z"), anchor.plusSeconds(1)))
+                    .contains(at("2024-01-01T06:00:00Z"));
+        }
+
+        @Test
+        void endIsExclusive() {
+            Schedule schedule = Schedule.cron("0 * * * *").endingAt(at("2024-01-01T02:00:00Z"));
+
+            assertThat(schedule.nextAfter(at("2024-01-01T00:30:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T01:00:00Z"));
+            assertThat(schedule.nextAfter(at("2024-01-01T01:00:00Z"), OLD_ANCHOR))
+                    .isEmpty();
+            assertThat(schedule.nextAfter(at("2024-03-01T00:00:00Z"), OLD_ANCHOR))
+                    .isEmpty();
+        }
+
+        @Test
+        void endOneNanosecondAfterARunKeepsThatRun() {
+            Schedule schedule = Schedule.cron("0 * * * *").endingAt(at("2024-01-01T01:00:00.000000001Z"));
+
+            assertThat(schedule.nextAfter(at("2024-01-01T00:30:00Z"), OLD_ANCHOR))
+                    .contains(at("2024-01-01T01:00:00Z"));
+        }
+
+        @Test
+        void expressionThatNeverMatchesADateHasNoNextRun() {
+            // 30 February parses field by field, but no date has it: no run, and no hang
+            assertThat(Schedule.cron("0 0 30 2 *").nextAfter(at("2024-01-01T00:00:00Z"), OLD_ANCHOR))
+                    .isEmpty();
+        }
+
+        @Test
+        void surroundingWhitespaceIsTrimmedFromTheExpression() {
+            Schedule padded = Schedule.cron("  0 12 * * *  ");
+
+            assertThat(padded.expression()).isEqualTo("0 12 * * *");
+            assertThat(padded).isEqualTo(Schedule.cron("0 12 * * *"));
+        }
+
+        @ParameterizedTest
+        @ValueSource(
+                strings = {
+                    "60 * * * *",
+                    "* 24 * * *",
+                    "* * 32 * *",
+                    "* * * 13 *",
+                    "* * * * 8",
+                    "60 * * * * *",
+                    "5-2 * * * *",
+                    "*/0 * * * *",
+                    "0 0 L * *",
+                    "0 0 ? * MON",
+                    "0 0 0 ? * MON",
+                    "x y z * *"
+                })
+        void unparseableExpressionIsRejectedWithAMessageNamingIt(String expression) {
+            assertThatThrownBy(() -> Schedule.cron(expression))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cron expression '" + expression + "' is invalid")
+                    .cause()
+                    .isNotNull();
+        }
+
+        @Test
+        void outOfRangeValueMessageSaysWhy() {
+            assertThatThrownBy(() -> Schedule.cron("61 * * * *"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'61 * * * *'")
+                    .hasMessageContaining("61");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"", "   ", "@daily", "* * * *", "0 0 0 * * * *", "0 0 0 1 1 ? 2030"})
+        void wrongNumberOfFieldsIsRejectedWithAMessageNamingTheExpressionAndCount(String expression) {
+            int fields = expression.isBlank() ? 0 : expression.trim().split("\\s+").length;
+
+            assertThatThrownBy(() -> Schedule.cron(expression))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must have 5 fields")
+                    .hasMessageContaining("or 6 with seconds first")
+                    .hasMessageContaining("was '" + expression + "' (" + fields + " fields)");
+        }
+
+        @Test
+        void nullExpressionIsRejected() {
+            assertThatThrownBy(() -> Schedule.cron(null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("cron expression must not be null");
+        }
+
+        @Test
+        void nullZoneIsRejectedWithAHint() {
+            assertThatThrownBy(() -> Schedule.cron("0 0 * * *", null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("time zone must not be null")
+                    .hasMessageContaining("ZoneOffset.UTC");
+        }
+
+        @Test
+        void accessorsOfACronSchedule() {
+            Schedule schedule = Schedule.cron("0 9 * * MON-FRI", KYIV);
+
+            assertThat(schedule.expression()).isEqualTo("0 9 * * MON-FRI");
+            assertThat(schedule.zone()).isEqualTo(KYIV);
+            assertThat(schedule.interval()).isNull();
+            assertThat(schedule.start()).isNull();
+            assertThat(schedule.end()).isNull();
+            assertThat(schedule.limit()).isEqualTo(Integer.MAX_VALUE);
+        }
+    }
+
+    @Nested
+    class FixedRate {
+        private final Instant anchor = at("2024-01-01T00:00:00.123Z");
+        private final Schedule everyMinute = Schedule.fixedRate(Duration.ofMinutes(1));
+
+        @Test
+        void firstRunIsTheAnchorWhenAfterIsBeforeIt() {
+            assertThat(everyMinute.nextAfter(anchor.minusNanos(1), anchor)).contains(anchor);
+            assertThat(everyMinute.nextAfter(anchor.minus(Duration.ofDays(3)), anchor))
+                    .contains(anchor);
+        }
+
+        @Test
+        void runsAreCountedFromTheAnchorNotAlignedToTheClock() {
+            assertThat(everyMinute.nextAfter(anchor, anchor)).contains(at("2024-01-01T00:01:00.123Z"));
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:01:00Z"), anchor))
+                    .contains(at("2024-01-01T00:01:00.123Z"));
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:01:00.123Z"), anchor))
+                    .as("strictly after a run time")
+                    .contains(at("2024-01-01T00:02:00.123Z"));
+            assertThat(everyMinute.nextAfter(at("2024-01-01T00:01:00.123000001Z"), anchor))
+                    .contains(at("2024-01-01T00:02:00.123Z"));
+        }
+
+        @Test
+        void aLateCallerSkipsMissedRunsRatherThanCatchingUp() {
+            // after is ten and a half periods past the anchor: the next run is the 11th, not the 1st
+            assertThat(everyMinute.nextAfter(anchor.plusSeconds(630), anchor)).contains(anchor.plusSeconds(660));
+        }
+
+        @Test
+        void startReplacesTheAnchor() {
+            Instant start = at("2024-02-01T10:00:00Z");
+            Schedule schedule = everyMinute.startingAt(start);
+
+            assertThat(schedule.nextAfter(anchor, anchor)).contains(start);
+            assertThat(schedule.nextAfter(start.plusSeconds(90), anchor)).contains(start.plusSeconds(120));
+        }
+
+        @Test
+        void endIsExclusive() {
+            Schedule schedule = everyMinute.startingAt(anchor).endingAt(anchor.plusSeconds(180));
+
+            assertThat(schedule.nextAfter(anchor.plusSeconds(60), anchor)).contains(anchor.plusSeconds(120));
+            assertThat(schedule.nextAfter(anchor.plusSeconds(120), anchor)).isEmpty();
+        }
+
+        @Test
+        void startCenturiesBeforeAfterDoesNotOverflow() {
+            // more than 292 years apart: the span no longer fits in a long of nanoseconds
+            Schedule daily = Schedule.fixedRate(Duration.ofDays(1)).startingAt(Instant.EPOCH);
+
+            assertThat(daily.nextAfter(at("2300-01-01T12:00:00Z"), Instant.EPOCH))
+                    .contains(at("2300-01-02T00:00:00Z"));
+        }
+
+        @Test
+        void millisecondPeriodYearsAfterTheAnchorIsExact() {
+            Schedule everyMilli = Schedule.fixedRate(Duration.ofMillis(1));
+
+            assertThat(everyMilli.nextAfter(at("2200-01-01T12:00:00.0005Z"), anchor))
+                    .contains(at("2200-01-01T12:00:00.001Z"));
+        }
+
+        @Test
+        void accessorsOfAFixedRate() {
+            assertThat(everyMinute.kind()).isEqualTo(Schedule.Kind.FIXED_RATE);
+            assertThat(everyMinute.interval()).isEqualTo(Duration.ofMinutes(1));
+            assertThat(everyMinute.expression()).isNull();
+            assertThat(everyMinute.zone()).isNull();
+        }
+    }
+
+    @Nested
+    class FixedDelay {
+        private final Instant anchor = at("2024-01-01T00:00:00Z");
+        private final Schedule fiveMinutes = Schedule.fixedDelay(Duration.ofMinutes(5));
+
+        @Test
+        void runsTheDelayAfterThePreviousFinish() {
+            Instant finished = at("2024-01-01T03:17:42.5Z");
+
+            assertThat(fiveMinutes.nextAfter(finished, anchor)).contains(at("2024-01-01T03:22:42.5Z"));
+        }
+
+        @Test
+        void firstRunIsAtTheAnchorWhenAfterIsBeforeIt() {
+            assertThat(fiveMinutes.nextAfter(anchor.minusNanos(1), anchor)).contains(anchor);
+        }
+
+        @Test
+        void nextAfterTheAnchorItselfIsOneDelayLater() {
+            assertThat(fiveMinutes.nextAfter(anchor, anchor)).contains(anchor.plusSeconds(300));
+        }
+
+        @Test
+        void firstRunIsAtTheStartWhenOneIsSet() {
+            Instant start = at("2024-05-01T00:00:00Z");
+
+            assertThat(fiveMinutes.startingAt(start).nextAfter(anchor, anchor)).contains(start);
+        }
+
+        @Test
+        void noRunAtOrAfterTheEnd() {
+            Schedule schedule = fiveMinutes.endingAt(anchor.plusSeconds(600));
+
+            assertThat(schedule.nextAfter(anchor.plusSeconds(299), anchor)).contains(anchor.plusSeconds(599));
+            assertThat(schedule.nextAfter(anchor.plusSeconds(300), anchor)).isEmpty();
+        }
+
+        @Test
+        void accessorsOfAFixedDelay() {
+            assertThat(fiveMinutes.kind()).isEqualTo(Schedule.Kind.FIXED_DELAY);
+            assertThat(fiveMinutes.interval()).isEqualTo(Duration.ofMinutes(5));
+            assertThat(fiveMinutes.expression()).isNull();
+            assertThat(fiveMinutes.zone()).isNull();
+        }
+    }
+
+    @Nested
+    class Intervals {
+        @Test
+        void oneMillisecondIsTheShortestInterval() {
+            assertThat(Schedule.fixedRate(Duration.ofMillis(1)).interval()).isEqualTo(Duration.ofMillis(1));
+            assertThat(Schedule.fixedDelay(Duration.ofMillis(1)).interval()).isEqualTo(Duration.ofMillis(1));
+        }
+
+        @Test
+        void subMillisecondIntervalIsRejectedNamingTheValue() {
+            assertThatThrownBy(() -> Schedule.fixedRate(Duration.ofNanos(999_999)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("fixed rate period must be at least 1 ms, was PT0.000999999S");
+            assertThatThrownBy(() -> Schedule.fixedDelay(Duration.ofNanos(1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("fixed delay must be at least 1 ms, was PT0.000000001S");
+        }
+
+        @Test
+        void zeroNegativeOrNullIntervalIsRejectedNamingTheValueAndRange() {
+            assertThatThrownBy(() -> Schedule.fixedRate(Duration.ZERO))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("fixed rate period must be positive and at most " + Durations.MAX + ", was PT0S");
+            assertThatThrownBy(() -> Schedule.fixedDelay(Duration.ofSeconds(-5)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("fixed delay must be positive and at most " + Durations.MAX + ", was PT-5S");
+            assertThatThrownBy(() -> Schedule.fixedRate(null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageEndingWith("was null");
+        }
+
+        @Test
+        void intervalLongerThanTheMaximumIsRejected() {
+            assertThat(Schedule.fixedRate(Durations.MAX).interval()).isEqualTo(Durations.MAX);
+            assertThatThrownBy(() -> Schedule.fixedRate(Durations.MAX.plusNanos(1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("at most " + Durations.MAX);
+        }
+    }
+
+    @Nested
+    class Bounds {
+        private final Instant monday = at("2024-01-01T00:00:00Z");
+        private final Instant tuesday = at("2024-01-02T00:00:00Z");
+
+        @Test
+        void startAndEndAndLimitAreKeptThroughChaining() {
+            Schedule schedule = Schedule.cron("0 * * * *")
+                    .startingAt(monday)
+                    .endingAt(tuesday)
+                    .limit(5);
+
+            assertThat(schedule.start()).isEqualTo(monday);
+            assertThat(schedule.end()).isEqualTo(tuesday);
+            assertThat(schedule.limit()).isEqualTo(5);
+            assertThat(schedule.expression()).isEqualTo("0 * * * *");
+            assertThat(schedule.limit(7).startingAt(monday.minusSeconds(1)))
+                    .extracting(Schedule::start, Schedule::end, Schedule::limit)
+                    .containsExactly(monday.minusSeconds(1), tuesday, 7);
+        }
+
+        @Test
+        void boundingReturnsANewScheduleAndLeavesTheOriginalUnchanged() {
+            Schedule original = Schedule.fixedRate(Duration.ofSeconds(1));
+
+            Schedule bounded = original.startingAt(monday).endingAt(tuesday).limit(3);
+
+            assertThat(bounded).isNotSameAs(original);
+            assertThat(original.start()).isNull();
+            assertThat(original.end()).isNull();
+            assertThat(original.limit()).isEqualTo(Integer.MAX_VALUE);
+        }
+
+        @Test
+        void startAtOrAfterTheEndIsRejectedNamingBoth() {
+            Schedule ending = Schedule.fixedRate(Duration.ofSeconds(1)).endingAt(monday);
+
+            assertThatThrownBy(() -> ending.startingAt(monday))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule start " + monday + " must be before its end " + monday);
+            assertThatThrownBy(() -> ending.startingAt(tuesday))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule start " + tuesday + " must be before its end " + monday);
+        }
+
+        @Test
+        void endAtOrBeforeTheStartIsRejectedNamingBoth() {
+            Schedule starting = Schedule.fixedRate(Duration.ofSeconds(1)).startingAt(tuesday);
+
+            assertThatThrownBy(() -> starting.endingAt(tuesday))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule end " + tuesday + " must be after its start " + tuesday);
+            assertThatThrownBy(() -> starting.endingAt(monday))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule end " + monday + " must be after its start " + tuesday);
+        }
+
+        @Test
+        void startOneNanosecondBeforeTheEndIsAccepted() {
+            Schedule schedule =
+                    Schedule.fixedRate(Duration.ofSeconds(1)).endingAt(tuesday).startingAt(tuesday.minusNanos(1));
+
+            assertThat(schedule.start()).isEqualTo(tuesday.minusNanos(1));
+        }
+
+        @Test
+        void nullStartOrEndIsRejected() {
+            Schedule schedule = Schedule.fixedRate(Duration.ofSeconds(1));
+
+            assertThatThrownBy(() -> schedule.startingAt(null))
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessage("start");
+            assertThatThrownBy(() -> schedule.endingAt(null))
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessage("end");
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
+        void limitBelowOneIsRejectedNamingTheValueAndRange(int runs) {
+            assertThatThrownBy(() -> Schedule.cron("0 * * * *").limit(runs))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule limit must be between 1 and 2147483647, was " + runs);
+        }
+
+        @Test
+        void limitOfOneAndOfIntMaxAreAccepted() {
+            assertThat(Schedule.cron("0 * * * *").limit(1).limit()).isEqualTo(1);
+            assertThat(Schedule.cron("0 * * * *").limit(Integer.MAX_VALUE).limit())
+                    .isEqualTo(Integer.MAX_VALUE);
+        }
+
+        @Test
+        void limitIsNotAppliedByNextAfter() {
+            Schedule once =
+                    Schedule.fixedRate(Duration.ofSeconds(1)).startingAt(monday).limit(1);
+
+            assertThat(once.nextAfter(monday.plusSeconds(10), monday)).contains(monday.plusSeconds(11));
+        }
+    }
+
+    @Nested
+    class Equality {
+        @Test
+        void sameDefinitionIsEqualWithEqualHashCode() {
+            Instant start = at("2024-01-01T00:00:00Z");
+            Schedule a = Schedule.cron("0 9 * * *", KYIV)
+                    .startingAt(start)
+                    .endingAt(start.plusSeconds(86_400))
+                    .limit(3);
+            Schedule b = Schedule.cron("0 9 * * *", ZoneId.of("Europe/Kyiv"))
+                    .startingAt(start)
+                    .endingAt(start.plusSeconds(86_400))
+                    .limit(3);
+
+            assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+            assertThat(Schedule.fixedRate(Duration.ofSeconds(60)))
+                    .isEqualTo(Schedule.fixedRate(Duration.ofMinutes(1)))
+                    .hasSameHashCodeAs(Schedule.fixedRate(Duration.ofMinutes(1)));
+        }
+
+        @Test
+        void anyDifferingPartMakesSchedulesUnequal() {
+            Instant start = at("2024-01-01T00:00:00Z");
+            Schedule base = Schedule.cron("0 9 * * *", KYIV);
+
+            assertThat(base)
+                    .isNotEqualTo(Schedule.cron("0 10 * * *", KYIV))
+                    .isNotEqualTo(Schedule.cron("0 9 * * *", NEW_YORK))
+                    .isNotEqualTo(base.startingAt(start))
+                    .isNotEqualTo(base.endingAt(start))
+                    .isNotEqualTo(base.limit(1))
+                    .isNotEqualTo(null)
+                    .isNotEqualTo("0 9 * * *");
+            assertThat(Schedule.fixedRate(Duration.ofSeconds(1)))
+                    .isNotEqualTo(Schedule.fixedDelay(Duration.ofSeconds(1)))
+                    .isNotEqualTo(Schedule.fixedRate(Duration.ofSeconds(2)));
+        }
+
+        @Test
+        void toStringDescribesTheSchedule() {
+            Schedule schedule = Schedule.cron("0 9 * * *", KYIV)
+                    .startingAt(at("2024-01-01T00:00:00Z"))
+                    .endingAt(at("2024-02-01T00:00:00Z"))
+                    .limit(3);
+
+            assertThat(schedule)
+                    .hasToString("Schedule{cron '0 9 * * *' in Europe/Kyiv, from 2024-01-01T00:00:00Z,"
+                            + " until 2024-02-01T00:00:00Z, limit 3}");
+            assertThat(Schedule.fixedDelay(Duration.ofSeconds(5))).hasToString("Schedule{FIXED_DELAY PT5S}");
+        }
+    }
+}
