@@ -83,7 +83,9 @@ public final class Schedule {
     }
 
     /**
-     * Runs at the times a cron expression names, in {@code zone} (daylight-saving changes follow the zone).
+     * Runs at the times a cron expression names, in {@code zone}'s local time. Across daylight-saving changes
+     * a local time that does not exist that day (spring forward) is skipped, and one that occurs twice (fall
+     * back) runs once, at its first occurrence; wildcard hours run in both passes of a repeated hour.
      *
      * @param expression five fields (minute hour day-of-month month day-of-week), or six with seconds first
      * @throws IllegalArgumentException if the expression does not parse; the message says why
@@ -144,7 +146,9 @@ public final class Schedule {
 
     /** This schedule, making no run before {@code start}. */
     public Schedule startingAt(Instant start) {
-        Objects.requireNonNull(start, "start");
+        if (start == null) {
+            throw new IllegalArgumentException("schedule start must not be null");
+        }
         if (end != null && !start.isBefore(end)) {
             throw new IllegalArgumentException("schedule start " + start + " must be before its end " + end);
         }
@@ -153,7 +157,9 @@ public final class Schedule {
 
     /** This schedule, making no run at or after {@code end}. */
     public Schedule endingAt(Instant end) {
-        Objects.requireNonNull(end, "end");
+        if (end == null) {
+            throw new IllegalArgumentException("schedule end must not be null");
+        }
         if (start != null && !start.isBefore(end)) {
             throw new IllegalArgumentException("schedule end " + end + " must be after its start " + start);
         }

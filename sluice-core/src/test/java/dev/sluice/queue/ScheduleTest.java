@@ -644,11 +644,11 @@ class ScheduleTest {
             Schedule schedule = Schedule.fixedRate(Duration.ofSeconds(1));
 
             assertThatThrownBy(() -> schedule.startingAt(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessage("start");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule start must not be null");
             assertThatThrownBy(() -> schedule.endingAt(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessage("end");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("schedule end must not be null");
         }
 
         @ParameterizedTest

@@ -4,6 +4,9 @@ import java.time.Duration;
 
 /** The command line of {@code ./sluice}. */
 public final class Main {
+    /** Seconds of traffic by default; the drain after it takes a few more. */
+    private static final long DEFAULT_SECONDS = 15;
+
     private Main() {}
 
     /** Runs a command: {@code demo [--seconds N]}. */
@@ -12,7 +15,7 @@ public final class Main {
             usage();
             return;
         }
-        long seconds = 10;
+        long seconds = DEFAULT_SECONDS;
         for (int i = 1; i < args.length; i++) {
             if (args[i].equals("--seconds") && i + 1 < args.length) {
                 seconds = parseSeconds(args[++i]);
@@ -21,7 +24,7 @@ public final class Main {
                 return;
             }
         }
-        new LimiterDemo(Duration.ofSeconds(seconds), System.out).run();
+        new QueueDemo(Duration.ofSeconds(seconds), System.out).run();
     }
 
     private static long parseSeconds(String value) {
@@ -39,7 +42,8 @@ public final class Main {
     }
 
     private static void usage() {
-        System.err.println("usage: ./sluice demo [--seconds N]   (N from 1 to 3600, default 10)");
+        System.err.println("usage: ./sluice demo [--seconds N]   (N seconds of traffic, 1 to 3600, default "
+                + DEFAULT_SECONDS + "; the queue then drains for a few seconds)");
         System.exit(2);
     }
 }

@@ -260,40 +260,74 @@ final class InMemoryWorker<T> implements Worker<T> {
                         }
                         ending = null;
                     }
-                    while (state == State.RUNNING && !queue.isClosed()) {
-                        next = queue.claim(this, queue.clock().nanos());
-                        if (next != null) {
-                            take(next, events);
-                            active++;
-                            break;
-                        }
-                        queue.idleWorkers(1);
-                        try {
-                            queue.workAvailable().await();
-                        } catch (InterruptedException e) {
-                            // closing interrupts idle slots; the loop condition decides
-                        } finally {
-                            queue.idleWorkers(-1);
-                        }
-                    }
-                    if (next == null) {
-                        running--;
-                        if (state == State.CLOSING && active == 0) {
-                            finishClose();
-                        }
-                        queue.workAvailable().signal();
-                        Thread.interrupted();
+                    if (state == State.RUNNING && !queue.isClosed()) {
+                        next = claimNext(events);
                     }
                 } finally {
                     lock.unlock();
                 }
                 queue.fire(events);
                 if (next == null) {
+                    next = awaitNext();
+                }
+                if (next == null) {
+                    exit();
                     return;
                 }
                 Thread.interrupted();
                 ending = run();
             }
+        }
+
+        /** Under the lock: the next job, taken by this slot, or null. */
+        private JobRecord claimNext(InMemoryQueue<T>.Events events) {
+            JobRecord next = queue.claim(this, queue.clock().nanos());
+            if (next != null) {
+                take(next, events);
+                active++;
+            }
+            return next;
+        }
+
+        /** Waits until a job may start (returned, taken) or the worker closes (null). */
+        private JobRecord awaitNext() {
+            InMemoryQueue<T>.Events events = queue.events();
+            JobRecord next = null;
+            lock.lock();
+            try {
+                while (state == State.RUNNING && !queue.isClosed()) {
+                    next = claimNext(events);
+                    if (next != null) {
+                        break;
+                    }
+                    queue.idleWorkers(1);
+                    try {
+                        queue.workAvailable().await();
+                    } catch (InterruptedException e) {
+                        // closing interrupts idle slots; the loop condition decides
+                    } finally {
+                        queue.idleWorkers(-1);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            queue.fire(events);
+            return next;
+        }
+
+        private void exit() {
+            lock.lock();
+            try {
+                running--;
+                if (state == State.CLOSING && active == 0) {
+                    finishClose();
+                }
+                queue.workAvailable().signal();
+            } finally {
+                lock.unlock();
+            }
+            Thread.interrupted();
         }
 
         /** Runs the processor on the current job; returns how to record the outcome. */
