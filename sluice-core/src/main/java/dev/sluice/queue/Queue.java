@@ -20,8 +20,9 @@ import java.util.Optional;
  *
  * A job starts only when the queue-wide rate and concurrency, its group's rate and concurrency, and any
  * rate-limit pause of the queue or of its group allow it. A group's limits are its own ({@link
- * #setGroupLimits}) or the queue's defaults. A group is forgotten when it has no jobs and no pause; its own
- * limits are kept until cleared.
+ * #setGroupLimits}) or the queue's defaults. A group's working state is released when it has no waiting,
+ * delayed or running job and no pause; its own limits are kept until cleared, and its statistics as {@link
+ * #stats(String)} says.
  *
  * @param <T> the payload type
  */
@@ -162,6 +163,9 @@ public interface Queue<T> {
     /** Statistics of the whole queue. */
     QueueStats stats();
 
-    /** Statistics of one group ({@code null}: the ungrouped jobs), since the group was last created. */
+    /**
+     * Statistics of one group ({@code null}: the ungrouped jobs). They outlive the group's idle spells: the
+     * queue keeps them for the 10,000 most recently used groups.
+     */
     QueueStats stats(String group);
 }

@@ -4,8 +4,10 @@ import java.time.Duration;
 
 /**
  * Hears what happens to a queue's jobs. Every method has a do-nothing default; {@link #NONE} does nothing.
- * Called synchronously on the thread that caused the event, after the change is made and outside the
- * queue's locks: keep it quick, and do not throw (what a listener throws is caught and dropped).
+ * Events are delivered after the change is made, outside the queue's locks, one at a time and in the order
+ * the changes happened (a job's {@code onAdded} comes before its {@code onActive}), on the thread that made
+ * the change or on another thread that is delivering events at that moment. Keep listeners quick; what a
+ * listener throws is caught and dropped.
  *
  * @param <T> the payload type
  */

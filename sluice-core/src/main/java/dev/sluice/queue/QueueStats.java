@@ -6,10 +6,10 @@ import java.time.Duration;
  * Statistics of a queue, or of one group.
  *
  * @param counts jobs per state now
- * @param completed jobs completed since the queue (or group) was created
+ * @param completed jobs completed since the queue was created (for a group: see {@link Queue#stats(String)})
  * @param failed jobs failed for good since then
  * @param completedPerSecond completions per second over the last minute
- * @param waitTime from ready (added, or delay over) to started, of the attempts started since the queue (or group) was created
+ * @param waitTime from ready (added, or delay over) to started, of the attempts started since the queue was created
  * @param processingTime from started to finished, of the attempts ended since then
  */
 public record QueueStats(

@@ -31,8 +31,6 @@ final class Group {
     int waiting;
     int delayed;
     int active;
-    long keptCompleted;
-    long keptFailed;
     long pausedUntil = Long.MIN_VALUE;
     /** Where the group is: in the ready ring, parked until a time, or held back by its concurrency. */
     boolean inRing;
@@ -40,10 +38,11 @@ final class Group {
     long parkedUntil = Long.MIN_VALUE;
     boolean heldByConcurrency;
 
-    final Stats stats = new Stats();
+    final Stats stats;
 
-    Group(Key key) {
+    Group(Key key, Stats stats) {
         this.key = key;
+        this.stats = stats;
     }
 
     void addLast(JobRecord job) {
@@ -115,12 +114,7 @@ final class Group {
     }
 
     boolean isIdle(long now) {
-        return waiting == 0
-                && delayed == 0
-                && active == 0
-                && keptCompleted == 0
-                && keptFailed == 0
-                && pausedUntil <= now;
+        return waiting == 0 && delayed == 0 && active == 0 && pausedUntil <= now;
     }
 
     /** Totals and latencies of one group, or of the queue. */

@@ -34,12 +34,14 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -59,6 +61,8 @@ import java.util.function.Consumer;
  */
 public final class InMemoryQueue<T> implements Queue<T> {
     private static final int MAX_GROUP_KEYS = 1 << 22;
+    private static final int MAX_GROUP_STATS = 10_000;
+    private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
     private static final Comparator<JobRecord> BY_RUN_AT =
             Comparator.<JobRecord>comparingLong(j -> j.runAt).thenComparingLong(j -> j.seq);
@@ -84,6 +88,16 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
+    private final HashMap<Group.Key, long[]> keptByGroup = new HashMap<>();
+    /** The statistics of the most recently used groups, kept while a group is released and created again. */
+    private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
+            return size() > MAX_GROUP_STATS && !groups.containsKey(eldest.getKey());
+        }
+    };
 
     private long waitingCount;
     private long delayedCount;
@@ -99,6 +113,8 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private QueueRate defaultGroupRate;
     private final HashMap<String, GroupLimits> groupOverrides = new HashMap<>();
     private final HashMap<String, QueueRate> overrideRates = new HashMap<>();
+    private final ArrayDeque<Events> outbox = new ArrayDeque<>();
+    private boolean delivering;
     private int idleWorkers;
     private int blockedProducers;
     private Clock.Timer wakeTimer;
@@ -129,7 +145,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return clock;
     }
 
-    /** Closes every worker at once: running jobs go back to waiting. Used when the engine closes. */
+    /**
+     * Closes every worker, giving running jobs {@link #ENGINE_CLOSE_DEADLINE} on the engine's clock, and waits
+     * for them. Used when the engine closes.
+     */
     public void closeWorkers() {
         List<InMemoryWorker<T>> all;
         lock.lock();
@@ -141,9 +160,11 @@ public final class InMemoryQueue<T> implements Queue<T> {
         } finally {
             lock.unlock();
         }
+        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
         for (InMemoryWorker<T> worker : all) {
-            worker.closeAsync(Duration.ZERO);
+            closing.add(worker.closeAsync(ENGINE_CLOSE_DEADLINE));
         }
+        closing.forEach(CompletableFuture::join);
     }
 
     @Override
@@ -162,7 +183,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         Prepared prepared = prepare(job, -1);
-        Events events = events();
+        Events events = null;
         Added<T> added;
         lock.lock();
         try {
@@ -174,6 +195,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 now = clock.nanos();
                 added = duplicate(prepared, now);
                 if (added == null) {
+                    events = events();
                     JobRecord record = insert(prepared, now, events);
                     added = new Added<>(snapshot(record, payload), false);
                 }
@@ -198,7 +220,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             }
             prepared.add(prepare(job, i));
         }
-        Events events = events();
+        Events events;
         List<Added<T>> answers = new ArrayList<>(prepared.size());
         lock.lock();
         try {
@@ -209,6 +231,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 awaitRoom(fresh, now);
                 now = clock.nanos();
             }
+            events = events();
             HashMap<String, JobRecord> inThisBulk = new HashMap<>();
             for (Prepared p : prepared) {
                 Added<T> dup = duplicate(p, now);
@@ -382,10 +405,19 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private Group group(Group.Key key) {
         Group group = groups.get(key);
         if (group == null) {
-            group = new Group(key);
+            group = new Group(key, statsByGroup.computeIfAbsent(key, k -> new Group.Stats()));
             groups.put(key, group);
         }
         return group;
+    }
+
+    /** Counts a finished job kept (+1) or removed (-1) for its group. */
+    private void kept(JobRecord job, JobState state, int delta) {
+        long[] counts = keptByGroup.computeIfAbsent(job.groupKey, k -> new long[2]);
+        counts[state == JobState.COMPLETED ? 0 : 1] += delta;
+        if (counts[0] == 0 && counts[1] == 0) {
+            keptByGroup.remove(job.groupKey);
+        }
     }
 
     private void makeWaiting(JobRecord job, long now, boolean atFront) {
@@ -618,13 +650,13 @@ public final class InMemoryQueue<T> implements Queue<T> {
         if (!leaveActive(job, token, now)) {
             return false;
         }
-        job.rateLimits++;
         long until = saturatedAdd(now, limited.retryAfter().toNanos());
         String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
         endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
-        if (job.rateLimits > job.options.maxRateLimits()) {
+        if (job.rateLimits >= job.options.maxRateLimits()) {
             job.failure = new Job.Failure(
-                    "rate limited " + job.rateLimits + " times, more than maxRateLimits " + job.options.maxRateLimits(),
+                    "rate limited " + (job.rateLimits + 1) + " times, more than maxRateLimits "
+                            + job.options.maxRateLimits(),
                     null,
                     null);
             finish(job, JobState.FAILED, now);
@@ -635,6 +667,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             afterFinish(job, now, events);
             return true;
         }
+        job.rateLimits++;
         Group group = groups.get(job.groupKey);
         if (limited.scope() == Result.Scope.GROUP) {
             if (until > group.pausedUntil) {
@@ -667,10 +700,11 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     private void timedOut(JobRecord job, int token, Duration timeout) {
-        Events events = events();
+        Events events;
         Thread thread = null;
         lock.lock();
         try {
+            events = events();
             if (job.token != token || job.state != JobState.ACTIVE) {
                 return;
             }
@@ -759,12 +793,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private void removeFinished(JobRecord job, long now) {
         Finished kept = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
         kept.count--;
-        Group owner = groups.get(job.groupKey);
-        if (job.state == JobState.COMPLETED) {
-            owner.keptCompleted--;
-        } else {
-            owner.keptFailed--;
-        }
+        kept(job, job.state, -1);
         kept.maybeCompact();
         job.removed = true;
         jobs.remove(job.id);
@@ -777,7 +806,6 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 armWake(until);
             }
         }
-        releaseIfIdle(owner, now);
     }
 
     private void releaseIfIdle(Group group, long now) {
@@ -812,9 +840,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     private void wake() {
-        Events events = events();
+        Events events;
         lock.lock();
         try {
+            events = events();
             wakeTimer = null;
             wakeAt = Long.MAX_VALUE;
             long now = clock.nanos();
@@ -901,10 +930,11 @@ public final class InMemoryQueue<T> implements Queue<T> {
                     + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
         }
         Prepared prepared = prepare(template, -1);
-        Events events = events();
+        Events events;
         RepeatableJob<T> answer;
         lock.lock();
         try {
+            events = events();
             checkOpen();
             long now = clock.nanos();
             Repeater<T> existing = repeaters.get(id);
@@ -1120,13 +1150,14 @@ public final class InMemoryQueue<T> implements Queue<T> {
     public QueueStats stats(String groupName) {
         lock.lock();
         try {
-            Group group = groups.get(Group.Key.of(groupName));
-            if (group == null) {
-                return statsOf(new JobCounts(0, 0, 0, 0, 0), new Group.Stats(), clock.nanos());
-            }
-            JobCounts counts =
-                    new JobCounts(group.waiting, group.delayed, group.active, group.keptCompleted, group.keptFailed);
-            return statsOf(counts, group.stats, clock.nanos());
+            Group.Key key = Group.Key.of(groupName);
+            Group group = groups.get(key);
+            long[] kept = keptByGroup.getOrDefault(key, new long[2]);
+            JobCounts counts = group == null
+                    ? new JobCounts(0, 0, 0, kept[0], kept[1])
+                    : new JobCounts(group.waiting, group.delayed, group.active, kept[0], kept[1]);
+            Group.Stats groupStats = statsByGroup.get(key);
+            return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, clock.nanos());
         } finally {
             lock.unlock();
         }
@@ -1261,7 +1292,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private void revive(JobRecord job, long now) {
         failedJobs.count--;
         failedJobs.maybeCompact();
-        groups.get(job.groupKey).keptFailed--;
+        kept(job, JobState.FAILED, -1);
         job.attemptsMade = 0;
         job.rateLimits = 0;
         job.failure = null;
@@ -1525,20 +1556,55 @@ public final class InMemoryQueue<T> implements Queue<T> {
         private static final long serialVersionUID = 1L;
     }
 
+    /**
+     * Under the lock, right where a critical section starts to record events (and with no wait before the
+     * lock is released): a batch for them, queued behind every earlier batch so listeners hear changes in the
+     * order they happened. Null when nobody listens.
+     */
     Events events() {
-        return listeners.length == 0 ? null : new Events();
+        if (listeners.length == 0) {
+            return null;
+        }
+        Events batch = new Events();
+        outbox.add(batch);
+        return batch;
     }
 
+    /**
+     * After the lock is released: delivers the queued batches in order, unless another thread is delivering
+     * (it delivers this batch too).
+     */
     void fire(Events events) {
-        if (events == null || events.isEmpty()) {
+        if (events == null) {
             return;
         }
-        for (QueueListener<T> listener : listeners) {
-            for (Consumer<QueueListener<T>> event : events) {
+        while (true) {
+            Events next;
+            lock.lock();
+            try {
+                if (delivering || (next = outbox.poll()) == null) {
+                    return;
+                }
+                delivering = true;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                for (Consumer<QueueListener<T>> event : next) {
+                    for (QueueListener<T> listener : listeners) {
+                        try {
+                            event.accept(listener);
+                        } catch (RuntimeException ignored) {
+                            // a listener's failure must not fail the queue
+                        }
+                    }
+                }
+            } finally {
+                lock.lock();
                 try {
-                    event.accept(listener);
-                } catch (RuntimeException ignored) {
-                    // a listener's failure must not fail the queue
+                    delivering = false;
+                } finally {
+                    lock.unlock();
                 }
             }
         }
@@ -1597,9 +1663,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     void progress(JobRecord job, int token, int percent) {
-        Events events = events();
+        Events events;
         lock.lock();
         try {
+            events = events();
             if (job.token != token || job.state != JobState.ACTIVE) {
                 return;
             }
@@ -1646,12 +1713,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         void add(JobRecord job, long now) {
             entries.addLast(new Entry(job, now));
             count++;
-            Group group = group(job.groupKey);
-            if (state == JobState.COMPLETED) {
-                group.keptCompleted++;
-            } else {
-                group.keptFailed++;
-            }
+            kept(job, state, 1);
         }
 
         JobRecord oldest() {

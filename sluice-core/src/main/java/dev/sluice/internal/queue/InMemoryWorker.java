@@ -90,9 +90,10 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord job;
-                InMemoryQueue<T>.Events events = queue.events();
+                InMemoryQueue<T>.Events events;
                 lock.lock();
                 try {
+                    events = queue.events();
                     if (ending != null) {
                         ending.apply(events);
                         active--;
@@ -246,9 +247,10 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord next = null;
-                InMemoryQueue<T>.Events events = queue.events();
+                InMemoryQueue<T>.Events events;
                 lock.lock();
                 try {
+                    events = queue.events();
                     if (ending != null) {
                         ending.apply(events);
                         if (job != null) {
@@ -291,11 +293,12 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         /** Waits until a job may start (returned, taken) or the worker closes (null). */
         private JobRecord awaitNext() {
-            InMemoryQueue<T>.Events events = queue.events();
+            InMemoryQueue<T>.Events events = null;
             JobRecord next = null;
             lock.lock();
             try {
                 while (state == State.RUNNING && !queue.isClosed()) {
+                    events = queue.events();
                     next = claimNext(events);
                     if (next != null) {
                         break;

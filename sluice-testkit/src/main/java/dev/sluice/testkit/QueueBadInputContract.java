@@ -1,0 +1,312 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.queue.Backoff;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Schedule;
+import dev.sluice.queue.WorkerOptions;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input: an {@link IllegalArgumentException} (or the exception the Javadoc names) whose message says
+ * what was wrong, and a rejected call changes nothing.
+ */
+public abstract class QueueBadInputContract extends QueueContractSupport {
+    private static final Duration SECOND_DURATION = Duration.ofSeconds(1);
+
+    /** Strings, refusing "bad" with an exception of its own. */
+    private static final Codec<String> PICKY = new Codec<>() {
+        @Override
+        public byte[] encode(String payload) {
+            if ("bad".equals(payload)) {
+                throw new IllegalStateException("picky codec refuses 'bad'");
+            }
+            return payload.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+    };
+
+    private void assertNothingAdded(Queue<?> queue, Events events) {
+        assertThat(queue.counts().total()).isZero();
+        assertThat(events.log).isEmpty();
+    }
+
+    @Test
+    void jobOptionsRejectOutOfRangeValuesNamingValueAndRange() {
+        assertRejected(() -> JobOptions.builder().delay(Duration.ofSeconds(-1)), "delay", "between 0 and", "PT-1S");
+        assertRejected(() -> JobOptions.builder().delay(null), "delay", "null");
+        assertRejected(() -> JobOptions.builder().attempts(0), "attempts", "between 1 and 1000000", "was 0");
+        assertRejected(() -> JobOptions.builder().attempts(1_000_001), "attempts", "1000001");
+        assertRejected(() -> JobOptions.builder().timeout(Duration.ZERO), "timeout", "positive", "PT0S");
+        assertRejected(() -> JobOptions.builder().deduplicateFor(Duration.ofMillis(-5)), "deduplicateFor", "positive");
+        assertRejected(() -> JobOptions.builder().maxRateLimits(-1), "maxRateLimits", "between 0 and", "-1");
+        assertRejected(() -> JobOptions.builder().jobId(""), "job id", "1 to 512", "empty");
+        assertRejected(() -> JobOptions.builder().group("g".repeat(513)), "group", "1 to 512", "513");
+        assertRejected(() -> JobOptions.builder().backoff(null), "backoff", "null");
+        assertRejected(() -> JobOptions.builder().keepCompleted(null), "keepCompleted", "null");
+        assertRejected(() -> Retention.keepLast(-1), "retention maxCount", "-1");
+        assertRejected(() -> Backoff.fixed(Duration.ofSeconds(-1)), "fixed backoff", "PT-1S");
+        assertRejected(
+                () -> Backoff.exponential(Duration.ofSeconds(2), SECOND_DURATION), "cap", "at least its base", "PT2S");
+        assertRejected(() -> Backoff.custom(null), "custom backoff", "null");
+    }
+
+    @Test
+    void jobNamesAreCheckedWhenAdded() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        assertRejected(() -> queue.add(null, "p"), "job name", "null");
+        assertRejected(() -> queue.add("", "p"), "job name", "empty");
+        assertRejected(() -> queue.add("n".repeat(513), "p"), "job name", "513");
+        assertRejected(() -> queue.add("n", "p", null), "options");
+        assertNothingAdded(queue, events);
+    }
+
+    @Test
+    void payloadTheCodecCannotEncodeIsRefusedAndNothingIsAdded() {
+        Queue<String> queue = engine.queue("picky", PICKY);
+        Events events = new Events();
+        queue.addListener(events);
+
+        assertThatThrownBy(() -> queue.add("email", "bad", withId("j1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("email")
+                .hasRootCauseMessage("picky codec refuses 'bad'")
+                .satisfies(e -> assertThat(e.getCause()).isInstanceOf(IllegalStateException.class));
+
+        assertThat(queue.job("j1")).isEmpty();
+        assertNothingAdded(queue, events);
+        assertThat(queue.add("email", "good", withId("j1")).duplicate())
+                .as("the refused id was not kept")
+                .isFalse();
+    }
+
+    @Test
+    void utf8CodecRefusesAnUnpairedSurrogateAndNull() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+
+        assertThatThrownBy(() -> queue.add("text", "ok \uD800 broken", withId("s")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("text")
+                .satisfies(e -> assertThat(describe(e)).contains("unpaired surrogate"));
+        assertThatThrownBy(() -> queue.add("text", "\uDC00", withId("s"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.add("text", null, withId("s")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(describe(e)).contains("null"));
+
+        assertNothingAdded(queue, events);
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            text.append(t.getMessage()).append(" / ");
+        }
+        return text.toString();
+    }
+
+    @Test
+    void bulkWithOneBadJobAddsNoneAndNamesItsIndex() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+
+        assertThatThrownBy(() -> queue.addBulk(List.of(
+                        new NewJob<>("first", "ok", withId("b0")),
+                        new NewJob<>("second", "ok", withId("b1")),
+                        new NewJob<>("broken", "x\uD800", withId("b2")),
+                        new NewJob<>("fourth", "ok", withId("b3")))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2")
+                .hasMessageContaining("broken");
+
+        assertNothingAdded(queue, events);
+        for (String id : List.of("b0", "b1", "b2", "b3")) {
+            assertThat(queue.job(id)).isEmpty();
+        }
+    }
+
+    @Test
+    void bulkRefusesNullJobsAndAList() {
+        Queue<String> queue = newQueue();
+        List<NewJob<String>> withNull = new ArrayList<>();
+        withNull.add(new NewJob<>("n", "p", withId("a")));
+        withNull.add(null);
+        assertRejected(() -> queue.addBulk(withNull), "1");
+        assertRejected(() -> queue.addBulk(null), "null");
+        assertThat(queue.counts().total()).isZero();
+    }
+
+    @Test
+    void deduplicateForNeedsAJobId() {
+        Queue<String> queue = newQueue();
+        JobOptions withoutId =
+                JobOptions.builder().deduplicateFor(Duration.ofMinutes(1)).build();
+        assertRejected(() -> queue.add("dedup-job", "p", withoutId), "deduplicateFor", "dedup-job");
+        assertThat(queue.counts().total()).isZero();
+    }
+
+    @Test
+    void queueDefaultsMustNotSetAJobId() {
+        assertRejected(() -> QueueOptions.builder().jobDefaults(withId("x")).build(), "jobDefaults", "job id");
+    }
+
+    @Test
+    void unknownJobIdsAreReportedPerOperation() {
+        Queue<String> queue = newQueue();
+        assertThat(queue.job("ghost")).isEmpty();
+        assertThat(queue.remove("ghost")).isFalse();
+        assertThatThrownBy(() -> queue.retry("ghost"))
+                .isInstanceOf(JobNotFoundException.class)
+                .hasMessageContaining("ghost");
+        assertThat(queue.removeRepeatable("ghost")).isFalse();
+    }
+
+    @Test
+    void invalidCronIsRefusedWithTheReason() {
+        assertRejected(() -> Schedule.cron("61 * * * *"), "cron expression", "61 * * * *");
+        assertRejected(() -> Schedule.cron("* * *"), "5 fields", "3 fields");
+        assertRejected(() -> Schedule.cron("not a cron at all"), "cron expression");
+        assertRejected(() -> Schedule.cron(null), "cron expression", "null");
+        assertRejected(() -> Schedule.cron("0 9 * * *", null), "time zone", "null");
+        assertRejected(() -> Schedule.fixedRate(Duration.ofNanos(500)), "fixed rate period", "at least 1 ms");
+        assertRejected(() -> Schedule.fixedDelay(Duration.ZERO), "fixed delay", "positive");
+        assertRejected(() -> Schedule.fixedRate(SECOND_DURATION).limit(0), "schedule limit", "was 0");
+    }
+
+    @Test
+    void repeatWithAPayloadTheCodecCannotEncodeRegistersNothing() {
+        Queue<String> queue = newQueue();
+        assertRejected(
+                () -> queue.repeat("r", Schedule.fixedRate(SECOND_DURATION), new NewJob<>("nightly", "\uD800")),
+                "nightly");
+        assertThat(queue.repeatables()).isEmpty();
+        assertThat(queue.counts().total()).isZero();
+    }
+
+    @Test
+    void concurrencyLimitUsedAsARateIsRefused() {
+        ConcurrencyLimit concurrency = ConcurrencyLimit.of(5, Duration.ofMinutes(1));
+        assertRejected(
+                () -> QueueOptions.builder().rate(concurrency).build(), "queue rate", "rate policy", "concurrency");
+        assertRejected(() -> GroupLimits.none().withRate(concurrency), "group rate", "rate policy");
+
+        Queue<String> queue = newQueue(QueueOptions.builder()
+                .rate(SlidingWindowLog.of(1, SECOND_DURATION))
+                .build());
+        assertRejected(() -> queue.setRate(concurrency), "rate");
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+        List<String> ran = new ArrayList<>();
+        manualWorker(queue, recording(ran)).runDue();
+        assertThat(ran).as("the previous rate still holds").containsExactly("a");
+    }
+
+    @Test
+    void queueLimitsOutOfRangeAreRefused() {
+        assertRejected(() -> QueueOptions.builder().maxWaiting(0).build(), "maxWaiting", "between 1 and", "was 0");
+        assertRejected(() -> QueueOptions.builder().concurrency(0).build(), "queue concurrency", "was 0");
+        assertRejected(() -> QueueOptions.builder().whenFull(null).build(), "whenFull", "null");
+        assertRejected(() -> QueueOptions.WhenFull.block(Duration.ofSeconds(-1)), "whenFull blockFor", "PT-1S");
+        assertRejected(() -> GroupLimits.none().withConcurrency(0), "group concurrency", "was 0");
+        assertRejected(() -> WorkerOptions.concurrency(0), "worker concurrency", "between 1 and 100000", "was 0");
+
+        Queue<String> queue = newQueue();
+        assertRejected(() -> queue.setConcurrency(0), "concurrency", "0");
+        assertRejected(() -> queue.setGroupDefaults(null), "null");
+        assertRejected(() -> queue.setGroupLimits("g", null), "null");
+        assertRejected(() -> queue.setGroupLimits(null, GroupLimits.none()), "group");
+    }
+
+    @Test
+    void queueNamesAndCodecsAreChecked() {
+        assertRejected(() -> engine.queue("has space", Codec.utf8()), "queue", "has space");
+        assertRejected(() -> engine.queue("", Codec.utf8()), "queue");
+        assertRejected(() -> engine.queue("q", null), "codec", "null");
+        assertRejected(() -> engine.queue("q", Codec.utf8(), null), "options", "null");
+        engine.queue("q", Codec.utf8());
+        assertRejected(() -> engine.queue("q", Codec.bytes()), "q", "codec");
+    }
+
+    @Test
+    void listingAndCleaningRejectBadArguments() {
+        Queue<String> queue = newQueue();
+        assertRejected(() -> queue.jobs(JobState.WAITING, -1, 10), "offset", "-1");
+        assertRejected(() -> queue.jobs(JobState.WAITING, 0, 0), "limit");
+        assertRejected(() -> queue.jobs(JobState.WAITING, 0, 10_001), "limit", "10001");
+        assertRejected(() -> queue.clean(JobState.WAITING, SECOND_DURATION), "COMPLETED", "FAILED", "WAITING");
+        assertRejected(() -> queue.clean(JobState.ACTIVE, SECOND_DURATION), "ACTIVE");
+        assertRejected(() -> queue.clean(JobState.COMPLETED, Duration.ofSeconds(-1)), "age");
+    }
+
+    @Test
+    void progressOutsideZeroToHundredIsRefused() {
+        Queue<String> queue = newQueue();
+        queue.add("n", "p", withId("j"));
+        AtomicReference<Throwable> tooHigh = new AtomicReference<>();
+        AtomicReference<Throwable> negative = new AtomicReference<>();
+        manualWorker(queue, ctx -> {
+                    try {
+                        ctx.progress(101);
+                    } catch (Throwable t) {
+                        tooHigh.set(t);
+                    }
+                    try {
+                        ctx.progress(-1);
+                    } catch (Throwable t) {
+                        negative.set(t);
+                    }
+                    ctx.progress(100);
+                    return Result.done();
+                })
+                .runDue();
+
+        assertThat(tooHigh.get()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("101");
+        assertThat(negative.get()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        assertThat(job(queue, "j").progress()).isEqualTo(100);
+    }
+
+    @Test
+    void processorReturningNullOrNeverReturningFailsWithAClearReason() {
+        Queue<String> queue = newQueue();
+        queue.add("null", "p", withId("returns-null"));
+        queue.add(
+                "hang", "p", id("never-returns").timeout(Duration.ofSeconds(1)).build());
+        manualWorker(queue, ctx -> {
+                    if (ctx.job().name().equals("null")) {
+                        return null;
+                    }
+                    clock.advance(Duration.ofHours(1)); // as if it hung
+                    return null;
+                })
+                .runDue();
+
+        assertThat(job(queue, "returns-null").failure().reason()).contains("returned null");
+        assertThat(job(queue, "never-returns").failure().reason()).contains("timed out");
+    }
+}

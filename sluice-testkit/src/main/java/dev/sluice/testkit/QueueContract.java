@@ -1,0 +1,205 @@
+package dev.sluice.testkit;
+
+import dev.sluice.Sluice;
+import dev.sluice.time.Clock;
+import dev.sluice.time.ManualClock;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The behavioural contract of job queues, for any {@link Sluice} engine: subclass it, implement {@link
+ * #newEngine(Clock)}, and every suite below runs against the engine.
+ *
+ * <pre>{@code
+ * class RedisQueueContractTest extends QueueContract {
+ *   protected Sluice newEngine(Clock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
+ * }
+ * }</pre>
+ *
+ * <p>Each nested suite is also an abstract class of its own ({@link QueueJobsContract}, {@link
+ * QueueRetryContract}, ...) that can be subclassed alone. The suites use the public API only ({@code
+ * dev.sluice.queue}, {@code dev.sluice.limit}, {@code dev.sluice.time}).
+ *
+ * <p>Most tests run on virtual time: a {@link ManualClock} at {@link ContractSupport#T0}, moved only by the
+ * test (or by a processor standing for slow work), with manual workers run by {@code runDue()}; some use a
+ * started worker on the manual clock and wait with Awaitility. {@link QueueConcurrencyContract} and one test of
+ * {@link QueueGroupsContract} run on {@link Clock#system()} and check invariants only.
+ */
+public abstract class QueueContract {
+    /**
+     * A new, empty engine (no queue, no job left from another test) on {@code clock}, as given: a {@link
+     * ManualClock} for most tests, {@link Clock#system()} for the real-thread ones. Tasks the engine schedules
+     * on a manual clock must run when it is advanced.
+     */
+    protected abstract Sluice newEngine(Clock clock);
+
+    /** Adding and reading jobs: every field, counts, pages by state. */
+    @Nested
+    @DisplayName("adding and reading jobs: every field, counts, pages by state")
+    class Jobs extends QueueJobsContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Pause, resume, remove, retry, clean, drain. */
+    @Nested
+    @DisplayName("pause, resume, remove, retry, clean, drain")
+    class Management extends QueueManagementContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** De-duplication by job id, also after removal. */
+    @Nested
+    @DisplayName("de-duplication by job id, also after removal")
+    class Deduplication extends QueueDeduplicationContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Failures: attempts, backoff, unrecoverable, null results. */
+    @Nested
+    @DisplayName("failures: attempts, backoff, unrecoverable, null results")
+    class Retries extends QueueRetryContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Timeouts on the engine clock: TIMED_OUT, interrupted, retried. */
+    @Nested
+    @DisplayName("timeouts on the engine clock: TIMED_OUT, interrupted, retried")
+    class Timeouts extends QueueTimeoutContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Retention of finished jobs: all, none, last n, for an age. */
+    @Nested
+    @DisplayName("retention of finished jobs: all, none, last n, for an age")
+    class Retention extends QueueRetentionContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Result.rateLimited: group or queue pause, no attempt used. */
+    @Nested
+    @DisplayName("Result.rateLimited: group or queue pause, no attempt used")
+    class RateLimitedResults extends QueueRateLimitedResultContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Queue and group rates and concurrency, changed at run time. */
+    @Nested
+    @DisplayName("queue and group rates and concurrency, changed at run time")
+    class Limits extends QueueLimitsContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Fairness: groups round-robin, priority within a group. */
+    @Nested
+    @DisplayName("fairness: groups round-robin, priority within a group")
+    class Fairness extends QueueFairnessContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Repeatable jobs: cron, fixed rate, fixed delay, bounds, re-registration. */
+    @Nested
+    @DisplayName("repeatable jobs: cron, fixed rate, fixed delay, bounds, re-registration")
+    class Repeatables extends QueueRepeatContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Bounded queue: reject or block on the engine clock. */
+    @Nested
+    @DisplayName("bounded queue: reject or block on the engine clock")
+    class Bounded extends QueueBoundedContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Listener events in order, after the change. */
+    @Nested
+    @DisplayName("listener events in order, after the change")
+    class Listeners extends QueueListenerContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Statistics per queue and per group. */
+    @Nested
+    @DisplayName("statistics per queue and per group")
+    class Stats extends QueueStatsContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Workers: manual, started, close with a deadline. */
+    @Nested
+    @DisplayName("workers: manual, started, close with a deadline")
+    class Workers extends QueueWorkerContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Groups created on use, released when idle, nothing lost. */
+    @Nested
+    @DisplayName("groups created on use, released when idle, nothing lost")
+    class Groups extends QueueGroupsContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Bad input: clear messages, nothing changed. */
+    @Nested
+    @DisplayName("bad input: clear messages, nothing changed")
+    class BadInput extends QueueBadInputContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Real threads: exactly once, counts add up, close loses nothing. */
+    @Nested
+    @DisplayName("real threads: exactly once, counts add up, close loses nothing")
+    class Concurrency extends QueueConcurrencyContract {
+        @Override
+        protected Sluice newEngine(Clock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+}

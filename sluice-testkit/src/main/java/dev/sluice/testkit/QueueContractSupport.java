@@ -1,0 +1,489 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.Job.Attempt;
+import dev.sluice.queue.Job.Attempt.Outcome;
+import dev.sluice.queue.JobContext;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * What the queue contract suites share, on top of {@link ContractSupport}: a UTF-8 queue on this test's
+ * engine, workers that are closed after the test, processors that record or block, a listener that records
+ * events as text, and waiting on real threads with Awaitility.
+ *
+ * <p>Everything goes through the public API ({@code dev.sluice.queue}, {@code dev.sluice.limit},
+ * {@code dev.sluice.time}), so that every engine can run the same suites.
+ */
+public abstract class QueueContractSupport extends ContractSupport {
+    /** {@link ContractSupport#T0} as an instant: 2026-01-01T00:00:00Z. */
+    protected static final Instant START = Instant.ofEpochSecond(T0 / SECOND);
+
+    /** The name of the queue {@link #newQueue()} opens. */
+    protected static final String QUEUE = "jobs";
+
+    private final List<Worker<?>> workers = new CopyOnWriteArrayList<>();
+    private final List<Blocker> blockers = new CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+    /**
+     * Lets every blocked processor go and closes every worker the test made, with a zero deadline, so that
+     * closing the engine afterwards never waits on a manual clock that no one moves.
+     */
+    @AfterEach
+    protected final void stopWorkersAndThreads() throws InterruptedException {
+        blockers.forEach(Blocker::releaseAll);
+        List<CompletableFuture<?>> closing = new ArrayList<>();
+        for (Worker<?> worker : workers) {
+            try {
+                closing.add(worker.closeAsync(Duration.ZERO));
+            } catch (RuntimeException alreadyClosed) {
+                // the test closed it, or the engine refuses a second close: either way it is closed
+            }
+        }
+        clock.runDue();
+        for (CompletableFuture<?> future : closing) {
+            try {
+                future.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // cleanup only: what a close reports is checked by the tests that close
+            }
+        }
+        for (Thread thread : threads) {
+            thread.interrupt();
+            thread.join(5_000);
+        }
+        workers.clear();
+        blockers.clear();
+        threads.clear();
+    }
+
+    // ---------------------------------------------------------------------------------------------- time
+
+    /** The instant {@code nanos} after {@link #START}. */
+    protected static Instant at(long nanos) {
+        return START.plusNanos(nanos);
+    }
+
+    /** The instant {@code millis} milliseconds after {@link #START}. */
+    protected static Instant atMillis(long millis) {
+        return START.plusMillis(millis);
+    }
+
+    /** Moves this test's clock forward by {@code millis} milliseconds, running what falls due. */
+    protected final void advanceMillis(long millis) {
+        clock.advance(Duration.ofMillis(millis));
+    }
+
+    /** Waiting on real threads: up to 10 s, polling every millisecond. */
+    protected static ConditionFactory eventually() {
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1));
+    }
+
+    // ---------------------------------------------------------------------------------------------- queues
+
+    /** The queue {@value #QUEUE} of UTF-8 strings with default options. */
+    protected final Queue<String> newQueue() {
+        return engine.queue(QUEUE, Codec.utf8());
+    }
+
+    /** The queue {@value #QUEUE} of UTF-8 strings with {@code options}. */
+    protected final Queue<String> newQueue(QueueOptions options) {
+        return engine.queue(QUEUE, Codec.utf8(), options);
+    }
+
+    /** The queue {@value #QUEUE} whose jobs default to {@code jobDefaults}. */
+    protected final Queue<String> newQueue(JobOptions.Builder jobDefaults) {
+        return newQueue(QueueOptions.builder().jobDefaults(jobDefaults.build()).build());
+    }
+
+    /** A worker that runs only when {@link Worker#runDue()} is called; closed after the test. */
+    protected final Worker<String> manualWorker(Queue<String> queue, Processor<String> processor) {
+        return track(queue.worker(processor, WorkerOptions.manual()));
+    }
+
+    /** A started worker running {@code concurrency} jobs at once; closed after the test. */
+    protected final Worker<String> startedWorker(Queue<String> queue, Processor<String> processor, int concurrency) {
+        return track(queue.worker(processor, WorkerOptions.concurrency(concurrency)));
+    }
+
+    /** Closes {@code worker} after the test (with a zero deadline) unless the test did. */
+    protected final <W extends Worker<?>> W track(W worker) {
+        workers.add(worker);
+        return worker;
+    }
+
+    /** A blocking processor whose jobs are let go after the test at the latest. */
+    protected final Blocker blocker() {
+        Blocker blocker = new Blocker();
+        blockers.add(blocker);
+        return blocker;
+    }
+
+    /** Runs {@code action} on a new platform thread, interrupted and joined after the test. */
+    protected final <R> Async<R> async(Supplier<R> action) {
+        CompletableFuture<R> future = new CompletableFuture<>();
+        Thread thread = Thread.ofPlatform().daemon().unstarted(() -> {
+            try {
+                future.complete(action.get());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        threads.add(thread);
+        thread.start();
+        return new Async<>(thread, future);
+    }
+
+    /** An action running on its own thread, and its outcome. */
+    protected record Async<R>(Thread thread, CompletableFuture<R> future) {
+        /** Whether the thread is parked (waiting, with or without a timeout). */
+        public boolean isParked() {
+            Thread.State state = thread.getState();
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- jobs
+
+    /** Options with a job id. */
+    protected static JobOptions withId(String id) {
+        return JobOptions.builder().jobId(id).build();
+    }
+
+    /** A builder of options with a job id. */
+    protected static JobOptions.Builder id(String id) {
+        return JobOptions.builder().jobId(id);
+    }
+
+    /** Options with a job id and a group. */
+    protected static JobOptions inGroup(String id, String group) {
+        return JobOptions.builder().jobId(id).group(group).build();
+    }
+
+    /** The job {@code id}, which the queue must hold. */
+    protected static <T> Job<T> job(Queue<T> queue, String id) {
+        return queue.job(id).orElseThrow(() -> new AssertionError("queue " + queue.name() + " holds no job " + id));
+    }
+
+    /** The state of job {@code id}, which the queue must hold. */
+    protected static JobState stateOf(Queue<?> queue, String id) {
+        return job(queue, id).state();
+    }
+
+    /** The ids of {@code jobs}, in order. */
+    protected static List<String> ids(List<? extends Job<?>> jobs) {
+        return jobs.stream().map(Job::id).toList();
+    }
+
+    /** Counts to compare with {@link Queue#counts()}. */
+    protected static JobCounts counts(long waiting, long delayed, long active, long completed, long failed) {
+        return new JobCounts(waiting, delayed, active, completed, failed);
+    }
+
+    /** A processor that records the id of every job it runs, in order, and completes it. */
+    protected static Processor<String> recording(List<String> ran) {
+        return ctx -> {
+            ran.add(ctx.job().id());
+            return Result.done();
+        };
+    }
+
+    /** A processor that completes every job at once. */
+    /**
+     * Adds c1, f1, c2, f2, c3 and runs them, each taking one second of the clock: the c jobs complete and the
+     * f jobs (named "fail", one attempt) fail, at 1 s, 2 s, ... 5 s after the start.
+     */
+    protected final void finishFiveJobsOneSecondApart(Queue<String> queue) {
+        for (String id : List.of("c1", "f1", "c2", "f2", "c3")) {
+            queue.add(id.startsWith("f") ? "fail" : "ok", "p", withId(id));
+        }
+        manualWorker(queue, ctx -> {
+                    clock.advance(Duration.ofSeconds(1));
+                    if (ctx.job().name().equals("fail")) {
+                        throw new Boom("no");
+                    }
+                    return Result.done();
+                })
+                .runDue();
+    }
+
+    protected static Processor<String> completing() {
+        return ctx -> Result.done();
+    }
+
+    /** A processor that takes {@code millis} of the manual clock (moving it) and then completes. */
+    protected final Processor<String> taking(long millis) {
+        return ctx -> {
+            clock.advance(Duration.ofMillis(millis));
+            return Result.done();
+        };
+    }
+
+    /** A processor that always throws {@link Boom} with {@code message}. */
+    protected static Processor<String> throwing(String message) {
+        return ctx -> {
+            throw new Boom(message);
+        };
+    }
+
+    /** The exception the test processors throw, so that its class name can be checked exactly. */
+    public static final class Boom extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /** A failure saying {@code message}. */
+        public Boom(String message) {
+            super(message);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- checks
+
+    /**
+     * Asserts the attempt history of {@code job}: number, start, end and outcome exactly; the error contains
+     * the expected one's error (and is null where that is null).
+     */
+    protected static void assertAttempts(Job<?> job, Attempt... expected) {
+        List<Attempt> actual = job.attempts();
+        assertThat(actual).as("attempts of %s", job.id()).hasSize(expected.length);
+        for (int i = 0; i < expected.length; i++) {
+            Attempt want = expected[i];
+            Attempt got = actual.get(i);
+            String what = "attempt " + (i + 1) + " of " + job.id() + ": " + got;
+            assertThat(got.number()).as(what).isEqualTo(want.number());
+            assertThat(got.startedAt()).as(what).isEqualTo(want.startedAt());
+            assertThat(got.finishedAt()).as(what).isEqualTo(want.finishedAt());
+            assertThat(got.outcome()).as(what).isEqualTo(want.outcome());
+            if (ANY_ERROR.equals(want.error())) {
+                continue;
+            } else if (want.error() == null) {
+                assertThat(got.error()).as(what).isNull();
+            } else {
+                assertThat(got.error()).as(what).contains(want.error());
+            }
+        }
+    }
+
+    /** An expected error for {@link #assertAttempts} that matches any error, or none. */
+    protected static final String ANY_ERROR = "<any error>";
+
+    /** An expected attempt for {@link #assertAttempts}, times in milliseconds after {@link #START}. */
+    protected static Attempt attempt(int number, long startMillis, long endMillis, Outcome outcome, String error) {
+        return new Attempt(number, atMillis(startMillis), atMillis(endMillis), outcome, error);
+    }
+
+    /**
+     * Asserts that {@code actual} is the percentile {@code p} (0 to 1) of {@code samples} as a histogram with
+     * 3% precision reports it: within 3% of the nearest-rank sample or one of its neighbours (percentile
+     * definitions differ by one rank).
+     */
+    protected static void assertPercentile(Duration actual, List<Duration> samples, double p, String what) {
+        long[] sorted = samples.stream().mapToLong(Duration::toNanos).sorted().toArray();
+        int rank = Math.max(1, (int) Math.ceil(p * sorted.length));
+        long low = sorted[Math.max(0, rank - 2)];
+        long high = sorted[Math.min(sorted.length - 1, rank)];
+        assertThat(actual)
+                .as("%s: p%s of %s", what, p * 100, Arrays.toString(sorted))
+                .isNotNull()
+                .isBetween(Duration.ofNanos((long) Math.floor(low * 0.97)), Duration.ofNanos((long)
+                        Math.ceil(high * 1.03)));
+    }
+
+    /** Asserts that {@code actual} is {@code expected} within a histogram's 3% precision. */
+    protected static void assertNear(Duration actual, Duration expected, String what) {
+        long nanos = expected.toNanos();
+        assertThat(actual)
+                .as("%s, expected about %s", what, expected)
+                .isNotNull()
+                .isBetween(Duration.ofNanos((long) Math.floor(nanos * 0.97)), Duration.ofNanos((long)
+                        Math.ceil(nanos * 1.03)));
+    }
+
+    // ---------------------------------------------------------------------------------------------- helpers
+
+    /**
+     * A processor that blocks each job until the test lets it go, by id or all at once, and records which
+     * jobs entered, which were interrupted, and how many of each group ran at once.
+     */
+    protected static final class Blocker implements Processor<String> {
+        /** Job ids in the order their attempts entered the processor. */
+        public final List<String> entered = new CopyOnWriteArrayList<>();
+
+        /** Job ids whose attempt was interrupted while blocked. */
+        public final Set<String> interrupted = ConcurrentHashMap.newKeySet();
+
+        /** Job ids whose attempt returned (completed), in order. */
+        public final List<String> returned = new CopyOnWriteArrayList<>();
+
+        /** For each attempt that entered, the number of attempts of its group running at that moment, itself included. */
+        public final List<Integer> runningAtEntry = new CopyOnWriteArrayList<>();
+
+        private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
+        private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+        private final Map<String, AtomicInteger> maxRunning = new ConcurrentHashMap<>();
+        private final AtomicInteger runningTotal = new AtomicInteger();
+        private final AtomicInteger maxRunningTotal = new AtomicInteger();
+        private volatile boolean allReleased;
+
+        @Override
+        public Result process(JobContext<String> ctx) throws InterruptedException {
+            Job<String> job = ctx.job();
+            String group = String.valueOf(job.group());
+            int inGroup =
+                    running.computeIfAbsent(group, g -> new AtomicInteger()).incrementAndGet();
+            maxRunning.computeIfAbsent(group, g -> new AtomicInteger()).accumulateAndGet(inGroup, Math::max);
+            maxRunningTotal.accumulateAndGet(runningTotal.incrementAndGet(), Math::max);
+            runningAtEntry.add(inGroup);
+            entered.add(job.id());
+            try {
+                gate(job.id()).await();
+            } catch (InterruptedException e) {
+                interrupted.add(job.id());
+                throw e;
+            } finally {
+                running.get(group).decrementAndGet();
+                runningTotal.decrementAndGet();
+            }
+            returned.add(job.id());
+            return Result.done();
+        }
+
+        private synchronized CountDownLatch gate(String id) {
+            return gates.computeIfAbsent(id, k -> new CountDownLatch(allReleased ? 0 : 1));
+        }
+
+        /** Lets job {@code id} complete (now, or as soon as it runs). */
+        public void release(String id) {
+            gate(id).countDown();
+        }
+
+        /** Lets every job complete, now and from now on. */
+        public synchronized void releaseAll() {
+            allReleased = true;
+            gates.values().forEach(CountDownLatch::countDown);
+        }
+
+        /** How many attempts of {@code group} ({@code null}: ungrouped) are inside the processor now. */
+        public int running(String group) {
+            AtomicInteger n = running.get(String.valueOf(group));
+            return n == null ? 0 : n.get();
+        }
+
+        /** The most attempts of {@code group} that were inside the processor at once. */
+        public int maxRunning(String group) {
+            AtomicInteger n = maxRunning.get(String.valueOf(group));
+            return n == null ? 0 : n.get();
+        }
+
+        /** How many attempts are inside the processor now. */
+        public int runningTotal() {
+            return runningTotal.get();
+        }
+
+        /** The most attempts that were inside the processor at once. */
+        public int maxRunningTotal() {
+            return maxRunningTotal.get();
+        }
+
+        /** How many attempts of jobs whose id starts with {@code prefix} entered. */
+        public long enteredWithPrefix(String prefix) {
+            return entered.stream().filter(id -> id.startsWith(prefix)).count();
+        }
+    }
+
+    /** A listener that records every event as text, in order, with the job snapshot it carried. */
+    protected static final class Events implements QueueListener<String> {
+        /** The events, such as {@code "added j1"}, {@code "retrying j1 boom PT1S"} or {@code "drained"}. */
+        public final List<String> log = new CopyOnWriteArrayList<>();
+
+        /** The job snapshot of each event ({@code null} for drained), in the same order as {@link #log}. */
+        public final List<Job<String>> snapshots = new CopyOnWriteArrayList<>();
+
+        /** The thread each event was delivered on, in the same order as {@link #log}. */
+        public final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+        private void record(String event, Job<String> job) {
+            log.add(event);
+            snapshots.add(job);
+            threads.add(Thread.currentThread());
+        }
+
+        @Override
+        public void onAdded(Job<String> job) {
+            record("added " + job.id(), job);
+        }
+
+        @Override
+        public void onActive(Job<String> job) {
+            record("active " + job.id(), job);
+        }
+
+        @Override
+        public void onProgress(Job<String> job, int percent) {
+            record("progress " + job.id() + " " + percent, job);
+        }
+
+        @Override
+        public void onCompleted(Job<String> job) {
+            record("completed " + job.id(), job);
+        }
+
+        @Override
+        public void onRetrying(Job<String> job, Throwable error, Duration delay) {
+            record("retrying " + job.id() + " " + error.getMessage() + " " + delay, job);
+        }
+
+        @Override
+        public void onFailed(Job<String> job) {
+            record("failed " + job.id(), job);
+        }
+
+        @Override
+        public void onRateLimited(Job<String> job, Result.Scope scope, Duration retryAfter) {
+            record("rate-limited " + job.id() + " " + scope + " " + retryAfter, job);
+        }
+
+        @Override
+        public void onDrained() {
+            record("drained", null);
+        }
+
+        /** The snapshot carried by the first event that is exactly {@code event}. */
+        public Job<String> snapshotOf(String event) {
+            int index = log.indexOf(event);
+            assertThat(index).as("event '%s' in %s", event, log).isNotNegative();
+            return snapshots.get(index);
+        }
+    }
+}

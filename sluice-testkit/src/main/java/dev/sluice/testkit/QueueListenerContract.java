@@ -1,0 +1,266 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.Backoff;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Worker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Listener events: added, active, progress, completed, retrying, failed, rate-limited and drained, in order,
+ * after the change, in the order the changes happened (across threads too), with the job as it is after the
+ * change.
+ */
+public abstract class QueueListenerContract extends QueueContractSupport {
+
+    @Test
+    void retriedThenCompletedJobHeardInOrder() {
+        Queue<String> queue = newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(1))));
+        Events events = new Events();
+        queue.addListener(events);
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            if (ctx.attempt() == 1) {
+                ctx.progress(50);
+                throw new Boom("boom");
+            }
+            ctx.progress(100);
+            return Result.done("ok");
+        });
+
+        queue.add("n", "p", withId("j"));
+        worker.runDue();
+        clock.advance(Duration.ofSeconds(1));
+        worker.runDue();
+
+        assertThat(events.log)
+                .containsExactly(
+                        "added j",
+                        "active j",
+                        "progress j 50",
+                        "retrying j boom PT1S",
+                        "active j",
+                        "progress j 100",
+                        "completed j",
+                        "drained");
+        assertThat(events.snapshots.get(0).state()).isEqualTo(JobState.WAITING);
+        Job<String> firstActive = events.snapshots.get(1);
+        assertThat(firstActive.state()).isEqualTo(JobState.ACTIVE);
+        assertThat(firstActive.attemptsMade()).isZero();
+        assertThat(firstActive.startedAt()).isEqualTo(START);
+        assertThat(events.snapshots.get(2).progress()).isEqualTo(50);
+        Job<String> retrying = events.snapshotOf("retrying j boom PT1S");
+        assertThat(retrying.state()).isEqualTo(JobState.DELAYED);
+        assertThat(retrying.runAt()).isEqualTo(atMillis(1_000));
+        assertThat(retrying.attemptsMade()).isEqualTo(1);
+        assertThat(events.snapshots.get(4).attemptsMade()).isEqualTo(1);
+        Job<String> completed = events.snapshotOf("completed j");
+        assertThat(completed.state()).isEqualTo(JobState.COMPLETED);
+        assertThat(completed.result()).isEqualTo("ok");
+        assertThat(completed.finishedAt()).isEqualTo(atMillis(1_000));
+        assertThat(events.snapshots.get(7)).isNull();
+    }
+
+    @Test
+    void failedJobHeardWithItsFailure() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        queue.add("n", "p", withId("j"));
+
+        manualWorker(queue, throwing("fatal")).runDue();
+
+        assertThat(events.log).containsExactly("added j", "active j", "failed j", "drained");
+        Job<String> failed = events.snapshotOf("failed j");
+        assertThat(failed.state()).isEqualTo(JobState.FAILED);
+        assertThat(failed.failure().reason()).isEqualTo("fatal");
+    }
+
+    @Test
+    void retryWithoutBackoffIsHeardWithAZeroDelay() {
+        Queue<String> queue = newQueue(JobOptions.builder().attempts(2));
+        Events events = new Events();
+        queue.addListener(events);
+        queue.add("n", "p", withId("j"));
+
+        manualWorker(queue, throwing("again")).runDue();
+
+        assertThat(events.log)
+                .containsExactly("added j", "active j", "retrying j again PT0S", "active j", "failed j", "drained");
+        assertThat(events.snapshotOf("retrying j again PT0S").state()).isEqualTo(JobState.WAITING);
+    }
+
+    @Test
+    void rateLimitedJobHeardWithScopeAndRetryAfter() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        queue.add("n", "p", inGroup("j", "g"));
+
+        manualWorker(queue, ctx -> Result.rateLimited(Result.Scope.GROUP, Duration.ofSeconds(5)))
+                .runDue();
+
+        assertThat(events.log).containsExactly("added j", "active j", "rate-limited j GROUP PT5S");
+        Job<String> limited = events.snapshotOf("rate-limited j GROUP PT5S");
+        assertThat(limited.state()).isEqualTo(JobState.WAITING);
+        assertThat(limited.rateLimits()).isEqualTo(1);
+    }
+
+    @Test
+    void drainedIsHeardOnlyWhenNothingIsLeft() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+        queue.add("n", "p", id("later").delay(Duration.ofSeconds(1)).build());
+        Worker<String> worker = manualWorker(queue, completing());
+
+        worker.runDue();
+        assertThat(events.log).doesNotContain("drained");
+
+        clock.advance(Duration.ofSeconds(1));
+        worker.runDue();
+        assertThat(events.log).containsOnlyOnce("drained");
+        assertThat(events.log.get(events.log.size() - 1)).isEqualTo("drained");
+        assertThat(events.log.get(events.log.size() - 2)).isEqualTo("completed later");
+    }
+
+    @Test
+    void duplicateAddIsNotHeard() {
+        Queue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        queue.add("n", "p", withId("j"));
+        queue.add("n", "p", withId("j"));
+        assertThat(events.log).containsExactly("added j");
+    }
+
+    @Test
+    void eventsComeAfterTheChangeAndTheListenerMayReadTheQueue() {
+        Queue<String> queue = newQueue();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                Optional<Job<String>> stored = queue.job(job.id());
+                seen.add("added " + stored.map(j -> j.state().toString()).orElse("missing"));
+            }
+
+            @Override
+            public void onActive(Job<String> job) {
+                seen.add("active " + queue.job(job.id()).orElseThrow().state());
+            }
+
+            @Override
+            public void onCompleted(Job<String> job) {
+                JobCounts counts = queue.counts();
+                seen.add("completed " + queue.job(job.id()).orElseThrow().state() + " " + counts.completed());
+            }
+        });
+
+        queue.add("n", "p", withId("j"));
+        manualWorker(queue, completing()).runDue();
+
+        assertThat(seen).containsExactly("added WAITING", "active ACTIVE", "completed COMPLETED 1");
+    }
+
+    @Test
+    void eventsOfEveryJobArriveInTheOrderItsChangesHappenedAcrossThreads() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        Events events = new Events();
+        queue.addListener(events);
+        startedWorker(
+                queue,
+                ctx -> {
+                    ctx.progress(40);
+                    return Result.done();
+                },
+                8);
+        int jobs = 2_000;
+        List<Async<Void>> producers = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            int producer = p;
+            producers.add(async(() -> {
+                for (int i = 0; i < jobs / 2; i++) {
+                    queue.add("n", "p", withId(producer + "-" + i));
+                }
+                return null;
+            }));
+        }
+        producers.forEach(a -> a.future().join());
+        eventually().untilAsserted(() -> assertThat(queue.stats().completed()).isEqualTo(jobs));
+        eventually()
+                .untilAsserted(() -> assertThat(events.log.stream()
+                                .filter(e -> e.startsWith("completed"))
+                                .count())
+                        .isEqualTo(jobs));
+
+        Map<String, List<String>> perJob = new HashMap<>();
+        for (String event : events.log) {
+            String[] parts = event.split(" ");
+            if (parts.length > 1) {
+                perJob.computeIfAbsent(parts[1], k -> new ArrayList<>()).add(parts[0]);
+            }
+        }
+        assertThat(perJob).hasSize(jobs);
+        perJob.forEach((id, seen) -> assertThat(seen)
+                .as("events of job %s", id)
+                .containsExactly("added", "active", "progress", "completed"));
+    }
+
+    @Test
+    void aThrowingListenerDoesNotDisturbTheQueueOrOtherListeners() {
+        Queue<String> queue = newQueue();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onActive(Job<String> job) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onCompleted(Job<String> job) {
+                throw new IllegalStateException("listener bug");
+            }
+        });
+        Events events = new Events();
+        queue.addListener(events);
+
+        queue.add("n", "p", withId("j"));
+        manualWorker(queue, completing()).runDue();
+
+        assertThat(stateOf(queue, "j")).isEqualTo(JobState.COMPLETED);
+        assertThat(events.log).containsExactly("added j", "active j", "completed j", "drained");
+    }
+
+    @Test
+    void everyListenerHearsEveryEvent() {
+        Queue<String> queue = newQueue();
+        Events first = new Events();
+        Events second = new Events();
+        queue.addListener(first);
+        queue.addListener(second);
+        queue.add("n", "p", withId("j"));
+        manualWorker(queue, completing()).runDue();
+        assertThat(second.log).isEqualTo(first.log).hasSize(4);
+    }
+}

@@ -1,0 +1,218 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Worker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Retention of finished jobs: keepAll, keepNone, keepLast(n), keepFor(age), for completed and failed jobs. */
+public abstract class QueueRetentionContract extends QueueContractSupport {
+
+    /** A manual worker whose jobs take 1 s each; jobs named "fail" fail. */
+    private Worker<String> failingNamedFail(Queue<String> queue) {
+        return manualWorker(queue, ctx -> {
+            clock.advance(Duration.ofSeconds(1));
+            if (ctx.job().name().equals("fail")) {
+                throw new Boom("no");
+            }
+            return Result.done();
+        });
+    }
+
+    private void addAll(Queue<String> queue, List<String> ids) {
+        for (String id : ids) {
+            queue.add(id.startsWith("f") ? "fail" : "ok", "p", withId(id));
+        }
+    }
+
+    @Test
+    void keepAllKeepsEveryFinishedJob() {
+        Queue<String> queue =
+                newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()).keepFailed(Retention.keepAll()));
+        for (int i = 0; i < 2_000; i++) {
+            queue.add(i % 2 == 0 ? "ok" : "fail", "p", withId("j" + i));
+        }
+        manualWorker(queue, ctx -> {
+                    if (ctx.job().name().equals("fail")) {
+                        throw new Boom("no");
+                    }
+                    return Result.done();
+                })
+                .runDue();
+        clock.advance(Duration.ofDays(30));
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 1_000, 1_000));
+    }
+
+    @Test
+    void keepNoneRemovesAJobAsSoonAsItFinishes() {
+        Queue<String> queue = newQueue(
+                JobOptions.builder().keepCompleted(Retention.keepNone()).keepFailed(Retention.keepNone()));
+        addAll(queue, List.of("c1", "f1"));
+        failingNamedFail(queue).runDue();
+
+        assertThat(queue.job("c1")).isEmpty();
+        assertThat(queue.job("f1")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+        assertThat(queue.stats().completed()).isEqualTo(1);
+        assertThat(queue.stats().failed()).isEqualTo(1);
+    }
+
+    @Test
+    void keepLastKeepsTheNewestOfEachState() {
+        Queue<String> queue = newQueue(
+                JobOptions.builder().keepCompleted(Retention.keepLast(2)).keepFailed(Retention.keepLast(1)));
+        addAll(queue, List.of("c1", "f1", "c2", "f2", "c3", "c4", "f3"));
+        failingNamedFail(queue).runDue();
+
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c4", "c3");
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("f3");
+        assertThat(queue.job("c1")).isEmpty();
+        assertThat(queue.job("c2")).isEmpty();
+        assertThat(queue.job("f2")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 2, 1));
+    }
+
+    @Test
+    void keepLastCountsPerStateNotPerJob() {
+        Queue<String> queue = newQueue(
+                JobOptions.builder().keepCompleted(Retention.keepLast(3)).keepFailed(Retention.keepLast(3)));
+        addAll(queue, List.of("c1", "c2", "f1", "f2", "f3", "f4"));
+        failingNamedFail(queue).runDue();
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c2", "c1");
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("f4", "f3", "f2");
+    }
+
+    @Test
+    void keepForRemovesAJobOnceItHasBeenFinishedThatLong() {
+        Queue<String> queue = newQueue(JobOptions.builder()
+                .keepCompleted(Retention.keepFor(Duration.ofSeconds(10)))
+                .keepFailed(Retention.keepFor(Duration.ofSeconds(20))));
+        addAll(queue, List.of("c1", "f1"));
+        failingNamedFail(queue).runDue(); // c1 finished at 1 s, f1 at 2 s; now 2 s
+
+        clock.advance(Duration.ofMillis(8_999)); // 10.999 s: c1 finished 9.999 s ago
+        assertThat(queue.job("c1")).isPresent();
+        clock.advance(Duration.ofSeconds(2)); // 12.999 s
+        assertThat(queue.job("c1")).isEmpty();
+        assertThat(queue.job("f1")).isPresent();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 1));
+
+        clock.advance(Duration.ofSeconds(10)); // 22.999 s: f1 finished 20.999 s ago
+        assertThat(queue.job("f1")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void keepLastAndForAppliesBothBounds() {
+        Queue<String> queue = newQueue(
+                JobOptions.builder().keepCompleted(Retention.keepLast(2).andFor(Duration.ofMinutes(1))));
+        addAll(queue, List.of("c1", "c2", "c3"));
+        failingNamedFail(queue).runDue();
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c3", "c2");
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(queue.jobs(JobState.COMPLETED, 0, 10)).isEmpty();
+    }
+
+    @Test
+    void aJobsOwnRetentionAppliesWhenItFinishes() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        queue.add("ok", "p", withId("dropped"));
+        queue.add("ok", "p", id("kept").keepCompleted(Retention.keepAll()).build());
+        manualWorker(queue, completing()).runDue();
+        assertThat(queue.job("dropped")).isEmpty();
+        assertThat(queue.job("kept")).isPresent();
+    }
+
+    @Test
+    void keepLastOfAFinishingJobTrimsTheQueuesFinishedJobsOfThatState() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        for (String id : List.of("c1", "c2", "c3")) {
+            queue.add("ok", "p", withId(id));
+        }
+        queue.add("ok", "p", id("c4").keepCompleted(Retention.keepLast(2)).build());
+        failingNamedFail(queue).runDue();
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c4", "c3");
+    }
+
+    @Test
+    void retriedJobIsNotRemovedByRetentionOfItsEarlierFailure() {
+        Queue<String> queue =
+                newQueue(JobOptions.builder().attempts(2).keepFailed(Retention.keepFor(Duration.ofSeconds(5))));
+        queue.add("fail", "p", withId("f"));
+        Worker<String> worker = manualWorker(queue, throwing("no"));
+        worker.runDue();
+        assertThat(stateOf(queue, "f")).isEqualTo(JobState.FAILED);
+
+        queue.retry("f");
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(stateOf(queue, "f"))
+                .as("a waiting job is not retained or removed")
+                .isEqualTo(JobState.WAITING);
+    }
+
+    @Test
+    void keepLastCountsOnlyJobsStillFailedAfterARetry() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepLast(2)));
+        addAll(queue, List.of("f1", "f2"));
+        Worker<String> worker = failingNamedFail(queue);
+        worker.runDue();
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("f2", "f1");
+
+        queue.retry("f1");
+        queue.add("fail", "p", withId("f3"));
+        assertThat(queue.jobs(JobState.WAITING, 0, 10)).hasSize(2);
+        List<String> order = new ArrayList<>();
+        manualWorker(queue, ctx -> {
+                    order.add(ctx.job().id());
+                    clock.advance(Duration.ofSeconds(1));
+                    throw new Boom("no");
+                })
+                .runDue();
+
+        assertThat(order).containsExactly("f1", "f3");
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("f3", "f1");
+        assertThat(queue.job("f2")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 2));
+    }
+
+    @Test
+    void keepLastCountsOnlyJobsNotRemovedByHand() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
+        addAll(queue, List.of("c1", "c2"));
+        Worker<String> worker = failingNamedFail(queue);
+        worker.runDue();
+        assertThat(queue.remove("c2")).isTrue();
+
+        queue.add("ok", "p", withId("c3"));
+        worker.runDue();
+
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c3", "c1");
+        assertThat(queue.counts().completed()).isEqualTo(2);
+    }
+
+    @Test
+    void keepLastCountsOnlyJobsNotCleaned() {
+        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
+        addAll(queue, List.of("c1", "c2"));
+        Worker<String> worker = failingNamedFail(queue);
+        worker.runDue(); // c1 finished at 1 s, c2 at 2 s; now 2 s
+        assertThat(queue.clean(JobState.COMPLETED, Duration.ofSeconds(1))).isEqualTo(1);
+
+        addAll(queue, List.of("c3", "c4"));
+        worker.runDue();
+
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c4", "c3");
+        addAll(queue, List.of("c5"));
+        worker.runDue();
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c5", "c4");
+    }
+}

@@ -1,0 +1,12 @@
+package dev.sluice.testkit;
+
+import dev.sluice.Sluice;
+import dev.sluice.time.Clock;
+
+/** The queue contract, run against the in-memory engine. */
+class InMemoryQueueContractTest extends QueueContract {
+    @Override
+    protected Sluice newEngine(Clock clock) {
+        return Sluice.inMemory(clock);
+    }
+}
