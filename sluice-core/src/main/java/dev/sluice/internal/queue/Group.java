@@ -37,6 +37,8 @@ final class Group {
 
     long parkedUntil = Long.MIN_VALUE;
     boolean heldByConcurrency;
+    /** Set when the queue let the group go; a job holding it looks its group up again. */
+    boolean released;
 
     final Stats stats;
 
@@ -68,6 +70,21 @@ final class Group {
 
     /** Takes the next waiting job, or null. Jobs removed from the queue meanwhile are skipped. */
     JobRecord poll() {
+        ArrayDeque<JobRecord> only = zeroLane;
+        if (only != null && lanes.size() == 1) {
+            JobRecord job;
+            while ((job = only.pollFirst()) != null) {
+                if (!job.removed) {
+                    waiting--;
+                    if (only.isEmpty()) {
+                        dropIfEmpty(0, only);
+                    }
+                    return job;
+                }
+            }
+            dropIfEmpty(0, only);
+            return null;
+        }
         while (!lanes.isEmpty()) {
             var entry = lanes.firstEntry();
             ArrayDeque<JobRecord> lane = entry.getValue();
@@ -121,6 +138,8 @@ final class Group {
     static final class Stats {
         long completed;
         long failed;
+        long keptCompleted;
+        long keptFailed;
         final Histogram waitTime = new Histogram();
         final Histogram processingTime = new Histogram();
         final Throughput completions = new Throughput();

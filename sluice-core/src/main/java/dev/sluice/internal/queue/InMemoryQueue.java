@@ -62,6 +62,7 @@ import java.util.function.Consumer;
 public final class InMemoryQueue<T> implements Queue<T> {
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
+    private static final int LOCK_SPINS = 200;
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
     private static final Comparator<JobRecord> BY_RUN_AT =
@@ -88,14 +89,17 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
-    private final HashMap<Group.Key, long[]> keptByGroup = new HashMap<>();
     /** The statistics of the most recently used groups, kept while a group is released and created again. */
     private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
-            return size() > MAX_GROUP_STATS && !groups.containsKey(eldest.getKey());
+            Group.Stats s = eldest.getValue();
+            return size() > MAX_GROUP_STATS
+                    && s.keptCompleted == 0
+                    && s.keptFailed == 0
+                    && !groups.containsKey(eldest.getKey());
         }
     };
 
@@ -385,6 +389,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
         jobs.put(id, record);
+        record.stats = group(record).stats;
         long delay = p.repeatId != null
                 ? Math.max(0, p.scheduledAt - now)
                 : p.options.delay().toNanos();
@@ -411,12 +416,23 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return group;
     }
 
+    /** The live group of {@code job}, created if it was released. */
+    private Group group(JobRecord job) {
+        Group group = job.group;
+        if (group == null || group.released) {
+            group = group(job.groupKey);
+            job.group = group;
+        }
+        return group;
+    }
+
     /** Counts a finished job kept (+1) or removed (-1) for its group. */
     private void kept(JobRecord job, JobState state, int delta) {
-        long[] counts = keptByGroup.computeIfAbsent(job.groupKey, k -> new long[2]);
-        counts[state == JobState.COMPLETED ? 0 : 1] += delta;
-        if (counts[0] == 0 && counts[1] == 0) {
-            keptByGroup.remove(job.groupKey);
+        Group.Stats s = job.stats;
+        if (state == JobState.COMPLETED) {
+            s.keptCompleted += delta;
+        } else {
+            s.keptFailed += delta;
         }
     }
 
@@ -424,7 +440,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         job.state = JobState.WAITING;
         job.readyAt = now;
         job.runAt = 0;
-        Group group = group(job.groupKey);
+        Group group = group(job);
         if (atFront) {
             group.addFirst(job);
         } else {
@@ -443,7 +459,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         job.runAt = runAt;
         job.seq = ++seq;
         delayed.add(job);
-        group(job.groupKey).delayed++;
+        group(job).delayed++;
         delayedCount++;
         armWake(runAt);
     }
@@ -492,7 +508,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         Group group;
         while ((group = ring.pollFirst()) != null) {
             group.inRing = false;
-            if (group.waiting == 0 || groups.get(group.key) != group) {
+            if (group.waiting == 0 || group.released) {
                 continue;
             }
             GroupLimits limits = limitsOf(group.key);
@@ -541,8 +557,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         long waited = now - job.readyAt;
         stats.waitTime.record(waited);
         group.stats.waitTime.record(waited);
-        int number = job.attempts == null ? 1 : job.attempts.size() + 1;
-        job.addAttempt(new Job.Attempt(number, instant(now), null, null, null));
+        job.startAttempt(now);
         Duration timeout = job.options.timeout();
         if (timeout != null) {
             int token = job.token;
@@ -561,7 +576,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             job.timeoutTimer.cancel();
             job.timeoutTimer = null;
         }
-        Group group = groups.get(job.groupKey);
+        Group group = group(job);
         group.active--;
         activeCount--;
         long took = now - job.startedAt;
@@ -578,8 +593,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     private void endAttempt(JobRecord job, long now, Job.Attempt.Outcome outcome, String error) {
-        Job.Attempt running = job.lastAttempt();
-        job.endAttempt(new Job.Attempt(running.number(), running.startedAt(), instant(now), outcome, error));
+        job.endAttempt(now, outcome, error);
     }
 
     /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
@@ -631,7 +645,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         }
         long delay = retryDelay.toNanos();
         if (delay > 0) {
-            Group group = groups.get(job.groupKey);
+            Group group = group(job);
             makeDelayed(job, now + delay);
             releaseIfIdle(group, now);
         } else {
@@ -668,7 +682,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             return true;
         }
         job.rateLimits++;
-        Group group = groups.get(job.groupKey);
+        Group group = group(job);
         if (limited.scope() == Result.Scope.GROUP) {
             if (until > group.pausedUntil) {
                 group.pausedUntil = until;
@@ -751,16 +765,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private void finish(JobRecord job, JobState state, long now) {
         job.state = state;
         job.finishedAt = now;
-        Group group = groups.get(job.groupKey);
-        Group.Stats[] both = {stats, group.stats};
-        for (Group.Stats s : both) {
-            if (state == JobState.COMPLETED) {
-                s.completed++;
-                s.completions.record(now);
-            } else {
-                s.failed++;
-            }
-        }
+        Group group = group(job);
+        count(stats, state, now);
+        count(group.stats, state, now);
         Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
         Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
         kept.add(job, now);
@@ -773,6 +780,15 @@ public final class InMemoryQueue<T> implements Queue<T> {
             armWake(job.expiresAt);
         }
         releaseIfIdle(group, now);
+    }
+
+    private static void count(Group.Stats s, JobState state, long now) {
+        if (state == JobState.COMPLETED) {
+            s.completed++;
+            s.completions.record(now);
+        } else {
+            s.failed++;
+        }
     }
 
     private void afterFinish(JobRecord job, long now, Events events) {
@@ -809,8 +825,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     private void releaseIfIdle(Group group, long now) {
-        if (group.isIdle(now) && !group.inRing && group.parkedUntil <= now && groups.get(group.key) == group) {
+        if (group.isIdle(now) && !group.inRing && group.parkedUntil <= now && !group.released) {
             groups.remove(group.key);
+            group.released = true;
             if (group.parkedUntil > Long.MIN_VALUE) {
                 parked.remove(group);
             }
@@ -884,7 +901,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         JobRecord job;
         while ((job = delayed.peek()) != null && job.runAt <= now) {
             delayed.poll();
-            Group group = group(job.groupKey);
+            Group group = group(job);
             group.delayed--;
             delayedCount--;
             makeWaiting(job, now, false);
@@ -896,7 +913,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         while ((group = parked.peek()) != null && group.parkedUntil <= now) {
             parked.poll();
             group.parkedUntil = Long.MIN_VALUE;
-            if (groups.get(group.key) == group) {
+            if (!group.released) {
                 offer(group, now);
                 releaseIfIdle(group, now);
             }
@@ -1152,11 +1169,12 @@ public final class InMemoryQueue<T> implements Queue<T> {
         try {
             Group.Key key = Group.Key.of(groupName);
             Group group = groups.get(key);
-            long[] kept = keptByGroup.getOrDefault(key, new long[2]);
-            JobCounts counts = group == null
-                    ? new JobCounts(0, 0, 0, kept[0], kept[1])
-                    : new JobCounts(group.waiting, group.delayed, group.active, kept[0], kept[1]);
             Group.Stats groupStats = statsByGroup.get(key);
+            long keptCompleted = groupStats == null ? 0 : groupStats.keptCompleted;
+            long keptFailed = groupStats == null ? 0 : groupStats.keptFailed;
+            JobCounts counts = group == null
+                    ? new JobCounts(0, 0, 0, keptCompleted, keptFailed)
+                    : new JobCounts(group.waiting, group.delayed, group.active, keptCompleted, keptFailed);
             return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, clock.nanos());
         } finally {
             lock.unlock();
@@ -1232,7 +1250,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     }
 
     private void removeUnstarted(JobRecord job, long now) {
-        Group group = groups.get(job.groupKey);
+        Group group = group(job);
         if (job.state == JobState.WAITING) {
             group.forgetWaiting();
             waitingCount--;
@@ -1614,6 +1632,20 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return lock;
     }
 
+    /**
+     * Takes the lock on a hot path, spinning briefly first: critical sections here last a few hundred
+     * nanoseconds, far less than parking and resuming a virtual thread costs.
+     */
+    void lockSpinning() {
+        for (int i = 0; i < LOCK_SPINS; i++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        lock.lock();
+    }
+
     Condition workAvailable() {
         return workAvailable;
     }
@@ -1650,12 +1682,12 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 r.rateLimits,
                 instant(r.createdAt),
                 r.state == JobState.DELAYED ? instant(r.runAt) : null,
-                r.attempts == null ? null : instant(r.startedAt),
+                r.attemptCount == 0 ? null : instant(r.startedAt),
                 r.state == JobState.COMPLETED || r.state == JobState.FAILED ? instant(r.finishedAt) : null,
                 r.progress,
                 r.result,
                 r.failure,
-                r.attempts == null ? List.of() : r.attempts);
+                r.attempts());
     }
 
     T decode(JobRecord r) {

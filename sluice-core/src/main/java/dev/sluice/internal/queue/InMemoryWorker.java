@@ -248,7 +248,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             while (true) {
                 JobRecord next = null;
                 InMemoryQueue<T>.Events events;
-                lock.lock();
+                queue.lockSpinning();
                 try {
                     events = queue.events();
                     if (ending != null) {

@@ -31,13 +31,23 @@ final class JobRecord {
     int progress;
     String result;
     Job.Failure failure;
-    List<Job.Attempt> attempts;
+    /** Attempts started; the first is kept in the fields below, so a job that runs once allocates nothing. */
+    int attemptCount;
+
+    private long firstStart;
+    private long firstEnd;
+    private Job.Attempt.Outcome firstOutcome;
+    private String firstError;
+    private List<Job.Attempt> later;
 
     /** Bumped at every start and every forced end: a worker whose token no longer matches lost the job. */
     int token;
 
     InMemoryWorker<?>.Slot slot;
     Clock.Timer timeoutTimer;
+
+    Group group;
+    Group.Stats stats;
 
     JobRecord(
             String id,
@@ -62,19 +72,45 @@ final class JobRecord {
         return options.priority();
     }
 
-    void addAttempt(Job.Attempt attempt) {
-        if (attempts == null) {
-            attempts = new ArrayList<>(2);
+    void startAttempt(long now) {
+        attemptCount++;
+        if (attemptCount == 1) {
+            firstStart = now;
+        } else {
+            if (later == null) {
+                later = new ArrayList<>(2);
+            }
+            later.add(new Job.Attempt(attemptCount, InMemoryQueue.instant(now), null, null, null));
         }
-        attempts.add(attempt);
     }
 
-    /** Replaces the last (running) attempt with its ended form. */
-    void endAttempt(Job.Attempt ended) {
-        attempts.set(attempts.size() - 1, ended);
+    void endAttempt(long now, Job.Attempt.Outcome outcome, String error) {
+        if (attemptCount == 1) {
+            firstEnd = now;
+            firstOutcome = outcome;
+            firstError = error;
+        } else {
+            Job.Attempt running = later.get(later.size() - 1);
+            later.set(
+                    later.size() - 1,
+                    new Job.Attempt(running.number(), running.startedAt(), InMemoryQueue.instant(now), outcome, error));
+        }
     }
 
-    Job.Attempt lastAttempt() {
-        return attempts.get(attempts.size() - 1);
+    List<Job.Attempt> attempts() {
+        if (attemptCount == 0) {
+            return List.of();
+        }
+        List<Job.Attempt> all = new ArrayList<>(attemptCount);
+        all.add(new Job.Attempt(
+                1,
+                InMemoryQueue.instant(firstStart),
+                firstOutcome == null ? null : InMemoryQueue.instant(firstEnd),
+                firstOutcome,
+                firstError));
+        if (later != null) {
+            all.addAll(later);
+        }
+        return all;
     }
 }
