@@ -62,7 +62,7 @@ import java.util.function.Consumer;
 public final class InMemoryQueue<T> implements Queue<T> {
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
-    private static final int LOCK_SPINS = 200;
+    private static final int LOCK_SPINS = 50;
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
     private static final Comparator<JobRecord> BY_RUN_AT =
