@@ -75,7 +75,12 @@ public interface Sluice extends AutoCloseable {
     /** Starts a chain of limiters of this engine, acquired all or nothing. */
     <C> LimitChain.Builder<C> chain();
 
-    /** Closes every worker of its queues (30 s deadline) and releases what the engine holds. */
+    /**
+     * Closes every worker of its queues, giving running jobs 30 seconds on the engine's clock to finish (then
+     * they go back to waiting), waits for that, and releases what the engine holds. On a {@code ManualClock}
+     * that deadline passes only when the clock is advanced: close workers with a zero deadline first in tests
+     * whose processors may still be running.
+     */
     @Override
     void close();
 }
