@@ -4,19 +4,28 @@ import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.LimitPolicy;
 
 /**
- * The limits on one group's jobs: how fast they may start, and how many may run at once.
+ * The limits on one group's jobs: how fast they may start, how many may run at once, and how many may wait.
  *
  * @param rate how often the group's jobs may start (any policy but {@link ConcurrencyLimit}); {@code null}
  *     for no rate limit
  * @param concurrency how many of the group's jobs may run at once, 1 to {@link Integer#MAX_VALUE}
+ * @param maxWaiting how many of the group's jobs may be waiting or delayed at once, 1 to {@link
+ *     Integer#MAX_VALUE}; an add past it is treated as the queue's {@link QueueOptions#whenFull()} says, so one
+ *     tenant cannot fill the whole queue and get the others' adds refused
  */
-public record GroupLimits(LimitPolicy rate, int concurrency) {
-    private static final GroupLimits NONE = new GroupLimits(null, Integer.MAX_VALUE);
+public record GroupLimits(LimitPolicy rate, int concurrency, int maxWaiting) {
+    private static final GroupLimits NONE = new GroupLimits(null, Integer.MAX_VALUE, Integer.MAX_VALUE);
 
-    /** Validates: the rate is not a concurrency policy, the concurrency is positive. */
+    /** Validates: the rate is not a concurrency policy, the concurrency and the bound are positive. */
     public GroupLimits {
         QueueOptions.checkRate("group rate", rate);
         Durations.inRange("group concurrency", concurrency, 1, Integer.MAX_VALUE);
+        Durations.inRange("group maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
+    }
+
+    /** A rate and a concurrency, with no bound on waiting jobs. */
+    public GroupLimits(LimitPolicy rate, int concurrency) {
+        this(rate, concurrency, Integer.MAX_VALUE);
     }
 
     /** No limits. */
@@ -26,11 +35,16 @@ public record GroupLimits(LimitPolicy rate, int concurrency) {
 
     /** These limits with another rate ({@code null}: none). */
     public GroupLimits withRate(LimitPolicy rate) {
-        return new GroupLimits(rate, concurrency);
+        return new GroupLimits(rate, concurrency, maxWaiting);
     }
 
     /** These limits with another concurrency. */
     public GroupLimits withConcurrency(int concurrency) {
-        return new GroupLimits(rate, concurrency);
+        return new GroupLimits(rate, concurrency, maxWaiting);
+    }
+
+    /** These limits with another bound on waiting and delayed jobs. */
+    public GroupLimits withMaxWaiting(int maxWaiting) {
+        return new GroupLimits(rate, concurrency, maxWaiting);
     }
 }

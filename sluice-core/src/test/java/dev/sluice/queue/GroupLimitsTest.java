@@ -69,4 +69,22 @@ class GroupLimitsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("group concurrency must be between 1 and 2147483647, was " + concurrency);
     }
+
+    @Test
+    void maxWaitingIsUnboundedByDefaultAndKeptByTheOtherWithers() {
+        GroupLimits bounded = GroupLimits.none().withMaxWaiting(50);
+        assertThat(GroupLimits.none().maxWaiting()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(new GroupLimits(null, 4).maxWaiting()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(bounded.withConcurrency(3).maxWaiting()).isEqualTo(50);
+        assertThat(bounded.withRate(TokenBucket.perSecond(1)).maxWaiting()).isEqualTo(50);
+        assertThat(bounded.withConcurrency(3).concurrency()).isEqualTo(3);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
+    void maxWaitingBelowOneIsRejectedNamingTheValueAndRange(int maxWaiting) {
+        assertThatThrownBy(() -> GroupLimits.none().withMaxWaiting(maxWaiting))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("group maxWaiting must be between 1 and 2147483647, was " + maxWaiting);
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Added;
+import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueFullException;
@@ -199,5 +200,94 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
         assertThat(producer.future().get(10, TimeUnit.SECONDS)).hasSize(2);
         assertThat(queue.counts()).isEqualTo(counts(3, 0, 0, 0, 0));
+    }
+
+    private Queue<String> boundedPerGroup(int groupMaxWaiting, WhenFull whenFull) {
+        return newQueue(QueueOptions.builder()
+                .groupDefaults(GroupLimits.none().withMaxWaiting(groupMaxWaiting))
+                .whenFull(whenFull)
+                .build());
+    }
+
+    @Test
+    void aFullGroupRefusesItsAddsWhileOtherGroupsAreAccepted() {
+        Queue<String> queue = boundedPerGroup(2, WhenFull.reject());
+        queue.add("n", "p", inGroup("a1", "a"));
+        queue.add("n", "p", id("a2").group("a").delay(Duration.ofSeconds(5)).build());
+
+        assertThatThrownBy(() -> queue.add("n", "p", inGroup("a3", "a")))
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining("group 'a'")
+                .hasMessageContaining("at most 2")
+                .satisfies(e -> {
+                    QueueFullException full = (QueueFullException) e;
+                    assertThat(full.queue()).isEqualTo(QUEUE);
+                    assertThat(full.group()).isEqualTo("a");
+                    assertThat(full.maxWaiting()).isEqualTo(2);
+                });
+        queue.add("n", "p", inGroup("b1", "b"));
+        queue.add("n", "p", inGroup("b2", "b"));
+
+        assertThat(queue.job("a3")).isEmpty();
+        assertThat(queue.stats("a").counts()).isEqualTo(counts(1, 1, 0, 0, 0));
+        assertThat(queue.stats("b").counts()).isEqualTo(counts(2, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aBulkThatOverfillsOneGroupAddsNothingOfAnyGroup() {
+        Queue<String> queue = boundedPerGroup(1, WhenFull.reject());
+        queue.add("n", "p", inGroup("a1", "a"));
+
+        assertThatThrownBy(() -> queue.addBulk(List.of(
+                        new NewJob<>("n", "p", inGroup("b1", "b")), new NewJob<>("n", "p", inGroup("a2", "a")))))
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining("group 'a'");
+
+        assertThat(queue.job("b1")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aGroupsOwnLimitsSetItsBoundAtRunTime() {
+        Queue<String> queue = boundedPerGroup(1, WhenFull.reject());
+        queue.add("n", "p", inGroup("a1", "a"));
+        queue.setGroupLimits("a", GroupLimits.none().withMaxWaiting(3));
+        queue.add("n", "p", inGroup("a2", "a"));
+        queue.add("n", "p", inGroup("a3", "a"));
+        assertThatThrownBy(() -> queue.add("n", "p", inGroup("a4", "a")))
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining("at most 3");
+
+        queue.clearGroupLimits("a");
+        queue.add("n", "p", inGroup("b1", "b"));
+        assertThatThrownBy(() -> queue.add("n", "p", inGroup("b2", "b")))
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining("at most 1");
+        assertThat(queue.counts()).isEqualTo(counts(4, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aProducerBlockedOnItsGroupIsLetInWhenAJobOfThatGroupStarts() {
+        Queue<String> queue = boundedPerGroup(1, WhenFull.block(Duration.ofSeconds(10)));
+        queue.add("n", "p", inGroup("a1", "a"));
+        Async<Added<String>> producer = async(() -> queue.add("n", "p", inGroup("a2", "a")));
+        eventually().until(producer::isParked);
+        queue.add("n", "p", inGroup("b1", "b"));
+        assertThat(producer.future())
+                .as("room in group b does not help group a")
+                .isNotDone();
+
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            ran.add(ctx.job().id());
+            if (ctx.job().id().equals("a1")) {
+                producer.future().get(10, TimeUnit.SECONDS); // room in group a appeared when a1 started
+            }
+            return Result.done();
+        });
+        worker.runDue();
+
+        assertThat(producer.future()).isCompleted();
+        assertThat(ran).containsExactly("a1", "b1", "a2");
     }
 }

@@ -195,7 +195,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             long now = clock.nanos();
             added = duplicate(prepared, now);
             if (added == null) {
-                awaitRoom(1, now);
+                awaitRoom(demand(List.of(prepared), now), now);
                 now = clock.nanos();
                 added = duplicate(prepared, now);
                 if (added == null) {
@@ -230,9 +230,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
         try {
             checkOpen();
             long now = clock.nanos();
-            int fresh = countFresh(prepared, now);
-            if (fresh > 0) {
-                awaitRoom(fresh, now);
+            Demand demand = demand(prepared, now);
+            if (demand.jobs > 0) {
+                awaitRoom(demand, now);
                 now = clock.nanos();
             }
             events = events();
@@ -263,15 +263,23 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return answers;
     }
 
-    private int countFresh(List<Prepared> prepared, long now) {
-        HashSet<String> ids = new HashSet<>();
+    /** The room an add needs: its jobs that are not duplicates, in all and per bounded group. */
+    private record Demand(int jobs, Map<Group.Key, Integer> perGroup) {}
+
+    private Demand demand(List<Prepared> prepared, long now) {
+        boolean groupsBounded = groupDefaults.maxWaiting() != Integer.MAX_VALUE || !groupOverrides.isEmpty();
+        HashSet<String> ids = prepared.size() > 1 ? new HashSet<>() : null;
+        Map<Group.Key, Integer> perGroup = groupsBounded ? new HashMap<>() : Map.of();
         int fresh = 0;
         for (Prepared p : prepared) {
-            if (p.id == null || (!isHeld(p.id, now) && ids.add(p.id))) {
+            if (p.id == null || (!isHeld(p.id, now) && (ids == null || ids.add(p.id)))) {
                 fresh++;
+                if (groupsBounded) {
+                    perGroup.merge(Group.Key.of(p.options.group()), 1, Integer::sum);
+                }
             }
         }
-        return fresh;
+        return new Demand(fresh, perGroup);
     }
 
     /** A job checked and encoded, before the lock is taken. */
@@ -332,14 +340,14 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return null;
     }
 
-    private void awaitRoom(int count, long now) {
-        int max = options.maxWaiting();
-        if (waitingCount + delayedCount + count <= max) {
+    private void awaitRoom(Demand demand, long now) {
+        QueueFullException shortage = shortage(demand);
+        if (shortage == null) {
             return;
         }
         Duration blockFor = options.whenFull().blockFor();
-        if (blockFor.isZero() || count > max) {
-            throw full(count);
+        if (blockFor.isZero() || demand.jobs > shortage.maxWaiting()) {
+            throw shortage;
         }
         long deadline = now + blockFor.toNanos();
         boolean[] timedOut = {false};
@@ -354,9 +362,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
         });
         blockedProducers++;
         try {
-            while (waitingCount + delayedCount + count > max) {
+            while ((shortage = shortage(demand)) != null) {
                 if (timedOut[0] || clock.nanos() >= deadline || closed) {
-                    throw full(count);
+                    throw shortage;
                 }
                 roomAvailable.awaitUninterruptibly();
             }
@@ -366,14 +374,36 @@ public final class InMemoryQueue<T> implements Queue<T> {
         }
     }
 
-    private QueueFullException full(int count) {
+    /** Why {@code demand} does not fit now (the queue's bound, or a group's), or null if it fits. */
+    private QueueFullException shortage(Demand demand) {
         int max = options.maxWaiting();
-        return new QueueFullException(
-                name,
-                max,
-                "queue '" + name + "' is full: it holds " + (waitingCount + delayedCount)
-                        + " waiting or delayed jobs, at most " + max + ", and " + count
-                        + " more do not fit; nothing was added");
+        if (waitingCount + delayedCount + demand.jobs > max) {
+            return new QueueFullException(
+                    name,
+                    null,
+                    max,
+                    "queue '" + name + "' is full: it holds "
+                            + (waitingCount + delayedCount) + " waiting or delayed jobs, at most " + max + ", and "
+                            + demand.jobs + " more do not fit; nothing was added");
+        }
+        for (Map.Entry<Group.Key, Integer> wanted : demand.perGroup.entrySet()) {
+            Group.Key key = wanted.getKey();
+            int groupMax = limitsOf(key).maxWaiting();
+            Group group = groups.get(key);
+            long held = group == null ? 0 : group.waiting + group.delayed;
+            if (held + wanted.getValue() > groupMax) {
+                String which = key.name() == null ? "the ungrouped jobs" : "group '" + key.name() + "'";
+                return new QueueFullException(
+                        name,
+                        key.name(),
+                        groupMax,
+                        "queue '" + name + "': " + which
+                                + " holds " + held + " waiting or delayed jobs, at most " + groupMax
+                                + " (its maxWaiting), and "
+                                + wanted.getValue() + " more do not fit; nothing was added");
+            }
+        }
+        return null;
     }
 
     private String newId() {
@@ -1502,6 +1532,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
             offer(group, now);
         }
         workAvailable.signalAll();
+        roomAvailable.signalAll();
     }
 
     // ---------------------------------------------------------------- workers and listeners
