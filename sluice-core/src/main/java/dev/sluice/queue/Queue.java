@@ -37,7 +37,7 @@ public interface Queue<T> {
      * Adds a job with the queue's default options.
      *
      * @throws IllegalArgumentException if the name is malformed or the codec cannot encode the payload
-     * @throws QueueFullException if the queue is full (after waiting, when it blocks)
+     * @throws QueueFullException if the queue, or the job's group, is full (after waiting, when it blocks)
      */
     default Added<T> add(String name, T payload) {
         return add(name, payload, JobOptions.empty());
@@ -59,7 +59,7 @@ public interface Queue<T> {
      *
      * @return one answer per job, in order
      * @throws IllegalArgumentException naming the first malformed job by its index
-     * @throws QueueFullException if the jobs that are not duplicates do not fit
+     * @throws QueueFullException if the jobs that are not duplicates do not fit in the queue or in one of their groups
      */
     List<Added<T>> addBulk(List<NewJob<T>> jobs);
 
