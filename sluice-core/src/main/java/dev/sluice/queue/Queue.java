@@ -123,6 +123,7 @@ public interface Queue<T> {
      * Adds a job on a schedule, under {@code id}. Registering an id again with the same schedule and template
      * keeps its state (no run is missed or made twice); with another, it replaces it from now on.
      *
+     * @param id 1 to 480 characters
      * @throws IllegalArgumentException if the id or template is malformed, or the payload cannot be encoded
      */
     RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template);

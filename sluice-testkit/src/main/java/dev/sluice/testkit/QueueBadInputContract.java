@@ -309,4 +309,30 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertThat(job(queue, "returns-null").failure().reason()).contains("returned null");
         assertThat(job(queue, "never-returns").failure().reason()).contains("timed out");
     }
+
+    @Test
+    void aRepeatableIdTooLongForItsRunIdsIsRejectedAndNothingIsRegistered() {
+        Queue<String> queue = newQueue();
+        NewJob<String> template = new NewJob<>("tick", "p");
+        Schedule everyMinute = Schedule.fixedRate(Duration.ofMinutes(1));
+
+        assertRejected(
+                () -> queue.repeat("r".repeat(481), everyMinute, template), "repeatable job id", "1 to 480", "481");
+        assertRejected(() -> queue.repeat("", everyMinute, template), "repeatable job id", "empty");
+        assertThat(queue.repeatables()).isEmpty();
+        assertThat(queue.counts().total()).isZero();
+
+        String longest = "r".repeat(480);
+        queue.repeat(longest, everyMinute, template);
+        assertThat(queue.counts().total())
+                .as("the run due now and the next one")
+                .isEqualTo(2);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(queue.repeatables()).hasSize(1);
+        assertThat(queue.counts().total())
+                .as("and the one after, once the second fell due")
+                .isEqualTo(3);
+        assertThat(queue.job("repeat:" + longest + ":" + clock.instant().toEpochMilli()))
+                .isPresent();
+    }
 }

@@ -63,6 +63,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
+    /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
+    private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
+
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
     private static final Comparator<JobRecord> BY_RUN_AT =
@@ -965,7 +968,11 @@ public final class InMemoryQueue<T> implements Queue<T> {
 
     @Override
     public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
-        JobOptions.builder().jobId(id);
+        if (id == null || id.isEmpty() || id.length() > MAX_REPEAT_ID_LENGTH) {
+            throw new IllegalArgumentException("repeatable job id must be 1 to " + MAX_REPEAT_ID_LENGTH
+                    + " characters (its runs' ids add a prefix and a time), was "
+                    + (id == null ? "null" : id.isEmpty() ? "empty" : id.length() + " characters"));
+        }
         if (schedule == null) {
             throw new IllegalArgumentException("schedule of repeatable job '" + id + "' must not be null");
         }
