@@ -34,7 +34,6 @@ final class InMemoryWorker<T> implements Worker<T> {
     private final List<Slot> slots = new ArrayList<>();
     private final CompletableFuture<CloseReport> closed = new CompletableFuture<>();
     private State state = State.NEW;
-    private int running;
     private int active;
     private int finishedWhileClosing;
     private int returned;
@@ -61,7 +60,6 @@ final class InMemoryWorker<T> implements Worker<T> {
             for (int i = 0; i < options.concurrency(); i++) {
                 Slot slot = new Slot();
                 slots.add(slot);
-                running++;
             }
         } finally {
             lock.unlock();
@@ -322,7 +320,6 @@ final class InMemoryWorker<T> implements Worker<T> {
         private void exit() {
             lock.lock();
             try {
-                running--;
                 if (state == State.CLOSING && active == 0) {
                     finishClose();
                 }
