@@ -3,6 +3,7 @@ package dev.sluice.internal.queue;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
+import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
@@ -757,14 +758,8 @@ public final class InMemoryQueue<T> implements Queue<T> {
             }
             InMemoryWorker<?>.Slot slot = job.slot;
             long now = clock.nanos();
-            String reason = "timed out after " + timeout;
-            Duration retry = job.attemptsMade + 1 < job.options.attempts()
-                    ? backoffOrNull(job, job.attemptsMade + 1, null)
-                    : null;
-            String why = retry == null && job.attemptsMade + 1 < job.options.attempts()
-                    ? reason + "; " + backoffProblem(job, job.attemptsMade + 1, null)
-                    : reason;
-            fail(job, token, null, why, Job.Attempt.Outcome.TIMED_OUT, retry, now, events);
+            Retry retry = retry(job, job.attemptsMade + 1, null, "timed out after " + timeout);
+            fail(job, token, null, retry.reason(), Job.Attempt.Outcome.TIMED_OUT, retry.delay(), now, events);
             thread = slot == null ? null : slot.thread();
         } finally {
             lock.unlock();
@@ -775,24 +770,37 @@ public final class InMemoryQueue<T> implements Queue<T> {
         fire(events);
     }
 
-    /** The backoff wait after {@code failedAttempt}, or null if the backoff gives none (a custom function's fault). */
-    Duration backoffOrNull(JobRecord job, int failedAttempt, Throwable error) {
-        try {
-            Duration delay = job.options.backoff().delay(failedAttempt, error);
-            return delay == null || delay.isNegative() ? null : delay;
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
+    /**
+     * What follows a failed attempt.
+     *
+     * @param delay the wait before the next attempt; null to fail the job now
+     * @param reason why the attempt failed, and why the job cannot be retried when the backoff is at fault
+     */
+    record Retry(Duration delay, String reason) {}
 
-    String backoffProblem(JobRecord job, int failedAttempt, Throwable error) {
-        try {
-            Duration delay = job.options.backoff().delay(failedAttempt, error);
-            return "its backoff " + job.options.backoff() + " returned " + delay + " for attempt " + failedAttempt
-                    + "; a backoff must return zero or a positive duration";
-        } catch (RuntimeException e) {
-            return "its backoff " + job.options.backoff() + " threw " + e;
+    /**
+     * Plans what follows attempt {@code failedAttempt} failing for {@code reason}: no retry when attempts are
+     * used up; otherwise the backoff's wait, asked once (a custom function may throw, or return null or a
+     * negative duration: then the job fails, saying so). Called outside the lock by workers.
+     */
+    Retry retry(JobRecord job, int failedAttempt, Throwable error, String reason) {
+        if (failedAttempt >= job.options.attempts()) {
+            return new Retry(null, reason);
         }
+        Backoff backoff = job.options.backoff();
+        Duration delay;
+        try {
+            delay = backoff.delay(failedAttempt, error);
+        } catch (RuntimeException e) {
+            return new Retry(null, reason + "; its backoff " + backoff + " threw " + e);
+        }
+        if (delay == null || delay.isNegative()) {
+            return new Retry(
+                    null,
+                    reason + "; its backoff " + backoff + " returned " + delay + " for attempt " + failedAttempt
+                            + "; a backoff must return zero or a positive duration");
+        }
+        return new Retry(delay, reason);
     }
 
     private void finish(JobRecord job, JobState state, long now) {

@@ -369,17 +369,14 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
-            boolean retries = number < current.options.attempts();
-            Duration delay = retries ? queue.backoffOrNull(current, number, error) : null;
-            String why =
-                    retries && delay == null ? reason + "; " + queue.backoffProblem(current, number, error) : reason;
+            InMemoryQueue.Retry retry = queue.retry(current, number, error, reason);
             return events -> queue.fail(
                     current,
                     owned,
                     error,
-                    why,
+                    retry.reason(),
                     Job.Attempt.Outcome.FAILED,
-                    delay,
+                    retry.delay(),
                     queue.clock().nanos(),
                     events);
         }
