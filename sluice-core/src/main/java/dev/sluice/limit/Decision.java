@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -41,8 +42,7 @@ public record Decision(
 
     /** {@link #resetAtNanos()} as an instant. */
     public Instant resetAt() {
-        return Instant.ofEpochSecond(
-                Math.floorDiv(resetAtNanos, 1_000_000_000L), Math.floorMod(resetAtNanos, 1_000_000_000L));
+        return Clock.toInstant(resetAtNanos);
     }
 
     /**

@@ -27,8 +27,22 @@ public interface Clock {
 
     /** The current time as an instant; the same reading as {@link #nanos()}. */
     default Instant instant() {
-        long nanos = nanos();
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+        return toInstant(nanos());
+    }
+
+    /** The instant {@code epochNanos} nanoseconds from the Unix epoch (negative: before it). */
+    static Instant toInstant(long epochNanos) {
+        return Instant.ofEpochSecond(
+                Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
+    }
+
+    /**
+     * {@code instant} in nanoseconds from the Unix epoch.
+     *
+     * @throws ArithmeticException if it lies more than about 292 years from the epoch
+     */
+    static long toEpochNanos(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
     }
 
     /**

@@ -34,7 +34,7 @@ public final class ManualClock implements Clock {
     public ManualClock(Instant start) {
         long epochNanos;
         try {
-            epochNanos = Math.addExact(Math.multiplyExact(start.getEpochSecond(), 1_000_000_000L), start.getNano());
+            epochNanos = Clock.toEpochNanos(start);
         } catch (ArithmeticException overflow) {
             epochNanos = Long.MAX_VALUE;
         }

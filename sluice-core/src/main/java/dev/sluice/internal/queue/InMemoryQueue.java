@@ -839,7 +839,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
                     && repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
                     && job.id.equals(repeater.pendingJobId)) {
                 repeater.pendingJobId = null;
-                scheduleRun(repeater, repeater.schedule.nextAfter(instant(now), repeater.anchor), now, events);
+                scheduleRun(repeater, repeater.schedule.nextAfter(Clock.toInstant(now), repeater.anchor), now, events);
             }
         }
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
@@ -1008,10 +1008,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 if (existing != null) {
                     dropPendingRun(existing, now);
                 }
-                Repeater<T> repeater =
-                        new Repeater<>(id, schedule, template, prepared.payload, prepared.options, instant(now));
+                Repeater<T> repeater = new Repeater<>(
+                        id, schedule, template, prepared.payload, prepared.options, Clock.toInstant(now));
                 repeaters.put(id, repeater);
-                Instant first = schedule.nextAfter(instant(now).minusNanos(1), repeater.anchor)
+                Instant first = schedule.nextAfter(Clock.toInstant(now).minusNanos(1), repeater.anchor)
                         .orElse(null);
                 scheduleRun(repeater, Optional.ofNullable(first), now, events);
                 answer = repeater.view();
@@ -1033,7 +1033,8 @@ public final class InMemoryQueue<T> implements Queue<T> {
             return;
         }
         repeater.pendingJobId = null;
-        scheduleRun(repeater, repeater.schedule.nextAfter(instant(run.scheduledAt), repeater.anchor), now, events);
+        scheduleRun(
+                repeater, repeater.schedule.nextAfter(Clock.toInstant(run.scheduledAt), repeater.anchor), now, events);
     }
 
     /**
@@ -1047,7 +1048,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 return;
             }
             Instant at = when.get();
-            long atNanos = nanos(at);
+            long atNanos = Clock.toEpochNanos(at);
             String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
             repeater.runs++;
             repeater.nextRun = at;
@@ -1726,10 +1727,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 r.options,
                 r.attemptsMade,
                 r.rateLimits,
-                instant(r.createdAt),
-                r.state == JobState.DELAYED ? instant(r.runAt) : null,
-                r.attemptCount == 0 ? null : instant(r.startedAt),
-                r.state == JobState.COMPLETED || r.state == JobState.FAILED ? instant(r.finishedAt) : null,
+                Clock.toInstant(r.createdAt),
+                r.state == JobState.DELAYED ? Clock.toInstant(r.runAt) : null,
+                r.attemptCount == 0 ? null : Clock.toInstant(r.startedAt),
+                r.state == JobState.COMPLETED || r.state == JobState.FAILED ? Clock.toInstant(r.finishedAt) : null,
                 r.progress,
                 r.result,
                 r.failure,
@@ -1757,14 +1758,6 @@ public final class InMemoryQueue<T> implements Queue<T> {
             lock.unlock();
         }
         fire(events);
-    }
-
-    static Instant instant(long nanos) {
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
-    }
-
-    static long nanos(Instant instant) {
-        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
     }
 
     private static long saturatedAdd(long a, long b) {

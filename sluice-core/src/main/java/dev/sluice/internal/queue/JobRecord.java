@@ -80,7 +80,7 @@ final class JobRecord {
             if (later == null) {
                 later = new ArrayList<>(2);
             }
-            later.add(new Job.Attempt(attemptCount, InMemoryQueue.instant(now), null, null, null));
+            later.add(new Job.Attempt(attemptCount, Clock.toInstant(now), null, null, null));
         }
     }
 
@@ -93,7 +93,7 @@ final class JobRecord {
             Job.Attempt running = later.get(later.size() - 1);
             later.set(
                     later.size() - 1,
-                    new Job.Attempt(running.number(), running.startedAt(), InMemoryQueue.instant(now), outcome, error));
+                    new Job.Attempt(running.number(), running.startedAt(), Clock.toInstant(now), outcome, error));
         }
     }
 
@@ -104,8 +104,8 @@ final class JobRecord {
         List<Job.Attempt> all = new ArrayList<>(attemptCount);
         all.add(new Job.Attempt(
                 1,
-                InMemoryQueue.instant(firstStart),
-                firstOutcome == null ? null : InMemoryQueue.instant(firstEnd),
+                Clock.toInstant(firstStart),
+                firstOutcome == null ? null : Clock.toInstant(firstEnd),
                 firstOutcome,
                 firstError));
         if (later != null) {
