@@ -8,15 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# shellcheck source=../scripts/use-jdk21.sh
-source scripts/use-jdk21.sh
-JAVA="$JAVA_HOME/bin/java"
-echo "JDK: $JAVA_HOME ($("$JAVA" -version 2>&1 | head -1))"
-
-MAVEN_ARGS="${MAVEN_ARGS:-} -B -q -ntp" ./mvnw -pl sluice-bench -am package -DskipTests
-JAR=sluice-bench/target/benchmarks.jar
-OUT=bench/results
-mkdir -p "$OUT"
+# shellcheck source=prepare.sh
+source bench/prepare.sh
 
 # What was measured: the commit, and whether sluice-core (the code measured) differs from it (read-only git).
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
