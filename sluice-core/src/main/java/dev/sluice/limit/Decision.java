@@ -20,6 +20,8 @@ import java.time.Instant;
  * @param limiter the name of the limiter that decided: for a chain, the first layer that denied, or when
  *     allowed, the layer with the fewest permits remaining
  * @param lease what to release when done, for a {@link ConcurrencyLimit}; {@link Lease#NONE} otherwise
+ * @param basis what the decision rests on: the limit's own state, or an answer given while the engine was
+ *     unavailable
  */
 public record Decision(
         boolean allowed,
@@ -28,7 +30,43 @@ public record Decision(
         long retryAfterNanos,
         long resetAtNanos,
         String limiter,
-        Lease lease) {
+        Lease lease,
+        Basis basis) {
+
+    /** What a decision rests on. */
+    public enum Basis {
+        /** The limit's state on its engine: the normal case. */
+        LIMIT,
+        /**
+         * The engine was unavailable; a limiter in this process holding a share of the limit decided ({@link
+         * WhenUnavailable#fallBack(double)}).
+         */
+        FALLBACK,
+        /** The engine was unavailable; allowed without a limit ({@link WhenUnavailable#failOpen()}). */
+        UNAVAILABLE_ALLOWED,
+        /**
+         * The engine was unavailable; denied ({@link WhenUnavailable#failClosed()}). The retry-after is when
+         * the engine will be tried again.
+         */
+        UNAVAILABLE_DENIED
+    }
+
+    /** A decision resting on the limit's own state ({@link Basis#LIMIT}). */
+    public Decision(
+            boolean allowed,
+            long remaining,
+            long limit,
+            long retryAfterNanos,
+            long resetAtNanos,
+            String limiter,
+            Lease lease) {
+        this(allowed, remaining, limit, retryAfterNanos, resetAtNanos, limiter, lease, Basis.LIMIT);
+    }
+
+    /** Whether the engine was unavailable, so the decision did not rest on the limit's shared state. */
+    public boolean degraded() {
+        return basis != Basis.LIMIT;
+    }
 
     /** Whether the permits were denied. */
     public boolean denied() {

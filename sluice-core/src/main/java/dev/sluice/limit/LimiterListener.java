@@ -25,4 +25,14 @@ public interface LimiterListener {
      * limiter's shared overflow state (see {@link LimiterOptions#maxKeys()}).
      */
     default void onKeyTableFull(String limiter, String key) {}
+
+    /**
+     * The limiter's engine could not be reached ({@code cause} says why); until {@link #onRecovered}, the
+     * limiter answers by its {@link WhenUnavailable} option, and each such decision says so in {@link
+     * Decision#basis()}. Called once per outage.
+     */
+    default void onUnavailable(String limiter, Throwable cause) {}
+
+    /** The limiter's engine answers again after {@link #onUnavailable}; decisions rest on the limit again. */
+    default void onRecovered(String limiter) {}
 }

@@ -16,14 +16,20 @@ package dev.sluice.limit;
  * millions of distinct keys therefore costs at most {@code maxKeys} entries and competes with the other
  * new keys for one key's worth of permits.
  *
- * @param maxKeys the most keys tracked at once, 1 to 2^30
+ * <p>{@code maxKeys} bounds the in-memory engine. A shared engine such as Redis keeps every key's state
+ * there and lets it expire by itself once it is back at its full limit, so it does not need the bound.
+ *
+ * @param maxKeys the most keys tracked at once by the in-memory engine, 1 to 2^30
  * @param listener hears decisions and evictions
+ * @param whenUnavailable what to answer while a shared engine cannot be reached; {@link
+ *     WhenUnavailable#failClosed()} by default
  */
-public record LimiterOptions(int maxKeys, LimiterListener listener) {
+public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavailable whenUnavailable) {
     /** The default {@link #maxKeys()}: at most about 7 MB of token-bucket state (67 bytes a key), key strings aside. */
     public static final int DEFAULT_MAX_KEYS = 100_000;
 
-    private static final LimiterOptions DEFAULTS = new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.NONE);
+    private static final LimiterOptions DEFAULTS =
+            new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.NONE, WhenUnavailable.failClosed());
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public LimiterOptions {
@@ -31,20 +37,34 @@ public record LimiterOptions(int maxKeys, LimiterListener listener) {
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null; use LimiterListener.NONE");
         }
+        if (whenUnavailable == null) {
+            throw new IllegalArgumentException(
+                    "whenUnavailable must not be null; use WhenUnavailable.failClosed(), failOpen() or fallBack(share)");
+        }
     }
 
-    /** {@link #DEFAULT_MAX_KEYS} keys, no listener. */
+    /** Options with {@code maxKeys} and {@code listener}, failing closed while an engine is unavailable. */
+    public LimiterOptions(int maxKeys, LimiterListener listener) {
+        this(maxKeys, listener, WhenUnavailable.failClosed());
+    }
+
+    /** {@link #DEFAULT_MAX_KEYS} keys, no listener, failing closed. */
     public static LimiterOptions defaults() {
         return DEFAULTS;
     }
 
     /** These options with another {@code maxKeys}. */
     public LimiterOptions withMaxKeys(int maxKeys) {
-        return new LimiterOptions(maxKeys, listener);
+        return new LimiterOptions(maxKeys, listener, whenUnavailable);
     }
 
     /** These options with another listener. */
     public LimiterOptions withListener(LimiterListener listener) {
-        return new LimiterOptions(maxKeys, listener);
+        return new LimiterOptions(maxKeys, listener, whenUnavailable);
+    }
+
+    /** These options with another answer for while the engine is unavailable. */
+    public LimiterOptions withWhenUnavailable(WhenUnavailable whenUnavailable) {
+        return new LimiterOptions(maxKeys, listener, whenUnavailable);
     }
 }

@@ -1,11 +1,9 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.limit.Decision;
-import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -66,54 +64,12 @@ final class InMemoryChain<C> implements LimitChain<C> {
             }
             Decision first = decisions[deniedBy];
             limiters[deniedBy].options().listener().onDenied(first.limiter(), keys[deniedBy], permits, first);
-            return new Decision(
-                    false,
-                    first.remaining(),
-                    first.limit(),
-                    retryAfter,
-                    first.resetAtNanos(),
-                    first.limiter(),
-                    Lease.NONE);
+            return Limits.chainDenial(first, retryAfter);
         }
-        int tightest = 0;
-        List<Lease> leases = new ArrayList<>(0);
         for (int i = 0; i < n; i++) {
             limiters[i].options().listener().onAllowed(decisions[i].limiter(), keys[i], permits, decisions[i]);
-            if (decisions[i].remaining() < decisions[tightest].remaining()) {
-                tightest = i;
-            }
-            if (decisions[i].lease() != Lease.NONE) {
-                leases.add(decisions[i].lease());
-            }
         }
-        Decision chosen = decisions[tightest];
-        return new Decision(
-                true, chosen.remaining(), chosen.limit(), 0, chosen.resetAtNanos(), chosen.limiter(), allOf(leases));
-    }
-
-    private static Lease allOf(List<Lease> leases) {
-        if (leases.isEmpty()) {
-            return Lease.NONE;
-        }
-        if (leases.size() == 1) {
-            return leases.get(0);
-        }
-        long expiry = leases.stream().mapToLong(Lease::expiresAtNanos).min().orElseThrow();
-        return new Lease() {
-            @Override
-            public boolean release() {
-                boolean any = false;
-                for (Lease lease : leases) {
-                    any |= lease.release();
-                }
-                return any;
-            }
-
-            @Override
-            public long expiresAtNanos() {
-                return expiry;
-            }
-        };
+        return Limits.chainGrant(decisions);
     }
 
     @Override

@@ -186,44 +186,23 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public synchronized void updatePolicy(LimitPolicy policy) {
-        if (policy == null) {
-            throw new IllegalArgumentException("policy must not be null");
-        }
         Algorithm previous = algorithm;
-        if (previous.policy.getClass() != policy.getClass()) {
-            throw new IllegalArgumentException("limiter '" + name + "' has a "
-                    + previous.policy.getClass().getSimpleName()
-                    + " policy and cannot change to a " + policy.getClass().getSimpleName()
-                    + "; allowed: another " + previous.policy.getClass().getSimpleName());
-        }
+        Limits.checkUpdate(name, previous.policy, policy);
         Algorithm next = Algorithm.of(name, policy, clock);
         algorithm = next;
         table.adopt(next, previous, clock.nanos());
     }
 
     private void checkConsumable(Algorithm current) {
-        if (current.grantsLeases()) {
-            throw new IllegalStateException("limiter '" + name + "' has a " + current.policy
-                    + ": its permits are leases to release, so use tryAcquire and release the decision");
-        }
+        Limits.checkConsumable(name, current.policy);
     }
 
     void checkKey(String key) {
-        if (key == null || key.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "key must be 1 to " + MAX_KEY_LENGTH + " characters, was " + (key == null ? "null" : "empty"));
-        }
-        if (key.length() > MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException(
-                    "key must be 1 to " + MAX_KEY_LENGTH + " characters, was " + key.length() + " characters");
-        }
+        Limits.checkKey(key);
     }
 
     void checkPermits(Algorithm current, long permits) {
-        if (permits < 1 || permits > current.limit) {
-            throw new IllegalArgumentException("permits must be between 1 and " + current.limit + " (the limit of '"
-                    + name + "'), was " + permits);
-        }
+        Limits.checkPermits(name, current.policy, permits);
     }
 
     @Override
