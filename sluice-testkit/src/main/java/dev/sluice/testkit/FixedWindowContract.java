@@ -92,14 +92,32 @@ public abstract class FixedWindowContract extends ContractSupport {
         assertDecision(limiter.tryAcquire("k"), allowed("fw", 5, 0, T0 + SECOND));
     }
 
+    /**
+     * The longest window the engine accepts: the policy's own bound (about 73 years) unless the engine has a
+     * smaller one, which it must then enforce with a clear error.
+     */
+    protected Duration longestWindow() {
+        return Duration.ofNanos(Long.MAX_VALUE / 4);
+    }
+
     @Test
     void theLongestWindowDoesNotOverflow() {
-        // about 73 years: the window that contains T0 started at the epoch
-        Duration longest = Duration.ofNanos(Long.MAX_VALUE / 4);
+        // 73 years with the policy's bound: the window that contains T0 started at the epoch
+        Duration longest = longestWindow();
         RateLimiter limiter = engine.limiter("long", FixedWindow.of(1, longest));
-        long end = Long.MAX_VALUE / 4;
+        long end = Math.floorDiv(T0, longest.toNanos()) * longest.toNanos() + longest.toNanos();
 
         assertDecision(limiter.tryAcquire("k"), allowed("long", 1, 0, end));
         assertDecision(limiter.tryAcquire("k"), denied("long", 1, 0, end - T0, end));
+    }
+
+    @Test
+    void aWindowLongerThanTheEngineAcceptsIsRefusedNamingTheBound() {
+        Duration longest = longestWindow();
+        if (longest.toNanos() == Long.MAX_VALUE / 4) {
+            assertRejected(() -> FixedWindow.of(1, longest.plusNanos(1)), "window", "at most");
+            return;
+        }
+        assertRejected(() -> engine.limiter("longer", FixedWindow.of(1, longest.plusNanos(1))), "window", "at most");
     }
 }

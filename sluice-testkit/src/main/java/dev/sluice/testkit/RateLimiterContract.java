@@ -3,6 +3,7 @@ package dev.sluice.testkit;
 import dev.sluice.Sluice;
 import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -34,6 +35,14 @@ public abstract class RateLimiterContract {
      */
     protected abstract Sluice newEngine(Clock clock);
 
+    /**
+     * The longest window (or other span of a policy) the engine accepts: the policies' own bound, about 73 years,
+     * unless the engine has a smaller one, which it must refuse with an error that names it.
+     */
+    protected Duration longestWindow() {
+        return Duration.ofNanos(Long.MAX_VALUE / 4);
+    }
+
     /** Token bucket: capacity, continuous refill, exact retry-after. */
     @Nested
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
@@ -61,6 +70,11 @@ public abstract class RateLimiterContract {
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected Duration longestWindow() {
+            return RateLimiterContract.this.longestWindow();
         }
     }
 
@@ -98,16 +112,6 @@ public abstract class RateLimiterContract {
     @Nested
     @DisplayName("keys are independent; one limiter per name")
     class KeysAndRegistry extends KeysAndRegistryContract {
-        @Override
-        protected Sluice newEngine(Clock clock) {
-            return RateLimiterContract.this.newEngine(clock);
-        }
-    }
-
-    /** Bounded key table: eviction of idle keys, shared overflow. */
-    @Nested
-    @DisplayName("bounded key table: eviction of idle keys, shared overflow")
-    class KeyTable extends KeyTableContract {
         @Override
         protected Sluice newEngine(Clock clock) {
             return RateLimiterContract.this.newEngine(clock);
