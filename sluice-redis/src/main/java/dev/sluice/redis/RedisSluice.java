@@ -1,0 +1,177 @@
+package dev.sluice.redis;
+
+import dev.sluice.Sluice;
+import dev.sluice.redis.internal.RedisEngine;
+import dev.sluice.redis.internal.RedisSettings;
+import dev.sluice.time.Clock;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The Redis engine: limits kept in Redis (6.2 or newer, or Valkey), standalone or Redis Cluster, so that every
+ * process using the same Redis shares them. A tenant's 10 per second is 10 per second across all processes.
+ *
+ * <pre>{@code
+ * Sluice sluice = RedisSluice.connect("redis://localhost:6379");
+ * RateLimiter stripe = sluice.limiter("stripe", TokenBucket.perSecond(25));
+ * }</pre>
+ *
+ * <p>Every decision is one round trip: one Lua script that reads the time from the Redis server, never from
+ * the caller, so hosts whose clocks disagree still hold the limit together. State expires by itself once a
+ * key is back at its full limit. What a limiter does while Redis cannot be reached is its {@link
+ * dev.sluice.limit.WhenUnavailable} option.
+ */
+public final class RedisSluice {
+    private RedisSluice() {}
+
+    /**
+     * An engine on the standalone Redis at {@code url}, with default settings.
+     *
+     * @param url {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS
+     * @throws IllegalArgumentException if the URL is malformed
+     * @throws dev.sluice.SluiceException if Redis cannot be reached, or is older than 6.2
+     */
+    public static Sluice connect(String url) {
+        return builder().url(url).build();
+    }
+
+    /** Starts describing an engine: where Redis is, how keys are named, how long a call may take. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Describes a Redis engine. Not thread-safe. */
+    public static final class Builder {
+        private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+        private String url;
+        private List<String> clusterUrls;
+        private RedisClient client;
+        private RedisClusterClient clusterClient;
+        private String keyPrefix = "sluice";
+        private Duration commandTimeout = Duration.ofMillis(500);
+        private Duration retryInterval = Duration.ofSeconds(1);
+        private Clock clock = Clock.system();
+        private Clock scriptClock;
+
+        private Builder() {}
+
+        /**
+         * Connects to the standalone Redis at {@code url}: {@code redis://} or {@code rediss://} (TLS), with an
+         * optional password (and user) and database.
+         */
+        public Builder url(String url) {
+            this.url = Objects.requireNonNull(url, "url");
+            return this;
+        }
+
+        /** Connects to the Redis Cluster that any of {@code urls} belongs to. */
+        public Builder cluster(String... urls) {
+            if (urls == null || urls.length == 0) {
+                throw new IllegalArgumentException("a cluster needs at least 1 node URL, had none");
+            }
+            this.clusterUrls = List.of(urls);
+            return this;
+        }
+
+        /**
+         * Uses a standalone client the application already has. The engine opens its own connection from it and
+         * closes only that connection; the client stays the application's to shut down.
+         */
+        public Builder client(RedisClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /** Uses a cluster client the application already has, as {@link #client(RedisClient)}. */
+        public Builder client(RedisClusterClient client) {
+            this.clusterClient = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /**
+         * The start of every key this engine writes, {@code "sluice"} by default: engines with different prefixes
+         * share nothing. 1 to 64 letters, digits or {@code . _ - :}.
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            if (keyPrefix == null || !PREFIX.matcher(keyPrefix).matches()) {
+                throw new IllegalArgumentException("keyPrefix must be 1 to 64 letters, digits or . _ - :, was "
+                        + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
+            }
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * The longest a decision waits for Redis, 500 ms by default (1 ms to 1 minute). When it passes, the
+         * limiter answers by its {@link dev.sluice.limit.WhenUnavailable} option: no caller waits longer.
+         */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = checkDuration("commandTimeout", commandTimeout);
+            return this;
+        }
+
+        /**
+         * After Redis failed to answer, how long limiters answer without asking it before they try again, 1 second
+         * by default (1 ms to 1 minute). The first call after that asks Redis; if it answers, every limiter is
+         * back on Redis.
+         */
+        public Builder retryInterval(Duration retryInterval) {
+            this.retryInterval = checkDuration("retryInterval", retryInterval);
+            return this;
+        }
+
+        /** The clock waits ({@code acquire}) sleep on; decisions take their time from Redis regardless. */
+        Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** For tests only: scripts take their time from {@code clock} instead of from the Redis server. */
+        Builder scriptClock(Clock clock) {
+            this.scriptClock = Objects.requireNonNull(clock, "clock");
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Connects and checks the server (Redis 6.2 or newer).
+         *
+         * @throws IllegalArgumentException if no Redis, or more than one, was given
+         * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old
+         */
+        public Sluice build() {
+            int given = (url != null ? 1 : 0)
+                    + (clusterUrls != null ? 1 : 0)
+                    + (client != null ? 1 : 0)
+                    + (clusterClient != null ? 1 : 0);
+            if (given != 1) {
+                throw new IllegalArgumentException("give exactly one of url, cluster, client(RedisClient) or"
+                        + " client(RedisClusterClient); had " + given);
+            }
+            return RedisEngine.connect(new RedisSettings(
+                    url,
+                    clusterUrls,
+                    client,
+                    clusterClient,
+                    keyPrefix,
+                    commandTimeout,
+                    retryInterval,
+                    clock,
+                    scriptClock));
+        }
+
+        private static Duration checkDuration(String what, Duration value) {
+            if (value == null
+                    || value.compareTo(Duration.ofMillis(1)) < 0
+                    || value.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException(what + " must be between 1 ms and 1 minute, was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.SluiceException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.api.async.RedisServerAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One connection to Redis, standalone or cluster, and the client it came from when the engine made it. */
+final class Connection implements AutoCloseable {
+    private static final Pattern VERSION = Pattern.compile("(?m)^redis_version:(\\d+)\\.(\\d+)");
+
+    final RedisScriptingAsyncCommands<String, String> scripting;
+    final RedisServerAsyncCommands<String, String> server;
+    final boolean cluster;
+    final String description;
+    private final StatefulConnection<String, String> connection;
+    private final AutoCloseable ownedClient;
+
+    private Connection(
+            StatefulRedisConnection<String, String> standalone,
+            StatefulRedisClusterConnection<String, String> clustered,
+            AutoCloseable ownedClient,
+            String description) {
+        this.cluster = clustered != null;
+        this.connection = cluster ? clustered : standalone;
+        this.scripting = cluster ? clustered.async() : standalone.async();
+        this.server = cluster ? clustered.async() : standalone.async();
+        this.ownedClient = ownedClient;
+        this.description = description;
+    }
+
+    static Connection open(RedisSettings settings) {
+        Duration timeout = settings.commandTimeout();
+        try {
+            if (settings.url() != null) {
+                RedisURI uri = parse(settings.url());
+                ClientResources resources = resources(settings);
+                RedisClient client = RedisClient.create(resources, uri);
+                client.setOptions(clientOptions(timeout));
+                return checked(openStandalone(client, owned(client, resources), uri.toString()));
+            }
+            if (settings.clusterUrls() != null) {
+                List<RedisURI> uris = new ArrayList<>();
+                for (String url : settings.clusterUrls()) {
+                    uris.add(parse(url));
+                }
+                ClientResources resources = resources(settings);
+                RedisClusterClient client = RedisClusterClient.create(resources, uris);
+                // A cluster client opens its connection to each node on that node's first command and
+                // rejects the command while connecting if told to reject when disconnected: keep the default
+                // (queue it); the command timeout still bounds the wait.
+                client.setOptions(ClusterClientOptions.builder()
+                        .autoReconnect(true)
+                        .timeoutOptions(TimeoutOptions.enabled(timeout))
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                // redirections are followed anyway; the refresh finds moved masters early
+                                .enablePeriodicRefresh(Duration.ofSeconds(10))
+                                .build())
+                        .build());
+                return checked(openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls()));
+            }
+            if (settings.client() != null) {
+                return checked(openStandalone(settings.client(), null, "the application's RedisClient"));
+            }
+            return checked(openCluster(settings.clusterClient(), null, "the application's RedisClusterClient"));
+        } catch (IllegalArgumentException | SluiceException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SluiceException("cannot connect to Redis: " + e.getMessage(), e);
+        }
+    }
+
+    private static RedisURI parse(String url) {
+        if (url == null || !(url.startsWith("redis://") || url.startsWith("rediss://"))) {
+            throw new IllegalArgumentException("Redis URL must start with redis:// or rediss:// (TLS), was "
+                    + (url == null ? "null" : "'" + url + "'"));
+        }
+        try {
+            return RedisURI.create(url);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "Redis URL '" + url + "' is malformed: " + e.getMessage()
+                            + "; expected redis[s]://[[user]:password@]host[:port][/database]",
+                    e);
+        }
+    }
+
+    /**
+     * Client threads whose reconnection attempts back off to at most the retry interval, so that a Redis that is
+     * back is found about as soon as the limiters try it again.
+     */
+    private static ClientResources resources(RedisSettings settings) {
+        Duration most = settings.retryInterval();
+        return DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(1), most, 2, TimeUnit.MILLISECONDS))
+                .build();
+    }
+
+    private static AutoCloseable owned(AbstractRedisClient client, ClientResources resources) {
+        return () -> {
+            try {
+                client.shutdown();
+            } finally {
+                resources.shutdown();
+            }
+        };
+    }
+
+    private static ClientOptions clientOptions(Duration timeout) {
+        return ClientOptions.builder()
+                .autoReconnect(true)
+                // while disconnected, fail at once rather than queue: the limiter then answers by its policy
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .build();
+    }
+
+    private static Connection openStandalone(RedisClient client, AutoCloseable owned, String description) {
+        try {
+            return new Connection(client.connect(StringCodec.UTF8), null, owned, description);
+        } catch (RuntimeException e) {
+            closeQuietly(owned);
+            throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
+        }
+    }
+
+    private static Connection openCluster(RedisClusterClient client, AutoCloseable owned, String description) {
+        try {
+            return new Connection(null, client.connect(StringCodec.UTF8), owned, description);
+        } catch (RuntimeException e) {
+            closeQuietly(owned);
+            throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses servers older than 6.2, whose scripts lack what ours use. */
+    private static Connection checked(Connection connection) {
+        String info;
+        try {
+            info = connection.server.info("server").get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            connection.close();
+            throw new SluiceException("Redis (" + connection.description + ") did not answer INFO: " + e, e);
+        }
+        Matcher version = VERSION.matcher(info);
+        if (version.find()) {
+            int major = Integer.parseInt(version.group(1));
+            int minor = Integer.parseInt(version.group(2));
+            if (major < 6 || (major == 6 && minor < 2)) {
+                connection.close();
+                throw new SluiceException("Redis " + major + "." + minor + " (" + connection.description
+                        + ") is too old: Sluice needs Redis 6.2 or newer, or Valkey");
+            }
+        }
+        return connection;
+    }
+
+    /** The cluster slot of {@code key}. */
+    static int slot(String key) {
+        return SlotHash.getSlot(key);
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } finally {
+            closeQuietly(ownedClient);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception ignored) {
+            // nothing more can be done with a client that fails to shut down
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one Lua script ({@code limit.lua}) that makes every rate-limit decision on Redis, and the protocol to
+ * call it: the keys and arguments of an {@code acquire} or {@code release}, and the parsing of the reply.
+ *
+ * <p>An acquire decides one or more layers (a chain is several) all or nothing, atomically, with the same
+ * numbers the in-memory algorithms give at the same time. Times are nanoseconds since the Unix epoch; the
+ * script reads Redis's clock ({@code TIME}) unless given a time, which tests do to run on a virtual clock.
+ */
+final class LimitScript {
+    /** The script's text. */
+    static final String SOURCE = load("limit.lua");
+
+    /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
+    static final String SHA = sha1(SOURCE);
+
+    /** The longest span of time a policy may describe on Redis: 2^52 ns, about 52 days. */
+    static final long MAX_SPAN_NANOS = 1L << 52;
+
+    static final String ACQUIRE = "acquire";
+    static final String RELEASE = "release";
+
+    /** The value of {@code now} that makes the script read Redis's clock. */
+    static final long REDIS_TIME = Long.MIN_VALUE;
+
+    /** Seconds the script adds to the times it stores and replies, so that times before 1970 stay positive. */
+    private static final long BIAS_SECONDS = 10_000_000_000L;
+
+    private LimitScript() {}
+
+    /**
+     * One layer of an acquire.
+     *
+     * @param stateKey the key that holds the layer's state
+     * @param auxKey the layer's second key, in the same hash slot; unused by policies with one key
+     * @param policy the policy in force
+     * @param leaseId a unique id for the lease this acquire may grant ({@code [A-Za-z0-9-_.:]}); null unless
+     *     the policy is a {@link ConcurrencyLimit}
+     */
+    record Layer(String stateKey, String auxKey, LimitPolicy policy, String leaseId) {
+        Layer {
+            Objects.requireNonNull(stateKey, "stateKey");
+            Objects.requireNonNull(auxKey, "auxKey");
+            Objects.requireNonNull(policy, "policy");
+        }
+    }
+
+    /**
+     * One layer's decision.
+     *
+     * @param allowed whether the layer allowed the permits
+     * @param remaining whole permits the key could still take at once after this decision
+     * @param retryAfterNanos when denied, nanoseconds until the same request would be allowed; else 0
+     * @param resetAtNanos when the key is back to its full limit if nothing else arrives (epoch ns)
+     * @param leaseMember what to pass to {@link #releaseArgs} to release the granted lease; empty when the
+     *     decision holds no lease (other policies, or a denied acquire)
+     */
+    record Result(boolean allowed, long remaining, long retryAfterNanos, long resetAtNanos, String leaseMember) {}
+
+    /**
+     * An acquire's reply.
+     *
+     * @param nowNanos the time the script decided at (epoch ns)
+     * @param layers each layer's decision, in the order of the layers
+     */
+    record Reply(long nowNanos, Result[] layers) {
+        /** Whether every layer allowed, so that the permits were taken. */
+        boolean allowed() {
+            for (Result layer : layers) {
+                if (!layer.allowed()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The KEYS of an acquire: each layer's state key, then its auxiliary key. */
+    static String[] keys(List<Layer> layers) {
+        String[] keys = new String[layers.size() * 2];
+        for (int i = 0; i < layers.size(); i++) {
+            keys[2 * i] = layers.get(i).stateKey();
+            keys[2 * i + 1] = layers.get(i).auxKey();
+        }
+        return keys;
+    }
+
+    /** The KEYS of a release of a lease granted by {@code layer}. */
+    static String[] keys(Layer layer) {
+        return new String[] {layer.stateKey(), layer.auxKey()};
+    }
+
+    /**
+     * The ARGV of an acquire of {@code permits} (1 to every layer's limit, already checked) from every layer.
+     *
+     * @param now the time to decide at, in epoch nanoseconds, or {@link #REDIS_TIME} for
+     *     Redis's clock
+     */
+    static String[] acquireArgs(List<Layer> layers, long permits, long now) {
+        String[] args = new String[4 + 4 * layers.size()];
+        args[0] = ACQUIRE;
+        args[1] = time(now);
+        args[2] = Long.toString(permits);
+        args[3] = Integer.toString(layers.size());
+        for (int i = 0; i < layers.size(); i++) {
+            Layer layer = layers.get(i);
+            int at = 4 + 4 * i;
+            LimitPolicy policy = layer.policy();
+            args[at] = kind(policy);
+            args[at + 1] = Long.toString(param(policy));
+            args[at + 2] = Long.toString(policy.limit());
+            args[at + 3] = policy instanceof ConcurrencyLimit ? checkLeaseId(layer.leaseId()) : "";
+        }
+        return args;
+    }
+
+    /** The ARGV of a release of the lease {@code leaseMember} (from {@link Result#leaseMember()}). */
+    static String[] releaseArgs(String leaseMember, long now) {
+        if (leaseMember == null || leaseMember.isEmpty()) {
+            throw new IllegalArgumentException("lease member must be a non-empty string from an acquire's reply");
+        }
+        return new String[] {RELEASE, time(now), leaseMember};
+    }
+
+    /**
+     * Parses an acquire's reply, as Lettuce returns it with a string codec ({@code ScriptOutputType.MULTI}:
+     * Long for integers, String for bulk strings).
+     *
+     * @throws IllegalStateException if the reply is not shaped as the script replies
+     */
+    static Reply parse(List<Object> reply, int layers) {
+        if (reply == null || reply.size() != 1 + 5 * layers) {
+            throw new IllegalStateException(
+                    "the limit script replied " + reply + "; expected 1 + 5 × " + layers + " entries");
+        }
+        Result[] results = new Result[layers];
+        for (int i = 0; i < layers; i++) {
+            int at = 1 + 5 * i;
+            results[i] = new Result(
+                    number(reply, at) == 1,
+                    number(reply, at + 1),
+                    number(reply, at + 2),
+                    time(reply, at + 3),
+                    reply.get(at + 4).toString());
+        }
+        return new Reply(time(reply, 0), results);
+    }
+
+    /** Parses a release's reply: whether that call returned the lease's permits. */
+    static boolean parseRelease(Object reply) {
+        if (reply instanceof Long released) {
+            return released == 1;
+        }
+        throw new IllegalStateException("the limit script replied " + reply + " to a release; expected 0 or 1");
+    }
+
+    /**
+     * Checks that the Redis engine can apply {@code policy}: every span of time it describes (the time a
+     * bucket takes to refill, a window, twice a sliding counter's window, a lease timeout) must be at most
+     * 2^52 ns (about 52 days), since the script computes in doubles, exact to 2^53.
+     *
+     * @throws IllegalArgumentException naming the limiter, the policy, its span and the allowed range
+     */
+    static void checkSupported(String limiterName, LimitPolicy policy) {
+        Objects.requireNonNull(policy, "policy");
+        long span;
+        String what;
+        switch (policy) {
+            case TokenBucket bucket -> {
+                span = Math.multiplyExact(bucket.capacity(), bucket.nanosPerPermit());
+                what = "refills its capacity of " + bucket.capacity() + " in";
+            }
+            case Gcra gcra -> {
+                span = Math.multiplyExact(gcra.burst(), gcra.nanosPerPermit());
+                what = "refills its burst of " + gcra.burst() + " in";
+            }
+            case FixedWindow window -> {
+                span = window.window().toNanos();
+                what = "has a window of";
+            }
+            case SlidingWindowCounter window -> {
+                span = Math.multiplyExact(2, window.window().toNanos());
+                what = "remembers two windows, together";
+            }
+            case SlidingWindowLog log -> {
+                span = log.window().toNanos();
+                what = "has a window of";
+            }
+            case ConcurrencyLimit concurrency -> {
+                span = concurrency.leaseTimeout().toNanos();
+                what = "has a lease timeout of";
+            }
+        }
+        if (span > MAX_SPAN_NANOS) {
+            throw new IllegalArgumentException("limiter '" + limiterName + "': " + policy + " " + what + " " + span
+                    + " ns (" + Duration.ofNanos(span) + "); the Redis engine supports spans of at most 2^52 ns = "
+                    + MAX_SPAN_NANOS + " ns (" + Duration.ofNanos(MAX_SPAN_NANOS) + ", about 52 days); allowed: 1 to "
+                    + MAX_SPAN_NANOS + " ns");
+        }
+    }
+
+    static String kind(LimitPolicy policy) {
+        return switch (policy) {
+            case TokenBucket ignored -> "gcra";
+            case Gcra ignored -> "gcra";
+            case FixedWindow ignored -> "fixed";
+            case SlidingWindowCounter ignored -> "counter";
+            case SlidingWindowLog ignored -> "log";
+            case ConcurrencyLimit ignored -> "leases";
+        };
+    }
+
+    /** The script's first policy argument: the interval, window or lease timeout, in nanoseconds. */
+    private static long param(LimitPolicy policy) {
+        return switch (policy) {
+            case TokenBucket bucket -> bucket.nanosPerPermit();
+            case Gcra gcra -> gcra.nanosPerPermit();
+            case FixedWindow window -> window.window().toNanos();
+            case SlidingWindowCounter window -> window.window().toNanos();
+            case SlidingWindowLog log -> log.window().toNanos();
+            case ConcurrencyLimit concurrency -> concurrency.leaseTimeout().toNanos();
+        };
+    }
+
+    private static String checkLeaseId(String leaseId) {
+        if (leaseId == null || leaseId.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "a ConcurrencyLimit layer needs a lease id, was " + (leaseId == null ? "null" : "empty"));
+        }
+        for (int i = 0; i < leaseId.length(); i++) {
+            char c = leaseId.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '_'
+                    || c == '.'
+                    || c == ':';
+            if (!allowed) {
+                throw new IllegalArgumentException(
+                        "lease id may hold only letters, digits and - _ . :, was '" + leaseId + "'");
+            }
+        }
+        return leaseId;
+    }
+
+    private static String time(long now) {
+        if (now == REDIS_TIME) {
+            return "";
+        }
+        return Math.floorDiv(now, 1_000_000_000L) + " " + Math.floorMod(now, 1_000_000_000L);
+    }
+
+    /** {@code epochNanos} as the script stores and replies times. */
+    static String storedTime(long epochNanos) {
+        return String.format(
+                "%011d%09d",
+                Math.floorDiv(epochNanos, 1_000_000_000L) + BIAS_SECONDS, Math.floorMod(epochNanos, 1_000_000_000L));
+    }
+
+    /** A time the script replied: 20 digits, seconds biased by {@link #BIAS_SECONDS}, then nanoseconds. */
+    private static long time(List<Object> reply, int index) {
+        Object value = reply.get(index);
+        if (value instanceof String text && text.length() == 20) {
+            try {
+                long seconds = Long.parseLong(text, 0, 11, 10) - BIAS_SECONDS;
+                return seconds * 1_000_000_000L + Long.parseLong(text, 11, 20, 10);
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new IllegalStateException(
+                "the limit script replied " + value + " at entry " + index + " of " + reply + "; expected a time");
+    }
+
+    /** An integer entry: a Long, or a decimal String for numbers the script cannot reply as integers. */
+    private static long number(List<Object> reply, int index) {
+        Object value = reply.get(index);
+        if (value instanceof Long number) {
+            return number;
+        }
+        if (value instanceof String text) {
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new IllegalStateException(
+                "the limit script replied " + value + " at entry " + index + " of " + reply + "; expected an integer");
+    }
+
+    private static String load(String resource) {
+        try (InputStream in = LimitScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + resource + " is missing next to " + LimitScript.class);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-1");
+            return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM lacks SHA-1", e);
+        }
+    }
+}

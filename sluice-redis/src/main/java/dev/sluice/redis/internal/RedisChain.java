@@ -1,0 +1,194 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.limit.Waiting;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.time.Clock;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A chain on the Redis engine: every layer is decided by one script, all or nothing, so no layer ever holds
+ * permits that another layer's denial should have returned.
+ */
+final class RedisChain<C> implements LimitChain<C> {
+    private final RedisEngine engine;
+    private final List<Layer<C>> layers;
+    private final RedisRateLimiter[] limiters;
+    private final Clock clock;
+
+    RedisChain(RedisEngine engine, List<Layer<C>> layers) {
+        this.engine = engine;
+        this.layers = layers;
+        this.limiters = new RedisRateLimiter[layers.size()];
+        for (int i = 0; i < limiters.length; i++) {
+            if (!(layers.get(i).limiter() instanceof RedisRateLimiter limiter) || limiter.engine != engine) {
+                throw new IllegalArgumentException(
+                        "layer " + i + " (" + layers.get(i).limiter().name() + ") belongs to another engine;"
+                                + " a chain's limiters must all come from the engine that builds it");
+            }
+            limiters[i] = limiter;
+        }
+        this.clock = engine.clock();
+    }
+
+    @Override
+    public List<Layer<C>> layers() {
+        return layers;
+    }
+
+    @Override
+    public Decision tryAcquire(C context, long permits) {
+        int n = limiters.length;
+        String[] keys = new String[n];
+        LimitPolicy[] policies = new LimitPolicy[n];
+        List<LimitScript.Layer> scriptLayers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            keys[i] = layers.get(i).key().apply(context);
+            policies[i] = limiters[i].policy();
+            limiters[i].checkKey(keys[i]);
+            limiters[i].checkPermits(policies[i], permits);
+            scriptLayers.add(limiters[i].layerOf(keys[i], policies[i]));
+        }
+        if (engine.connection.cluster) {
+            checkOneSlot(keys, scriptLayers);
+        }
+        if (!engine.skipping()) {
+            List<Object> reply = engine.run(
+                    ScriptOutputType.MULTI,
+                    LimitScript.keys(scriptLayers),
+                    LimitScript.acquireArgs(scriptLayers, permits, engine.scriptNow()));
+            if (reply != null) {
+                LimitScript.Reply parsed = LimitScript.parse(reply, n);
+                Decision[] decisions = new Decision[n];
+                for (int i = 0; i < n; i++) {
+                    limiters[i].recovered();
+                    decisions[i] = limiters[i].decision(
+                            parsed.layers()[i], scriptLayers.get(i), policies[i], parsed.nowNanos());
+                }
+                return combine(keys, decisions, permits);
+            }
+        }
+        for (RedisRateLimiter limiter : limiters) {
+            limiter.unavailable();
+        }
+        return degraded(context, keys, policies, permits);
+    }
+
+    /** The chain's decision from its layers' ones, told to the listeners as the in-memory chain does. */
+    private Decision combine(String[] keys, Decision[] decisions, long permits) {
+        int deniedBy = -1;
+        long retryAfter = 0;
+        for (int i = 0; i < decisions.length; i++) {
+            if (decisions[i].denied()) {
+                deniedBy = deniedBy < 0 ? i : deniedBy;
+                retryAfter = Math.max(retryAfter, decisions[i].retryAfterNanos());
+            }
+        }
+        if (deniedBy >= 0) {
+            limiters[deniedBy].tell(keys[deniedBy], permits, decisions[deniedBy]);
+            return Limits.chainDenial(decisions[deniedBy], retryAfter);
+        }
+        for (int i = 0; i < decisions.length; i++) {
+            limiters[i].tell(keys[i], permits, decisions[i]);
+        }
+        return Limits.chainGrant(decisions);
+    }
+
+    /**
+     * While Redis is unavailable: a layer that fails closed denies the chain; layers that fall back are
+     * decided together, all or nothing, by their shares in this process; layers that fail open are skipped.
+     */
+    private Decision degraded(C context, String[] keys, LimitPolicy[] policies, long permits) {
+        List<Integer> falling = new ArrayList<>();
+        for (int i = 0; i < limiters.length; i++) {
+            WhenUnavailable.Action action =
+                    limiters[i].options().whenUnavailable().action();
+            if (action == WhenUnavailable.Action.DENY) {
+                Decision denial = limiters[i].degraded(policies[i], keys[i], permits);
+                limiters[i].tell(keys[i], permits, denial);
+                return denial;
+            }
+            if (action == WhenUnavailable.Action.FALL_BACK) {
+                falling.add(i);
+            }
+        }
+        if (falling.isEmpty()) {
+            Decision allowed = limiters[0].degraded(policies[0], keys[0], permits);
+            for (int i = 0; i < limiters.length; i++) {
+                limiters[i].tell(keys[i], permits, allowed);
+            }
+            return allowed;
+        }
+        LimitChain.Builder<C> local = engine.fallback().chain();
+        for (int i : falling) {
+            RateLimiter share = limiters[i].fallback(policies[i]);
+            if (permits > share.policy().limit()) {
+                Decision denial = limiters[i].degraded(policies[i], keys[i], permits);
+                limiters[i].tell(keys[i], permits, denial);
+                return denial;
+            }
+            String key = keys[i];
+            local.layer(share, ignored -> key);
+        }
+        Decision decision = local.build().tryAcquire(context, permits);
+        int decider = indexOf(decision.limiter(), falling);
+        Decision relabelled = limiters[decider].asFallback(decision);
+        limiters[decider].tell(keys[decider], permits, relabelled);
+        return relabelled;
+    }
+
+    private int indexOf(String limiterName, List<Integer> candidates) {
+        for (int i : candidates) {
+            if (limiters[i].name().equals(limiterName)) {
+                return i;
+            }
+        }
+        return candidates.get(0);
+    }
+
+    /**
+     * In Redis Cluster a script may touch one slot only; a chain whose keys fall in several is refused before
+     * anything is taken.
+     */
+    private void checkOneSlot(String[] keys, List<LimitScript.Layer> scriptLayers) {
+        int slot = Connection.slot(scriptLayers.get(0).stateKey());
+        for (int i = 1; i < keys.length; i++) {
+            int other = Connection.slot(scriptLayers.get(i).stateKey());
+            if (other != slot) {
+                throw new IllegalArgumentException("in Redis Cluster a chain is one script, and its keys must share"
+                        + " a hash slot: key '" + keys[0] + "' of limiter '" + limiters[0].name() + "' is in slot "
+                        + slot + ", key '" + keys[i] + "' of limiter '" + limiters[i].name() + "' in slot " + other
+                        + ". Give the keys one hash tag, such as '{" + keys[0] + "}' and '{" + keys[0] + "}:"
+                        + keys[i] + "' (only the part in braces decides the slot), or acquire the layers separately");
+            }
+        }
+    }
+
+    @Override
+    public Decision acquire(C context, long permits, Duration timeout) throws InterruptedException {
+        return Waiting.acquire(this, clock, this::maxStepNanos, context, permits, timeout);
+    }
+
+    @Override
+    public CompletableFuture<Decision> acquireAsync(C context, long permits, Duration timeout) {
+        return Waiting.acquireAsync(this, clock, this::maxStepNanos, context, permits, timeout);
+    }
+
+    private long maxStepNanos(Decision denial) {
+        for (RedisRateLimiter limiter : limiters) {
+            if (limiter.policy() instanceof ConcurrencyLimit) {
+                return 5_000_000;
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+}

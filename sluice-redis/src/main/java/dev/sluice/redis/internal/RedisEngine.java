@@ -1,0 +1,240 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
+import dev.sluice.internal.limit.InMemoryEngine;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Queue;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.time.Clock;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+
+/** The engine that keeps every limiter's state in Redis. */
+public final class RedisEngine implements Sluice {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    /** Error replies that mean the server cannot serve now, as opposed to a fault in the request. */
+    private static final List<String> UNAVAILABLE_ERRORS =
+            List.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "OOM", "NOREPLICAS");
+
+    final Connection connection;
+    final String keyPrefix;
+    private final Clock clock;
+    private final Clock scriptClock;
+    private final long timeoutNanos;
+    private final long retryIntervalNanos;
+    private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
+
+    /** When Redis failed last: until {@link #retryAt}, limiters answer without asking it. */
+    private volatile boolean down;
+
+    private volatile long retryAt;
+    private volatile Throwable lastFailure;
+    private final AtomicBoolean probing = new AtomicBoolean();
+    private volatile InMemoryEngine fallback;
+
+    private RedisEngine(RedisSettings settings, Connection connection) {
+        this.connection = connection;
+        this.keyPrefix = settings.keyPrefix();
+        this.clock = settings.clock();
+        this.scriptClock = settings.scriptClock();
+        this.timeoutNanos = settings.commandTimeout().toNanos();
+        this.retryIntervalNanos = settings.retryInterval().toNanos();
+        this.fallback = new InMemoryEngine(clock);
+    }
+
+    /** Connects as {@code settings} say and checks the server. */
+    public static RedisEngine connect(RedisSettings settings) {
+        return new RedisEngine(settings, Connection.open(settings));
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("limiter name must be 1 to 128 letters, digits or . _ - :, was "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+        if (policy == null) {
+            throw new IllegalArgumentException("policy of limiter '" + name + "' must not be null");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException("options of limiter '" + name + "' must not be null");
+        }
+        LimitScript.checkSupported(name, policy);
+        return limiters.computeIfAbsent(name, n -> new RedisRateLimiter(this, n, policy, options));
+    }
+
+    @Override
+    public <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options) {
+        throw new UnsupportedOperationException("the Redis engine has no queues yet: it shares limiters only;"
+                + " use Sluice.inMemory() for queues in one process");
+    }
+
+    @Override
+    public <C> LimitChain.Builder<C> chain() {
+        return new LimitChain.Builder<>(layers -> new RedisChain<>(this, layers));
+    }
+
+    @Override
+    public void close() {
+        limiters.clear();
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisSluice[" + connection.description + ", prefix " + keyPrefix + "]";
+    }
+
+    /** The time argument for scripts: {@link LimitScript#REDIS_TIME} (Redis reads its own clock) except in tests. */
+    long scriptNow() {
+        return scriptClock == null ? LimitScript.REDIS_TIME : scriptClock.nanos();
+    }
+
+    /** The in-memory engine that holds fallback shares during this outage. */
+    InMemoryEngine fallback() {
+        return fallback;
+    }
+
+    /** Whether calls should skip Redis now, because it failed recently and no retry is due. */
+    boolean skipping() {
+        if (!down) {
+            return false;
+        }
+        return clock.nanos() < retryAt || !probing.compareAndSet(false, true);
+    }
+
+    /** Nanoseconds until Redis will be tried again; at least 1. */
+    long nanosUntilRetry() {
+        return Math.max(1, retryAt - clock.nanos());
+    }
+
+    Throwable lastFailure() {
+        return lastFailure;
+    }
+
+    /**
+     * Runs the limit script once: one round trip, unless Redis lost the script (restart, failover), when it is
+     * sent whole once.
+     *
+     * @return the reply, or null if Redis is unavailable (the caller answers by its policy)
+     * @throws SluiceException if Redis refused the call for a reason other than being unavailable
+     */
+    <T> T run(ScriptOutputType type, String[] keys, String[] args) {
+        try {
+            T reply;
+            try {
+                reply = await(connection.scripting.<T>evalsha(LimitScript.SHA, type, keys, args));
+            } catch (RedisNoScriptException lost) {
+                reply = await(connection.scripting.<T>eval(LimitScript.SOURCE, type, keys, args));
+            }
+            succeeded();
+            return reply;
+        } catch (Unavailable e) {
+            failed(e.getCause());
+            return null;
+        } catch (RuntimeException e) {
+            probing.set(false);
+            throw e;
+        }
+    }
+
+    private void succeeded() {
+        if (down) {
+            down = false;
+            fallback = new InMemoryEngine(clock);
+            probing.set(false);
+        }
+    }
+
+    private void failed(Throwable cause) {
+        lastFailure = cause;
+        retryAt = clock.nanos() + retryIntervalNanos;
+        down = true;
+        probing.set(false);
+    }
+
+    /** Whether Redis is considered unavailable right now. */
+    boolean isDown() {
+        return down;
+    }
+
+    /**
+     * The reply, within the command timeout. An interrupt does not cut the wait short (it is kept for the caller
+     * to see): the script may already have taken permits, and the caller should learn the decision.
+     */
+    private <T> T await(RedisFuture<T> future) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new Unavailable(new SluiceException(
+                    "Redis (" + connection.description + ") did not answer within "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
+                    e));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof RedisNoScriptException noScript) {
+                throw noScript;
+            }
+            if (cause instanceof RedisCommandExecutionException refused && !isUnavailable(refused)) {
+                throw new SluiceException(
+                        "Redis (" + connection.description + ") refused the limit script: " + refused.getMessage(),
+                        refused);
+            }
+            throw new Unavailable(cause);
+        } catch (RuntimeException e) {
+            throw new Unavailable(e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static boolean isUnavailable(RedisCommandExecutionException refused) {
+        String message = refused.getMessage() == null ? "" : refused.getMessage();
+        for (String code : UNAVAILABLE_ERRORS) {
+            if (message.startsWith(code)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Redis could not answer: down, unreachable, too slow, or busy. */
+    private static final class Unavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unavailable(Throwable cause) {
+            super(null, cause, false, false);
+        }
+    }
+}

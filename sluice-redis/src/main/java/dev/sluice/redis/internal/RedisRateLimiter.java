@@ -1,0 +1,356 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.limit.Waiting;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.KeyLimiter;
+import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.time.Clock;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A limiter whose keys live in Redis. */
+final class RedisRateLimiter implements RateLimiter {
+    private static final String PROCESS_ID =
+            Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+    private static final AtomicLong LEASES = new AtomicLong();
+
+    final RedisEngine engine;
+    private final String name;
+    private final String keyStart;
+    private final LimiterOptions options;
+    private final LimiterListener listener;
+    private final Clock clock;
+    private final AtomicBoolean toldUnavailable = new AtomicBoolean();
+    private volatile LimitPolicy policy;
+
+    RedisRateLimiter(RedisEngine engine, String name, LimitPolicy policy, LimiterOptions options) {
+        this.engine = engine;
+        this.name = name;
+        // the kind is part of the key, so that a name reused for another kind of policy starts afresh
+        this.keyStart = engine.keyPrefix + ":" + name + ":" + LimitScript.kind(policy) + ":";
+        this.policy = policy;
+        this.options = options;
+        this.listener = options.listener();
+        this.clock = engine.clock();
+    }
+
+    /** A decision and the Redis server's time it was made at (or the engine clock's, when degraded). */
+    record Outcome(Decision decision, long serverNanos) {}
+
+    @Override
+    public Decision tryAcquire(String key, long permits) {
+        return acquireTimed(key, permits).decision();
+    }
+
+    /** As {@link #tryAcquire}, with the time the decision was made at. */
+    Outcome acquireTimed(String key, long permits) {
+        LimitPolicy current = policy;
+        checkKey(key);
+        checkPermits(current, permits);
+        Outcome outcome = decide(layerOf(key, current), current, key, permits);
+        tell(key, permits, outcome.decision());
+        return outcome;
+    }
+
+    @Override
+    public boolean tryConsume(String key, long permits) {
+        LimitPolicy current = policy;
+        checkKey(key);
+        checkPermits(current, permits);
+        Limits.checkConsumable(name, current);
+        Decision decision = decide(layerOf(key, current), current, key, permits).decision();
+        tell(key, permits, decision);
+        return decision.allowed();
+    }
+
+    private Outcome decide(LimitScript.Layer layer, LimitPolicy current, String key, long permits) {
+        List<LimitScript.Layer> layers = List.of(layer);
+        if (!engine.skipping()) {
+            List<Object> reply = engine.run(
+                    ScriptOutputType.MULTI,
+                    LimitScript.keys(layers),
+                    LimitScript.acquireArgs(layers, permits, engine.scriptNow()));
+            if (reply != null) {
+                recovered();
+                LimitScript.Reply parsed = LimitScript.parse(reply, 1);
+                return new Outcome(decision(parsed.layers()[0], layer, current, parsed.nowNanos()), parsed.nowNanos());
+            }
+        }
+        unavailable();
+        return new Outcome(degraded(current, key, permits), clock.nanos());
+    }
+
+    /** The decision a script result stands for. */
+    Decision decision(LimitScript.Result result, LimitScript.Layer layer, LimitPolicy current, long now) {
+        Lease lease = Lease.NONE;
+        if (result.allowed() && !result.leaseMember().isEmpty()) {
+            long expiresAt = now + ((ConcurrencyLimit) current).leaseTimeout().toNanos();
+            lease = new RedisLease(layer, result.leaseMember(), expiresAt);
+        }
+        return new Decision(
+                result.allowed(),
+                result.remaining(),
+                current.limit(),
+                result.retryAfterNanos(),
+                result.resetAtNanos(),
+                name,
+                lease);
+    }
+
+    /** The script's view of {@code key} under {@code current}. */
+    LimitScript.Layer layerOf(String key, LimitPolicy current) {
+        String stateKey = keyStart + tagged(key);
+        String leaseId = current instanceof ConcurrencyLimit ? PROCESS_ID + "." + LEASES.incrementAndGet() : null;
+        return new LimitScript.Layer(stateKey, stateKey + ":x", current, leaseId);
+    }
+
+    /**
+     * {@code key} as it goes into a Redis key: as given when it names its own hash tag ({@code "{acme}:search"}),
+     * so that the caller decides which keys share a cluster slot; otherwise wrapped in braces, so that every
+     * Redis key of one limiter key lands in one slot.
+     */
+    static String tagged(String key) {
+        int open = key.indexOf('{');
+        if (open >= 0) {
+            int close = key.indexOf('}', open + 1);
+            if (close > open + 1) {
+                return key;
+            }
+        }
+        return "{" + key + "}";
+    }
+
+    /** What to answer while Redis is unavailable, by this limiter's {@link WhenUnavailable}. */
+    Decision degraded(LimitPolicy current, String key, long permits) {
+        WhenUnavailable when = options.whenUnavailable();
+        long now = clock.nanos();
+        long limit = current.limit();
+        return switch (when.action()) {
+            case DENY ->
+                new Decision(
+                        false,
+                        0,
+                        limit,
+                        engine.nanosUntilRetry(),
+                        now,
+                        name,
+                        Lease.NONE,
+                        Decision.Basis.UNAVAILABLE_DENIED);
+            case ALLOW ->
+                new Decision(
+                        true, limit - permits, limit, 0, now, name, Lease.NONE, Decision.Basis.UNAVAILABLE_ALLOWED);
+            case FALL_BACK -> {
+                RateLimiter local = fallback(current);
+                if (permits > local.policy().limit()) {
+                    yield new Decision(
+                            false,
+                            local.policy().limit(),
+                            limit,
+                            engine.nanosUntilRetry(),
+                            now,
+                            name,
+                            Lease.NONE,
+                            Decision.Basis.FALLBACK);
+                }
+                yield asFallback(local.tryAcquire(key, permits));
+            }
+        };
+    }
+
+    /** This limiter's share of the limit, held in this process during the current outage. */
+    RateLimiter fallback(LimitPolicy current) {
+        LimitPolicy share = Shares.scale(current, options.whenUnavailable().share());
+        RateLimiter local = engine.fallback().limiter(name, share, LimiterOptions.defaults());
+        if (!local.policy().equals(share)) {
+            local.updatePolicy(share);
+        }
+        return local;
+    }
+
+    /** {@code decision} of the fallback share, relabelled as this limiter's. */
+    Decision asFallback(Decision decision) {
+        return new Decision(
+                decision.allowed(),
+                decision.remaining(),
+                policy.limit(),
+                decision.retryAfterNanos(),
+                decision.resetAtNanos(),
+                name,
+                decision.lease(),
+                Decision.Basis.FALLBACK);
+    }
+
+    /** Tells the listener once per outage that Redis is unavailable. */
+    void unavailable() {
+        if (!toldUnavailable.get() && toldUnavailable.compareAndSet(false, true)) {
+            listener.onUnavailable(name, engine.lastFailure());
+        }
+    }
+
+    /** Tells the listener once that Redis is back, if it heard it was not. */
+    void recovered() {
+        if (toldUnavailable.get() && toldUnavailable.compareAndSet(true, false)) {
+            listener.onRecovered(name);
+        }
+    }
+
+    void tell(String key, long permits, Decision decision) {
+        if (decision.allowed()) {
+            listener.onAllowed(name, key, permits, decision);
+        } else {
+            listener.onDenied(name, key, permits, decision);
+        }
+    }
+
+    @Override
+    public Decision acquire(String key, long permits, Duration timeout) throws InterruptedException {
+        return Waiting.acquire(this, clock, this::maxStepNanos, key, permits, timeout);
+    }
+
+    @Override
+    public CompletableFuture<Decision> acquireAsync(String key, long permits, Duration timeout) {
+        return Waiting.acquireAsync(this, clock, this::maxStepNanos, key, permits, timeout);
+    }
+
+    /** Leases can be released before they expire, so a wait for one asks again every 5 ms. */
+    long maxStepNanos(Decision denial) {
+        return policy instanceof ConcurrencyLimit ? 5_000_000 : Long.MAX_VALUE;
+    }
+
+    @Override
+    public KeyLimiter forKey(String key) {
+        checkKey(key);
+        return new BoundKey(key);
+    }
+
+    private final class BoundKey implements KeyLimiter {
+        private final String key;
+
+        BoundKey(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public RateLimiter limiter() {
+            return RedisRateLimiter.this;
+        }
+
+        @Override
+        public String key() {
+            return key;
+        }
+
+        @Override
+        public Decision tryAcquire(long permits) {
+            return RedisRateLimiter.this.tryAcquire(key, permits);
+        }
+
+        @Override
+        public boolean tryConsume(long permits) {
+            return RedisRateLimiter.this.tryConsume(key, permits);
+        }
+
+        @Override
+        public Decision acquire(long permits, Duration timeout) throws InterruptedException {
+            return RedisRateLimiter.this.acquire(key, permits, timeout);
+        }
+
+        @Override
+        public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
+            return RedisRateLimiter.this.acquireAsync(key, permits, timeout);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyLimiter[" + name + ", " + key + "]";
+        }
+    }
+
+    /** Permits held in Redis until released or expired. */
+    private final class RedisLease implements Lease {
+        private final LimitScript.Layer layer;
+        private final String member;
+        private final long expiresAtNanos;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        RedisLease(LimitScript.Layer layer, String member, long expiresAtNanos) {
+            this.layer = layer;
+            this.member = member;
+            this.expiresAtNanos = expiresAtNanos;
+        }
+
+        @Override
+        public boolean release() {
+            if (released.get() || engine.skipping()) {
+                return false;
+            }
+            Long returned = engine.run(
+                    ScriptOutputType.INTEGER,
+                    LimitScript.keys(List.of(layer)),
+                    LimitScript.releaseArgs(member, engine.scriptNow()));
+            if (returned == null) {
+                unavailable();
+                return false;
+            }
+            recovered();
+            return returned == 1 && released.compareAndSet(false, true);
+        }
+
+        @Override
+        public long expiresAtNanos() {
+            return expiresAtNanos;
+        }
+
+        @Override
+        public String toString() {
+            return "Lease[" + name + ", " + member + "]";
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LimitPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public LimiterOptions options() {
+        return options;
+    }
+
+    @Override
+    public synchronized void updatePolicy(LimitPolicy next) {
+        Limits.checkUpdate(name, policy, next);
+        LimitScript.checkSupported(name, next);
+        policy = next;
+    }
+
+    void checkKey(String key) {
+        Limits.checkKey(key);
+    }
+
+    void checkPermits(LimitPolicy current, long permits) {
+        Limits.checkPermits(name, current, permits);
+    }
+
+    @Override
+    public String toString() {
+        return "RateLimiter[" + name + ", " + policy + ", Redis]";
+    }
+}

@@ -1,0 +1,19 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.time.Clock;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import java.time.Duration;
+import java.util.List;
+
+/** What {@link dev.sluice.redis.RedisSluice.Builder} gathered; exactly one of the four connections is set. */
+public record RedisSettings(
+        String url,
+        List<String> clusterUrls,
+        RedisClient client,
+        RedisClusterClient clusterClient,
+        String keyPrefix,
+        Duration commandTimeout,
+        Duration retryInterval,
+        Clock clock,
+        Clock scriptClock) {}

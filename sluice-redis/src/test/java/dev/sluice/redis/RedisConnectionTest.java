@@ -1,0 +1,192 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Connecting from a URL (password, database, TLS) or from the application's own client. */
+class RedisConnectionTest {
+    private static final TokenBucket THREE_A_MINUTE = TokenBucket.of(3, Duration.ofMinutes(1));
+
+    @Test
+    void aUrlThatIsNotRedisIsRefusedNamingTheSchemesAllowed() {
+        assertThatThrownBy(() -> RedisSluice.connect("http://localhost:6379"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redis://")
+                .hasMessageContaining("rediss://")
+                .hasMessageContaining("http://localhost:6379");
+        assertThatThrownBy(() -> RedisSluice.builder().keyPrefix("has space"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> RedisSluice.builder().commandTimeout(Duration.ZERO))
+                .hasMessageContaining("between 1 ms and 1 minute");
+        assertThatThrownBy(() -> RedisSluice.builder().build()).hasMessageContaining("exactly one of");
+    }
+
+    @Test
+    void aRedisThatIsNotThereIsATypedErrorAtConnection() throws IOException {
+        int unused;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            unused = socket.getLocalPort();
+        }
+        int port = unused;
+        assertThatThrownBy(() -> RedisSluice.connect("redis://127.0.0.1:" + port))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("cannot connect to Redis");
+    }
+
+    @Test
+    void passwordAndDatabaseComeFromTheUrl() {
+        try (RedisServer redis = RedisServer.start()) {
+            RedisClient setup = RedisClient.create(redis.uri());
+            try (StatefulRedisConnection<String, String> connection = setup.connect()) {
+                connection.sync().configSet("requirepass", "s3cret");
+            } finally {
+                setup.shutdown();
+            }
+            String url = "redis://:s3cret@127.0.0.1:" + redis.port() + "/3";
+            try (Sluice sluice =
+                    RedisSluice.builder().url(url).keyPrefix("conn").build()) {
+                assertThat(sluice.limiter("pw", THREE_A_MINUTE).tryAcquire("k").allowed())
+                        .isTrue();
+            }
+            RedisClient admin = RedisClient.create(url);
+            try (StatefulRedisConnection<String, String> connection = admin.connect()) {
+                assertThat(connection.sync().keys("conn:*")).isNotEmpty();
+                connection.sync().select(0);
+                assertThat(connection.sync().keys("conn:*"))
+                        .as("nothing in database 0")
+                        .isEmpty();
+            } finally {
+                admin.shutdown();
+            }
+            assertThatThrownBy(() -> RedisSluice.connect("redis://:wrong@127.0.0.1:" + redis.port()))
+                    .isInstanceOf(SluiceException.class);
+        }
+    }
+
+    @Test
+    void theApplicationsClientStaysOpenAfterTheEngineCloses() {
+        RedisClient client = RedisClient.create(RedisServer.shared().uri());
+        try {
+            Sluice sluice =
+                    RedisSluice.builder().client(client).keyPrefix("own").build();
+            Decision decision = sluice.limiter("own", THREE_A_MINUTE).tryAcquire("k");
+            assertThat(decision.allowed()).isTrue();
+            sluice.close();
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                assertThat(connection.sync().ping()).isEqualTo("PONG");
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
+    void tlsFromARedissUrl(@TempDir Path dir) throws Exception {
+        assumeThat(run(dir, "openssl", "version"))
+                .as("openssl makes the test certificate")
+                .isZero();
+        assertThat(run(
+                        dir,
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "rsa:2048",
+                        "-nodes",
+                        "-keyout",
+                        "key.pem",
+                        "-out",
+                        "cert.pem",
+                        "-days",
+                        "1",
+                        "-subj",
+                        "/CN=127.0.0.1",
+                        "-addext",
+                        "subjectAltName=IP:127.0.0.1"))
+                .isZero();
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Process server = new ProcessBuilder(List.of(
+                        RedisServer.shared().binary().toString(),
+                        "--port",
+                        "0",
+                        "--tls-port",
+                        Integer.toString(port),
+                        "--tls-cert-file",
+                        "cert.pem",
+                        "--tls-key-file",
+                        "key.pem",
+                        "--tls-ca-cert-file",
+                        "cert.pem",
+                        "--tls-auth-clients",
+                        "no",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no"))
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile())
+                .start();
+        try {
+            Thread.sleep(300);
+            assumeThat(server.isAlive())
+                    .as("this redis-server was built with TLS: " + Files.readString(dir.resolve("server.log")))
+                    .isTrue();
+            String url = "rediss://127.0.0.1:" + port + "?verifyPeer=NONE";
+            Sluice sluice = null;
+            for (int attempt = 0; sluice == null; attempt++) {
+                try {
+                    sluice = RedisSluice.builder().url(url).keyPrefix("tls").build();
+                } catch (SluiceException notYet) {
+                    if (attempt == 50) {
+                        throw notYet;
+                    }
+                    Thread.sleep(100);
+                }
+            }
+            try (Sluice tls = sluice) {
+                assertThat(tls.limiter("tls", THREE_A_MINUTE).tryAcquire("k", 3).allowed())
+                        .isTrue();
+                assertThat(tls.limiter("tls", THREE_A_MINUTE).tryAcquire("k").allowed())
+                        .isFalse();
+            }
+        } finally {
+            server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int run(Path dir, String... command) throws Exception {
+        try {
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve(command[0] + ".log").toFile())
+                    .start();
+            return process.waitFor(60, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        } catch (IOException notInstalled) {
+            return -1;
+        }
+    }
+}

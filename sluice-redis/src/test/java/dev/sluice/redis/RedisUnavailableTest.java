@@ -1,0 +1,205 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.Decision.Basis;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Redis killed, restarted or stalled mid-run: each failure policy does what it promises, and recovers. */
+class RedisUnavailableTest {
+    private static final Duration TIMEOUT = Duration.ofMillis(200);
+    private static final Duration RETRY = Duration.ofMillis(100);
+    private static final TokenBucket TEN_AN_HOUR = TokenBucket.of(10, Duration.ofHours(1));
+
+    private RedisServer redis;
+    private Sluice sluice;
+    private final Events events = new Events();
+
+    @BeforeEach
+    void startRedis() {
+        redis = RedisServer.start();
+        sluice = RedisSluice.builder()
+                .url(redis.uri())
+                .commandTimeout(TIMEOUT)
+                .retryInterval(RETRY)
+                .build();
+    }
+
+    @AfterEach
+    void stopRedis() {
+        sluice.close();
+        redis.close();
+    }
+
+    private RateLimiter limiter(String name, WhenUnavailable whenUnavailable) {
+        return sluice.limiter(
+                name,
+                TEN_AN_HOUR,
+                LimiterOptions.defaults().withListener(events).withWhenUnavailable(whenUnavailable));
+    }
+
+    @Test
+    void failClosedDeniesWithATypedReasonAndRecoversByItself() {
+        RateLimiter limiter = limiter("closed", WhenUnavailable.failClosed());
+        assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Basis.LIMIT);
+
+        redis.kill();
+        for (int i = 0; i < 5; i++) {
+            Decision decision = limiter.tryAcquire("k");
+            assertThat(decision.allowed()).isFalse();
+            assertThat(decision.basis()).isEqualTo(Basis.UNAVAILABLE_DENIED);
+            assertThat(decision.degraded()).isTrue();
+            assertThat(decision.retryAfterNanos()).isBetween(1L, RETRY.toNanos());
+        }
+        assertThat(events.named("unavailable:closed")).hasSize(1);
+
+        redis.restart();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> limiter.tryAcquire("k").basis() == Basis.LIMIT);
+        assertThat(events.named("recovered:closed")).hasSize(1);
+        assertThat(events.named("unavailable:closed")).hasSize(1);
+    }
+
+    @Test
+    void failOpenAllowsEveryRequestWhileRedisIsDown() {
+        RateLimiter limiter = limiter("open", WhenUnavailable.failOpen());
+        redis.kill();
+        for (int i = 0; i < 20; i++) {
+            Decision decision = limiter.tryAcquire("k");
+            assertThat(decision.allowed()).isTrue();
+            assertThat(decision.basis()).isEqualTo(Basis.UNAVAILABLE_ALLOWED);
+        }
+        assertThat(limiter.tryConsume("k")).isTrue();
+        assertThat(events.named("unavailable:open")).hasSize(1);
+    }
+
+    @Test
+    void fallBackHoldsItsShareOfTheLimitAndStartsAfreshEachOutage() {
+        RateLimiter limiter = limiter("share", WhenUnavailable.fallBack(0.3));
+        redis.kill();
+        assertThat(grantsInARow(limiter, Basis.FALLBACK)).as("30% of 10").isEqualTo(3);
+
+        redis.restart();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> limiter.tryAcquire("k").basis() == Basis.LIMIT);
+        assertThat(grantsInARow(limiter, Basis.LIMIT))
+                .as("the restarted Redis kept nothing; one was taken")
+                .isEqualTo(9);
+
+        redis.kill();
+        assertThat(grantsInARow(limiter, Basis.FALLBACK))
+                .as("the share is full again in a new outage")
+                .isEqualTo(3);
+        assertThat(events.named("unavailable:share")).hasSize(2);
+        assertThat(events.named("recovered:share")).hasSize(1);
+    }
+
+    /** Grants in a row for key "k" until the first denial, every decision on {@code basis}. */
+    private static int grantsInARow(RateLimiter limiter, Basis basis) {
+        int granted = 0;
+        while (true) {
+            Decision decision = limiter.tryAcquire("k");
+            assertThat(decision.basis()).isEqualTo(basis);
+            if (decision.denied()) {
+                return granted;
+            }
+            granted++;
+            assertThat(granted).as("granted more than the limit").isLessThanOrEqualTo(10);
+        }
+    }
+
+    @Test
+    void aStalledRedisNeverHoldsACallerBeyondTheCommandTimeout() throws Exception {
+        RateLimiter limiter = limiter("stalled", WhenUnavailable.failClosed());
+        assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Basis.LIMIT);
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = admin.connect()) {
+            connection.sync().clientPause(3_000);
+            long start = System.nanoTime();
+            Decision decision = limiter.tryAcquire("k");
+            long took = System.nanoTime() - start;
+            assertThat(decision.basis()).isEqualTo(Basis.UNAVAILABLE_DENIED);
+            assertThat(Duration.ofNanos(took))
+                    .as("bounded by the 200 ms command timeout, whatever the machine's load")
+                    .isLessThan(Duration.ofMillis(2_000));
+        } finally {
+            admin.shutdown();
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> limiter.tryAcquire("k").basis() == Basis.LIMIT);
+    }
+
+    @Test
+    void aChainWhileRedisIsDownDeniesIfAnyLayerFailsClosedAndOtherwiseUsesTheShares() {
+        RateLimiter open = limiter("c-open", WhenUnavailable.failOpen());
+        RateLimiter share = limiter("c-share", WhenUnavailable.fallBack(0.2));
+        RateLimiter closed = limiter("c-closed", WhenUnavailable.failClosed());
+        LimitChain<String> sharing =
+                sluice.<String>chain().layer(open, k -> k).layer(share, k -> k).build();
+        LimitChain<String> strict = sluice.<String>chain()
+                .layer(share, k -> k)
+                .layer(closed, k -> k)
+                .build();
+        redis.kill();
+
+        Decision denied = strict.tryAcquire("k");
+        assertThat(denied.basis()).isEqualTo(Basis.UNAVAILABLE_DENIED);
+        assertThat(denied.limiter()).isEqualTo("c-closed");
+
+        assertThat(sharing.tryAcquire("k").basis()).isEqualTo(Basis.FALLBACK);
+        assertThat(sharing.tryAcquire("k").allowed()).isTrue();
+        Decision third = sharing.tryAcquire("k");
+        assertThat(third.allowed()).as("20% of 10 is 2").isFalse();
+        assertThat(third.limiter()).isEqualTo("c-share");
+    }
+
+    @Test
+    void releasingALeaseWhileRedisIsDownReturnsFalseWithoutThrowing() {
+        RateLimiter limiter = sluice.limiter(
+                "leases",
+                ConcurrencyLimit.of(2, Duration.ofMillis(300)),
+                LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.failClosed()));
+        Decision held = limiter.tryAcquire("k");
+        assertThat(held.allowed()).isTrue();
+        redis.kill();
+        assertThat(held.release()).isFalse();
+    }
+
+    /** What the listeners heard, as "event:limiter" strings. */
+    private static final class Events implements LimiterListener {
+        private final List<String> heard = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onUnavailable(String limiter, Throwable cause) {
+            assertThat(cause).isNotNull();
+            heard.add("unavailable:" + limiter);
+        }
+
+        @Override
+        public void onRecovered(String limiter) {
+            heard.add("recovered:" + limiter);
+        }
+
+        List<String> named(String event) {
+            return heard.stream().filter(event::equals).toList();
+        }
+    }
+}
