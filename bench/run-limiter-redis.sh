@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sluice's Redis rate limiter against Bucket4j's Lettuce backend (same rate) and a raw EVALSHA of 'return 1' (the
+# ceiling: one round trip with nothing to compute), on one private redis-server started for the run (never the
+# shared 127.0.0.1:6379): one hot key and 10,000 keys, 1 and 64 requests in flight; 1 warm-up and 7 measured
+# rounds of 2 s per case, contenders interleaved. Then Redis memory per limiter key for each policy.
+# Writes bench/results/limiter-redis.json (every sample, medians, ratios, round trips, Redis CPU, memory, targets)
+# and prints the Markdown tables of bench/results/README.md. Takes about 4 to 5 minutes on 2 cores, build included.
+# Usage: bench/run-limiter-redis.sh [RedisLimiterBench options, e.g. --rounds 3 --seconds 1 --only raw,bucket4j]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# shellcheck source=prepare.sh
+source bench/prepare.sh
+
+# What was measured: the commit, and whether the code measured (sluice-core, sluice-redis) differs from it.
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if status="$(git --no-optional-locks status --porcelain -- sluice-core sluice-redis 2>/dev/null)"; then
+  changed="$(grep -c . <<<"$status" || true)"
+  dirty="no"
+  [[ "$changed" != "0" ]] && dirty="yes: $changed changed or new files under sluice-core, sluice-redis"
+else
+  dirty="unknown"
+fi
+
+# The Redis engine's sources as measured (they may be uncommitted): one SHA-256 over them, in name order.
+engine="$(find sluice-redis/src/main -type f \( -name '*.java' -o -name '*.lua' \) -print0 2>/dev/null \
+  | LC_ALL=C sort -z | xargs -0 cat 2>/dev/null | sha256sum | cut -c1-16 || echo unknown)"
+
+# The bench jar holds sluice-bench's runtime classpath as just built (the Sluice modules from this tree, Lettuce,
+# Bucket4j, the test kit's RedisServer). Fixed heap, touched up front.
+"$JAVA" -Xms2g -Xmx2g -XX:+AlwaysPreTouch \
+  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+  -cp "$JAR" dev.sluice.bench.RedisLimiterBench --out "$OUT/limiter-redis.json" "$@"
+
+if command -v python3 >/dev/null 2>&1; then
+  echo
+  python3 bench/summarize-limiter-redis.py "$OUT"
+fi
