@@ -42,7 +42,7 @@ final class LimitScript {
     /** The value of {@code now} that makes the script read Redis's clock. */
     static final long REDIS_TIME = Long.MIN_VALUE;
 
-    /** Seconds the script adds to the times it stores and replies, so that times before 1970 stay positive. */
+    /** Seconds the script adds to the times it stores, so that times before 1970 stay positive. */
     private static final long BIAS_SECONDS = 10_000_000_000L;
 
     private LimitScript() {}
@@ -55,13 +55,25 @@ final class LimitScript {
      * @param policy the policy in force
      * @param leaseId a unique id for the lease this acquire may grant ({@code [A-Za-z0-9-_.:]}); null unless
      *     the policy is a {@link ConcurrencyLimit}
+     * @param policyArgs {@link #policyArgs(LimitPolicy) policyArgs(policy)}, which a limiter computes once
      */
-    record Layer(String stateKey, String auxKey, LimitPolicy policy, String leaseId) {
+    record Layer(String stateKey, String auxKey, LimitPolicy policy, String leaseId, String[] policyArgs) {
         Layer {
             Objects.requireNonNull(stateKey, "stateKey");
             Objects.requireNonNull(auxKey, "auxKey");
             Objects.requireNonNull(policy, "policy");
+            Objects.requireNonNull(policyArgs, "policyArgs");
         }
+
+        /** A layer whose policy arguments are computed now. */
+        Layer(String stateKey, String auxKey, LimitPolicy policy, String leaseId) {
+            this(stateKey, auxKey, policy, leaseId, LimitScript.policyArgs(policy));
+        }
+    }
+
+    /** The script's arguments that describe {@code policy}: its kind, its span in nanoseconds, its limit. */
+    static String[] policyArgs(LimitPolicy policy) {
+        return new String[] {kind(policy), Long.toString(param(policy)), Long.toString(policy.limit())};
     }
 
     /**
@@ -119,16 +131,16 @@ final class LimitScript {
         String[] args = new String[4 + 4 * layers.size()];
         args[0] = ACQUIRE;
         args[1] = time(now);
-        args[2] = Long.toString(permits);
-        args[3] = Integer.toString(layers.size());
+        args[2] = permits == 1 ? "1" : Long.toString(permits);
+        args[3] = layers.size() == 1 ? "1" : Integer.toString(layers.size());
         for (int i = 0; i < layers.size(); i++) {
             Layer layer = layers.get(i);
             int at = 4 + 4 * i;
-            LimitPolicy policy = layer.policy();
-            args[at] = kind(policy);
-            args[at + 1] = Long.toString(param(policy));
-            args[at + 2] = Long.toString(policy.limit());
-            args[at + 3] = policy instanceof ConcurrencyLimit ? checkLeaseId(layer.leaseId()) : "";
+            String[] policyArgs = layer.policyArgs();
+            args[at] = policyArgs[0];
+            args[at + 1] = policyArgs[1];
+            args[at + 2] = policyArgs[2];
+            args[at + 3] = layer.policy() instanceof ConcurrencyLimit ? checkLeaseId(layer.leaseId()) : "";
         }
         return args;
     }
@@ -148,21 +160,22 @@ final class LimitScript {
      * @throws IllegalStateException if the reply is not shaped as the script replies
      */
     static Reply parse(List<Object> reply, int layers) {
-        if (reply == null || reply.size() != 1 + 5 * layers) {
+        if (reply == null || reply.size() != 2 + 5 * layers) {
             throw new IllegalStateException(
-                    "the limit script replied " + reply + "; expected 1 + 5 × " + layers + " entries");
+                    "the limit script replied " + reply + "; expected 2 + 5 × " + layers + " entries");
         }
+        long now = number(reply, 0) * 1_000_000_000L + number(reply, 1);
         Result[] results = new Result[layers];
         for (int i = 0; i < layers; i++) {
-            int at = 1 + 5 * i;
+            int at = 2 + 5 * i;
             results[i] = new Result(
                     number(reply, at) == 1,
                     number(reply, at + 1),
                     number(reply, at + 2),
-                    time(reply, at + 3),
+                    now + number(reply, at + 3),
                     reply.get(at + 4).toString());
         }
-        return new Reply(time(reply, 0), results);
+        return new Reply(now, results);
     }
 
     /** Parses a release's reply: whether that call returned the lease's permits. */
@@ -270,26 +283,11 @@ final class LimitScript {
         return Math.floorDiv(now, 1_000_000_000L) + " " + Math.floorMod(now, 1_000_000_000L);
     }
 
-    /** {@code epochNanos} as the script stores and replies times. */
+    /** {@code epochNanos} as the script stores times (tests compare stored state with it). */
     static String storedTime(long epochNanos) {
         return String.format(
                 "%011d%09d",
                 Math.floorDiv(epochNanos, 1_000_000_000L) + BIAS_SECONDS, Math.floorMod(epochNanos, 1_000_000_000L));
-    }
-
-    /** A time the script replied: 20 digits, seconds biased by {@link #BIAS_SECONDS}, then nanoseconds. */
-    private static long time(List<Object> reply, int index) {
-        Object value = reply.get(index);
-        if (value instanceof String text && text.length() == 20) {
-            try {
-                long seconds = Long.parseLong(text, 0, 11, 10) - BIAS_SECONDS;
-                return seconds * 1_000_000_000L + Long.parseLong(text, 11, 20, 10);
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw new IllegalStateException(
-                "the limit script replied " + value + " at entry " + index + " of " + reply + "; expected a time");
     }
 
     /** An integer entry: a Long, or a decimal String for numbers the script cannot reply as integers. */

@@ -34,6 +34,7 @@ final class RedisRateLimiter implements RateLimiter {
     private final Clock clock;
     private final AtomicBoolean toldUnavailable = new AtomicBoolean();
     private volatile LimitPolicy policy;
+    private volatile String[] policyArgs;
 
     RedisRateLimiter(RedisEngine engine, String name, LimitPolicy policy, LimiterOptions options) {
         this.engine = engine;
@@ -41,6 +42,7 @@ final class RedisRateLimiter implements RateLimiter {
         // the kind is part of the key, so that a name reused for another kind of policy starts afresh
         this.keyStart = engine.keyPrefix + ":" + name + ":" + LimitScript.kind(policy) + ":";
         this.policy = policy;
+        this.policyArgs = LimitScript.policyArgs(policy);
         this.options = options;
         this.listener = options.listener();
         this.clock = engine.clock();
@@ -113,7 +115,11 @@ final class RedisRateLimiter implements RateLimiter {
     LimitScript.Layer layerOf(String key, LimitPolicy current) {
         String stateKey = keyStart + tagged(key);
         String leaseId = current instanceof ConcurrencyLimit ? PROCESS_ID + "." + LEASES.incrementAndGet() : null;
-        return new LimitScript.Layer(stateKey, stateKey + ":x", current, leaseId);
+        String[] args = policyArgs;
+        if (policy != current) {
+            args = LimitScript.policyArgs(current);
+        }
+        return new LimitScript.Layer(stateKey, stateKey + ":x", current, leaseId, args);
     }
 
     /**
@@ -338,6 +344,7 @@ final class RedisRateLimiter implements RateLimiter {
     public synchronized void updatePolicy(LimitPolicy next) {
         Limits.checkUpdate(name, policy, next);
         LimitScript.checkSupported(name, next);
+        policyArgs = LimitScript.policyArgs(next);
         policy = next;
     }
 

@@ -107,21 +107,14 @@ class LimitScriptTest {
     @Test
     void parseReadsIntegersAndDecimalStrings() {
         LimitScript.Reply reply = LimitScript.parse(
-                List.of(
-                        LimitScript.storedTime(1_767_225_600_000_000_001L),
-                        0L,
-                        0L,
-                        "2305843009213693951",
-                        LimitScript.storedTime(4_073_068_609_213_693_952L),
-                        ""),
-                1);
+                List.of(1_767_225_600L, 1L, 0L, 0L, "2305843009213693951", "2305843009213693951", ""), 1);
 
         assertThat(reply.nowNanos()).isEqualTo(1_767_225_600_000_000_001L);
         assertThat(reply.layers()[0])
                 .isEqualTo(new LimitScript.Result(false, 0, Long.MAX_VALUE / 4, 4_073_068_609_213_693_952L, ""));
         assertThat(reply.allowed()).isFalse();
-        assertThatThrownBy(() -> LimitScript.parse(List.of("1", 1L), 1)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> LimitScript.parse(List.of("x", 1L, 1L, 0L, "1", ""), 1))
+        assertThatThrownBy(() -> LimitScript.parse(List.of(1L, 1L), 1)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> LimitScript.parse(List.of("x", 1L, 1L, 1L, 0L, 1L, ""), 1))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x");
     }
