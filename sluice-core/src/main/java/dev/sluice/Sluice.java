@@ -69,6 +69,8 @@ public interface Sluice extends AutoCloseable {
      * @param codec how payloads are stored; an existing queue must have been opened with an equal codec
      * @throws IllegalArgumentException if the name is malformed, an argument is null, or the queue exists with
      *     another codec
+     * @throws UnsupportedOperationException if the engine keeps no queues: the Redis engine shares limiters
+     *     only, for now
      */
     <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options);
 
