@@ -79,6 +79,26 @@ class RedisConnectionTest {
             }
             assertThatThrownBy(() -> RedisSluice.connect("redis://:wrong@127.0.0.1:" + redis.port()))
                     .isInstanceOf(SluiceException.class);
+
+            RedisClient acl = RedisClient.create(url);
+            try (StatefulRedisConnection<String, String> connection = acl.connect()) {
+                connection
+                        .sync()
+                        .aclSetuser(
+                                "limits",
+                                io.lettuce.core.AclSetuserArgs.Builder.on()
+                                        .addPassword("pw")
+                                        .allKeys()
+                                        .allCommands());
+            } finally {
+                acl.shutdown();
+            }
+            String userUrl = "redis://limits:pw@127.0.0.1:" + redis.port();
+            try (Sluice sluice =
+                    RedisSluice.builder().url(userUrl).keyPrefix("user").build()) {
+                assertThat(sluice.limiter("acl", THREE_A_MINUTE).tryAcquire("k").allowed())
+                        .isTrue();
+            }
         }
     }
 
