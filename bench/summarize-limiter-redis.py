@@ -16,7 +16,8 @@ targets = doc["targets"]
 work = doc["workload"]
 env = doc["environment"]
 
-CONTENDERS = [("sluice", "Sluice"), ("bucket4j", "Bucket4j (Lettuce)"), ("raw-evalsha", "raw EVALSHA")]
+CONTENDERS = [("sluice", "Sluice"), ("bucket4j", "Bucket4j (Lettuce)"), ("raw-evalsha", "raw EVALSHA"),
+              ("floor", "floor: raw read-modify-write")]
 SETS = [("hot", "1 hot key"), ("keys10k", f"{work['manyKeys']:,} keys")]
 
 
@@ -58,8 +59,8 @@ print(f"Run: {doc['date']}, commit `{doc['commit']}` (uncommitted changes in slu
 
 print("### Decisions per second\n")
 print("| keys | in flight | " + " | ".join(label for _, label in CONTENDERS)
-      + " | Sluice / raw EVALSHA | Sluice / Bucket4j |")
-print("|---|---:|" + "---:|" * len(CONTENDERS) + "---:|---:|")
+      + " | Sluice / raw EVALSHA | Sluice / floor | Sluice / Bucket4j |")
+print("|---|---:|" + "---:|" * len(CONTENDERS) + "---:|---:|---:|")
 for key_set, label, n in groups():
     cells = []
     for contender, _ in CONTENDERS:
@@ -69,11 +70,15 @@ for key_set, label, n in groups():
                      f"{k(c['maxDecisionsPerSecond'])})")
     group = f"{key_set}.c{n}"
     cells.append(ratio_cell(group, "sluiceOverRaw"))
+    cells.append(ratio_cell(group, "sluiceOverFloor"))
     cells.append(ratio_cell(group, "sluiceOverBucket4j"))
     print(f"| {label} | {n} | " + " | ".join(cells) + " |")
 print()
 print("Cells: median decisions/s over the measured rounds (min to max). Ratios: of the medians, and in brackets "
-      "the median of the round-by-round ratios (measured seconds apart in the same round).\n")
+      "the median of the round-by-round ratios (measured seconds apart in the same round). Raw EVALSHA, the "
+      "ceiling: `EVALSHA` of `return 1`, one round trip with nothing to compute. Floor, raw read-modify-write: "
+      "`EVALSHA` of a script doing `TIME` + `GET` + `SET ... PX` and computing nothing, the least a limiter that "
+      "keeps its state in Redis and takes its time from Redis must do; sent exactly as the ceiling is.\n")
 
 print("### Round trips and CPU per decision (medians over the rounds)\n")
 print("| contender | keys | in flight | round trips per decision | commands per decision | Redis CPU µs "
@@ -126,3 +131,8 @@ if "ceiling" in targets:
 if "bucket4jHotKey" in targets:
     t = targets["bucket4jHotKey"]
     print(f"| ≥ 2x Bucket4j's Lettuce backend on the hot key | {yes_no(t['met'])}: " + "; ".join(t["cases"]) + " |")
+floor = [f"{group}: {r['sluiceOverFloor']:.3f} (per round {r['sluiceOverFloorPairedMedian']:.3f})"
+         for group, r in ratios.items() if "sluiceOverFloor" in r]
+if floor:
+    print("| context, not a target: Sluice / floor (raw read-modify-write: TIME + GET + SET PX, nothing computed) "
+          "| " + "; ".join(floor) + " |")

@@ -16,7 +16,7 @@ interface RedisBenchContender extends AutoCloseable {
         boolean decide(int keyIndex) throws Exception;
     }
 
-    /** Short name in case ids and tables: {@code sluice}, {@code bucket4j}, {@code raw-evalsha}. */
+    /** Short name in case ids and tables: {@code sluice}, {@code bucket4j}, {@code raw-evalsha}, {@code floor}. */
     String id();
 
     /** What exactly is called, for the results. */

@@ -26,7 +26,10 @@ import java.util.Set;
 /**
  * Sluice's Redis rate limiter against the two yardsticks the issue names, on one private local {@code
  * redis-server}: Bucket4j's Lettuce backend configured to the same rate, and a raw {@code EVALSHA} of a script
- * that returns 1 (one round trip with nothing to compute: the ceiling).
+ * that returns 1 (one round trip with nothing to compute: the ceiling). And, for context, the floor: a raw
+ * read-modify-write, {@code EVALSHA} of a script that does {@code TIME} + {@code GET} + {@code SET ... PX} and
+ * computes nothing, the least any rate limiter that keeps its state in Redis and takes its time from Redis must
+ * do ({@link RedisBenchRaw#floor}), sent exactly as the ceiling is.
  *
  * <p>Cases: each contender on one hot key and on 10,000 keys (each caller walks them round-robin), with 1 and
  * with 64 requests in flight: that many callers on virtual threads, each calling synchronously, all sharing the
@@ -42,7 +45,7 @@ import java.util.Set;
  * RedisBenchMemory}). Writes one JSON document; {@code bench/summarize-limiter-redis.py} prints the tables.
  *
  * <p>Usage: {@code RedisLimiterBench [--rounds 7] [--warmup 1] [--seconds 2] [--keys 10000] [--in-flight 1,64]
- * [--only sluice,bucket4j,raw-evalsha] [--memory-keys 1000] [--no-memory]
+ * [--only sluice,bucket4j,raw-evalsha,floor] [--memory-keys 1000] [--no-memory]
  * [--out bench/results/limiter-redis.json]}. The system properties {@code sluice.bench.commit}, {@code
  * sluice.bench.dirty} and {@code sluice.bench.engineSources} are recorded as given.
  */
@@ -67,7 +70,11 @@ public final class RedisLimiterBench {
     static final String SLUICE = "sluice";
     static final String BUCKET4J = "bucket4j";
     static final String RAW = "raw-evalsha";
-    static final List<String> CONTENDERS = List.of(SLUICE, BUCKET4J, RAW);
+
+    /** Raw read-modify-write: {@code EVALSHA} of TIME + GET + SET PX, nothing computed. Context, not a target. */
+    static final String FLOOR = "floor";
+
+    static final List<String> CONTENDERS = List.of(SLUICE, BUCKET4J, RAW, FLOOR);
     static final String HOT = "hot";
     static final String MANY = "keys10k";
 
@@ -155,6 +162,7 @@ public final class RedisLimiterBench {
                                     case SLUICE -> new RedisBenchSluice(client, "bench", policy());
                                     case BUCKET4J -> new RedisBenchBucket4j(client, "b4j", CAPACITY, PERIOD);
                                     case RAW -> new RedisBenchRaw(client);
+                                    case FLOOR -> RedisBenchRaw.floor(client);
                                     default -> throw new AssertionError(id);
                                 });
                     }
@@ -290,7 +298,7 @@ public final class RedisLimiterBench {
         return switch (contender) {
             case BUCKET4J -> "b4j";
             case RAW -> "raw";
-            default -> contender;
+            default -> contender; // sluice, floor
         };
     }
 
@@ -362,7 +370,7 @@ public final class RedisLimiterBench {
             for (int n : inFlight) {
                 String sluice = RedisBenchResults.caseId(SLUICE, set, n);
                 StringBuilder line = new StringBuilder();
-                for (String other : List.of(RAW, BUCKET4J)) {
+                for (String other : List.of(RAW, FLOOR, BUCKET4J)) {
                     String id = RedisBenchResults.caseId(other, set, n);
                     if (results.has(sluice) && results.has(id)) {
                         line.append(String.format(
@@ -525,10 +533,14 @@ public final class RedisLimiterBench {
                     continue;
                 }
                 json.object(RedisBenchResults.groupId(set, n));
-                for (String other : List.of(RAW, BUCKET4J)) {
+                for (String other : List.of(RAW, FLOOR, BUCKET4J)) {
                     String id = RedisBenchResults.caseId(other, set, n);
                     if (results.has(id)) {
-                        String name = other.equals(RAW) ? "sluiceOverRaw" : "sluiceOverBucket4j";
+                        String name = switch (other) {
+                            case RAW -> "sluiceOverRaw";
+                            case FLOOR -> "sluiceOverFloor";
+                            default -> "sluiceOverBucket4j";
+                        };
                         json.field(name, results.ratio(sluice, id), 3)
                                 .field(name + "PairedMedian", results.pairedRatio(sluice, id), 3)
                                 .numbers(name + "PerRound", results.pairedRatios(sluice, id), 3);

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,6 +46,29 @@ class RedisBenchHarnessTest {
             }
 
             assertThat(RedisBenchCommands.difference(sent.sent(), before)).isEqualTo(Map.of("EVALSHA", 30L));
+        }
+    }
+
+    @Test
+    void floorIsOneEvalshaPerCallAndLeavesEachKeyItWroteWithATtl() throws Exception {
+        try (RedisBenchRaw floor = RedisBenchRaw.floor(client);
+                StatefulRedisConnection<String, String> reader = client.connect()) {
+            assertThat(floor.id()).isEqualTo(RedisLimiterBench.FLOOR);
+            RedisBenchContender.Decider decider = floor.decider("t", new String[] {"a", "b", "c"});
+            Map<String, Long> before = sent.sent();
+
+            for (int i = 0; i < 30; i++) {
+                assertThat(decider.decide(i % 3)).isTrue();
+            }
+
+            assertThat(RedisBenchCommands.difference(sent.sent(), before)).isEqualTo(Map.of("EVALSHA", 30L));
+            assertThat(admin.scan("floor:t:*")).containsExactlyInAnyOrder("floor:t:a", "floor:t:b", "floor:t:c");
+            for (String key : List.of("floor:t:a", "floor:t:b", "floor:t:c")) {
+                assertThat(admin.type(key)).isEqualTo("string");
+                assertThat(admin.pttl(key)).isPositive().isLessThanOrEqualTo(RedisBenchRaw.FLOOR_TTL_MILLIS);
+                // what it wrote came from the server's clock: seconds then microseconds, digits only
+                assertThat(reader.sync().get(key)).matches("[0-9]{11,}");
+            }
         }
     }
 
