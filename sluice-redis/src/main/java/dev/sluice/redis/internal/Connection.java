@@ -15,7 +15,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -26,20 +26,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** One connection to Redis, standalone or cluster, and the client it came from when the engine made it. */
+/**
+ * One connection to Redis, standalone or cluster, and the client it came from when the engine made it. Keys and
+ * arguments go as bytes the engine encodes itself: Lettuce encodes a string argument through a temporary direct
+ * buffer, which cost more than the rest of a decision's client work.
+ */
 final class Connection implements AutoCloseable {
     private static final Pattern VERSION = Pattern.compile("(?m)^redis_version:(\\d+)\\.(\\d+)");
 
-    final RedisScriptingAsyncCommands<String, String> scripting;
-    final RedisServerAsyncCommands<String, String> server;
+    final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
+    final RedisServerAsyncCommands<byte[], byte[]> server;
     final boolean cluster;
     final String description;
-    private final StatefulConnection<String, String> connection;
+    private final StatefulConnection<byte[], byte[]> connection;
     private final AutoCloseable ownedClient;
 
     private Connection(
-            StatefulRedisConnection<String, String> standalone,
-            StatefulRedisClusterConnection<String, String> clustered,
+            StatefulRedisConnection<byte[], byte[]> standalone,
+            StatefulRedisClusterConnection<byte[], byte[]> clustered,
             AutoCloseable ownedClient,
             String description) {
         this.cluster = clustered != null;
@@ -138,7 +142,7 @@ final class Connection implements AutoCloseable {
 
     private static Connection openStandalone(RedisClient client, AutoCloseable owned, String description) {
         try {
-            return new Connection(client.connect(StringCodec.UTF8), null, owned, description);
+            return new Connection(client.connect(ByteArrayCodec.INSTANCE), null, owned, description);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
@@ -147,7 +151,7 @@ final class Connection implements AutoCloseable {
 
     private static Connection openCluster(RedisClusterClient client, AutoCloseable owned, String description) {
         try {
-            return new Connection(null, client.connect(StringCodec.UTF8), owned, description);
+            return new Connection(null, client.connect(ByteArrayCodec.INSTANCE), owned, description);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);

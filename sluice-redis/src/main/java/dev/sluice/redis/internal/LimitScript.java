@@ -173,7 +173,7 @@ final class LimitScript {
                     number(reply, at + 1),
                     number(reply, at + 2),
                     now + number(reply, at + 3),
-                    reply.get(at + 4).toString());
+                    text(reply.get(at + 4)));
         }
         return new Reply(now, results);
     }
@@ -290,13 +290,19 @@ final class LimitScript {
                 Math.floorDiv(epochNanos, 1_000_000_000L) + BIAS_SECONDS, Math.floorMod(epochNanos, 1_000_000_000L));
     }
 
+    /** A bulk string entry, as Lettuce returns it with a string codec (String) or a byte-array one (byte[]). */
+    private static String text(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
+    }
+
     /** An integer entry: a Long, or a decimal String for numbers the script cannot reply as integers. */
     private static long number(List<Object> reply, int index) {
         Object value = reply.get(index);
         if (value instanceof Long number) {
             return number;
         }
-        if (value instanceof String text) {
+        if (value instanceof String || value instanceof byte[]) {
+            String text = text(value);
             try {
                 return Long.parseLong(text);
             } catch (NumberFormatException e) {

@@ -15,6 +15,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -141,11 +142,13 @@ public final class RedisEngine implements Sluice {
      */
     <T> T run(ScriptOutputType type, String[] keys, String[] args) {
         try {
+            byte[][] keyBytes = bytes(keys);
+            byte[][] argBytes = bytes(args);
             T reply;
             try {
-                reply = await(connection.scripting.<T>evalsha(LimitScript.SHA, type, keys, args));
+                reply = await(connection.scripting.<T>evalsha(LimitScript.SHA, type, keyBytes, argBytes));
             } catch (RedisNoScriptException lost) {
-                reply = await(connection.scripting.<T>eval(LimitScript.SOURCE, type, keys, args));
+                reply = await(connection.scripting.<T>eval(LimitScript.SOURCE, type, keyBytes, argBytes));
             }
             succeeded();
             return reply;
@@ -156,6 +159,18 @@ public final class RedisEngine implements Sluice {
             probing.set(false);
             throw e;
         }
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+    private static final byte[] ONE = {'1'};
+
+    private static byte[][] bytes(String[] strings) {
+        byte[][] bytes = new byte[strings.length][];
+        for (int i = 0; i < strings.length; i++) {
+            String string = strings[i];
+            bytes[i] = string.isEmpty() ? EMPTY : string.equals("1") ? ONE : string.getBytes(StandardCharsets.UTF_8);
+        }
+        return bytes;
     }
 
     private void succeeded() {
