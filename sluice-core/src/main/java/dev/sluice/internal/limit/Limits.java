@@ -2,11 +2,14 @@ package dev.sluice.internal.limit;
 
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
+import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** What every engine's limiters and chains check and compute the same way. */
 public final class Limits {
@@ -51,6 +54,47 @@ public final class Limits {
             throw new IllegalStateException("limiter '" + limiter + "' has a " + policy
                     + ": its permits are leases to release, so use tryAcquire and release the decision");
         }
+    }
+
+    /** {@code key} of {@code limiter}, bound: every call goes to the limiter with that key. */
+    public static KeyLimiter bind(RateLimiter limiter, String key) {
+        checkKey(key);
+        return new KeyLimiter() {
+            @Override
+            public RateLimiter limiter() {
+                return limiter;
+            }
+
+            @Override
+            public String key() {
+                return key;
+            }
+
+            @Override
+            public Decision tryAcquire(long permits) {
+                return limiter.tryAcquire(key, permits);
+            }
+
+            @Override
+            public boolean tryConsume(long permits) {
+                return limiter.tryConsume(key, permits);
+            }
+
+            @Override
+            public Decision acquire(long permits, Duration timeout) throws InterruptedException {
+                return limiter.acquire(key, permits, timeout);
+            }
+
+            @Override
+            public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
+                return limiter.acquireAsync(key, permits, timeout);
+            }
+
+            @Override
+            public String toString() {
+                return "KeyLimiter[" + limiter.name() + ", " + key + "]";
+            }
+        };
     }
 
     /**

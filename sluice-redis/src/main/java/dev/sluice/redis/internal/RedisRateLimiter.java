@@ -237,51 +237,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public KeyLimiter forKey(String key) {
-        checkKey(key);
-        return new BoundKey(key);
-    }
-
-    private final class BoundKey implements KeyLimiter {
-        private final String key;
-
-        BoundKey(String key) {
-            this.key = key;
-        }
-
-        @Override
-        public RateLimiter limiter() {
-            return RedisRateLimiter.this;
-        }
-
-        @Override
-        public String key() {
-            return key;
-        }
-
-        @Override
-        public Decision tryAcquire(long permits) {
-            return RedisRateLimiter.this.tryAcquire(key, permits);
-        }
-
-        @Override
-        public boolean tryConsume(long permits) {
-            return RedisRateLimiter.this.tryConsume(key, permits);
-        }
-
-        @Override
-        public Decision acquire(long permits, Duration timeout) throws InterruptedException {
-            return RedisRateLimiter.this.acquire(key, permits, timeout);
-        }
-
-        @Override
-        public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
-            return RedisRateLimiter.this.acquireAsync(key, permits, timeout);
-        }
-
-        @Override
-        public String toString() {
-            return "KeyLimiter[" + name + ", " + key + "]";
-        }
+        return Limits.bind(this, key);
     }
 
     /** Permits held in Redis until released or expired. */
