@@ -3,6 +3,7 @@ package dev.sluice.limit;
 import dev.sluice.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * The answer to "may these permits go now?" for one key, or for a chain of limits.
@@ -49,6 +50,14 @@ public record Decision(
          * the engine will be tried again.
          */
         UNAVAILABLE_DENIED
+    }
+
+    /** Checks that the basis is given. */
+    public Decision {
+        if (basis == null) {
+            throw new IllegalArgumentException(
+                    "basis must be one of " + Arrays.toString(Basis.values()) + ", was null");
+        }
     }
 
     /** A decision resting on the limit's own state ({@link Basis#LIMIT}). */

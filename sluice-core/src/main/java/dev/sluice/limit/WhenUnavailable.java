@@ -1,5 +1,7 @@
 package dev.sluice.limit;
 
+import java.util.Arrays;
+
 /**
  * What a limiter answers while its engine cannot be reached (Redis down, or slower than the engine's command
  * timeout). The in-memory engine is never unavailable and ignores this option.
@@ -34,7 +36,7 @@ public record WhenUnavailable(Action action, double share) {
     public WhenUnavailable {
         if (action == null) {
             throw new IllegalArgumentException(
-                    "action must be one of " + java.util.Arrays.toString(Action.values()) + ", was null");
+                    "action must be one of " + Arrays.toString(Action.values()) + ", was null");
         }
         if (!(share > 0 && share <= 1)) {
             throw new IllegalArgumentException("share must be above 0 and at most 1, was " + share);
