@@ -3,6 +3,7 @@ package dev.sluice.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
@@ -170,22 +171,24 @@ class RedisConnectionTest {
                 .redirectOutput(dir.resolve("server.log").toFile())
                 .start();
         try {
-            Thread.sleep(300);
-            assumeThat(server.isAlive())
-                    .as("this redis-server was built with TLS: " + Files.readString(dir.resolve("server.log")))
-                    .isTrue();
             String url = "rediss://127.0.0.1:" + port + "?verifyPeer=NONE";
-            Sluice sluice = null;
-            for (int attempt = 0; sluice == null; attempt++) {
-                try {
-                    sluice = RedisSluice.builder().url(url).keyPrefix("tls").build();
-                } catch (SluiceException notYet) {
-                    if (attempt == 50) {
-                        throw notYet;
-                    }
-                    Thread.sleep(100);
+            Sluice[] connected = new Sluice[1];
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                if (!server.isAlive()) {
+                    return true; // a server built without TLS refuses the options and exits
                 }
-            }
+                try {
+                    connected[0] =
+                            RedisSluice.builder().url(url).keyPrefix("tls").build();
+                    return true;
+                } catch (SluiceException notListeningYet) {
+                    return false;
+                }
+            });
+            assumeThat(connected[0])
+                    .as("this redis-server was built with TLS: " + Files.readString(dir.resolve("server.log")))
+                    .isNotNull();
+            Sluice sluice = connected[0];
             try (Sluice tls = sluice) {
                 assertThat(tls.limiter("tls", THREE_A_MINUTE).tryAcquire("k", 3).allowed())
                         .isTrue();
