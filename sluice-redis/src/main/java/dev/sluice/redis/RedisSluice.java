@@ -24,6 +24,13 @@ import java.util.regex.Pattern;
  * the caller, so hosts whose clocks disagree still hold the limit together. State expires by itself once a
  * key is back at its full limit. What a limiter does while Redis cannot be reached is its {@link
  * dev.sluice.limit.WhenUnavailable} option.
+ *
+ * <p>Keys are {@code <prefix>:<limiter>:<kind>:{<key>}}: each limiter key lives in one cluster slot, and a key
+ * that names its own hash tag ({@code "{acme}:search"}) keeps it, so that the layers of a chain can share a
+ * slot; in Redis Cluster a chain whose keys fall in different slots is refused with an {@link
+ * IllegalArgumentException} that says how to name them. A policy's spans (its window, the time its capacity
+ * takes to refill, its lease timeout) must be at most 2^52 ns, about 52 days. The engine shares limiters only:
+ * {@link Sluice#queue} throws {@link UnsupportedOperationException}.
  */
 public final class RedisSluice {
     private RedisSluice() {}
