@@ -38,7 +38,9 @@ public final class RedisSluice {
     /**
      * An engine on the standalone Redis at {@code url}, with default settings.
      *
-     * @param url {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS
+     * @param url {@code redis://[[user]:password@]host[:port][/database]}, {@code rediss://} for TLS, or
+     *     {@code redis-sentinel://[password@]host[:port][,host2[:port2]][/database]#masterName} for the master
+     *     that Redis Sentinel names (followed through failovers)
      * @throws IllegalArgumentException if the URL is malformed
      * @throws dev.sluice.SluiceException if Redis cannot be reached, or is older than 6.2
      */
@@ -69,7 +71,8 @@ public final class RedisSluice {
 
         /**
          * Connects to the standalone Redis at {@code url}: {@code redis://} or {@code rediss://} (TLS), with an
-         * optional password (and user) and database.
+         * optional password (and user) and database; or, with {@code redis-sentinel://...#masterName}, to the
+         * master that Redis Sentinel names, followed through failovers.
          */
         public Builder url(String url) {
             this.url = Objects.requireNonNull(url, "url");

@@ -32,6 +32,7 @@ class RedisConnectionTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("redis://")
                 .hasMessageContaining("rediss://")
+                .hasMessageContaining("redis-sentinel://")
                 .hasMessageContaining("http://localhost:6379");
         assertThatThrownBy(() -> RedisSluice.builder().keyPrefix("has space"))
                 .isInstanceOf(IllegalArgumentException.class)

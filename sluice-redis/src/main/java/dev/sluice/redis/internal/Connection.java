@@ -96,8 +96,12 @@ final class Connection implements AutoCloseable {
     }
 
     private static RedisURI parse(String url) {
-        if (url == null || !(url.startsWith("redis://") || url.startsWith("rediss://"))) {
-            throw new IllegalArgumentException("Redis URL must start with redis:// or rediss:// (TLS), was "
+        if (url == null
+                || !(url.startsWith("redis://")
+                        || url.startsWith("rediss://")
+                        || url.startsWith("redis-sentinel://"))) {
+            throw new IllegalArgumentException("Redis URL must start with redis://, rediss:// (TLS) or"
+                    + " redis-sentinel:// (the master a Sentinel names), was "
                     + (url == null ? "null" : "'" + url + "'"));
         }
         try {
