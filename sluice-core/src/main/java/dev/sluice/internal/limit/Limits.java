@@ -15,6 +15,12 @@ import java.util.concurrent.CompletableFuture;
 public final class Limits {
     private Limits() {}
 
+    /** The error for layer {@code index} of a chain, whose limiter {@code limiter} belongs to another engine. */
+    public static IllegalArgumentException foreignLayer(int index, String limiter) {
+        return new IllegalArgumentException("layer " + index + " (" + limiter + ") belongs to another engine;"
+                + " a chain's limiters must all come from the engine that builds it");
+    }
+
     /** Fails unless {@code key} has 1 to {@link RateLimiter#MAX_KEY_LENGTH} characters. */
     public static void checkKey(String key) {
         if (key == null || key.isEmpty()) {

@@ -31,9 +31,7 @@ final class RedisChain<C> implements LimitChain<C> {
         this.limiters = new RedisRateLimiter[layers.size()];
         for (int i = 0; i < limiters.length; i++) {
             if (!(layers.get(i).limiter() instanceof RedisRateLimiter limiter) || limiter.engine != engine) {
-                throw new IllegalArgumentException(
-                        "layer " + i + " (" + layers.get(i).limiter().name() + ") belongs to another engine;"
-                                + " a chain's limiters must all come from the engine that builds it");
+                throw Limits.foreignLayer(i, layers.get(i).limiter().name());
             }
             limiters[i] = limiter;
         }
