@@ -407,6 +407,11 @@ function builders.gcra()
 end
 
 function builders.fixed()
+  local function save(view)
+    local value = at(view.start) .. '|' .. format('%d|%d', view.count, view.window)
+    call('SET', view.key, value, 'PX', ttl(view.start + view.window))
+  end
+
   return {
     load = function(key, _, window)
       local view = { key = key, window = window }
@@ -420,8 +425,7 @@ function builders.fixed()
           -- re-expressed as of now, and kept whatever this call decides
           if view.start + old > 0 then
             view.start = -nowMod(window)
-            local value = at(view.start) .. '|' .. format('%d|%d', view.count, window)
-            call('SET', key, value, 'PX', ttl(view.start + window))
+            save(view)
           else
             view.start, view.count = nil, nil
             call('DEL', key)
@@ -448,10 +452,7 @@ function builders.fixed()
       return 1, limit - count - permits, 0, finish
     end,
 
-    save = function(view)
-      local value = at(view.start) .. '|' .. format('%d|%d', view.count, view.window)
-      call('SET', view.key, value, 'PX', ttl(view.start + view.window))
-    end,
+    save = save,
   }
 end
 
@@ -519,6 +520,12 @@ function builders.counter()
     return now
   end
 
+  local function save(view)
+    local value = at(view.start) .. '|' .. format('%d|%d|%d', view.current, view.previous, view.window)
+    local idle = view.start + (view.current > 0 and 2 or 1) * view.window
+    call('SET', view.key, value, 'PX', ttl(idle))
+  end
+
   return {
     load = function(key, _, window)
       local view = { key = key, window = window }
@@ -540,8 +547,7 @@ function builders.counter()
           end
           view.start, view.current, view.previous = -nowMod(window), current, previous
           -- re-expressed as of now, and kept whatever this call decides
-          local value = at(view.start) .. '|' .. format('%d|%d|%d', current, previous, window)
-          call('SET', key, value, 'PX', ttl(view.start + (current > 0 and 2 or 1) * window))
+          save(view)
         end
       end
       return view
@@ -571,11 +577,7 @@ function builders.counter()
       return 1, room - permits, 0, resetAt(window, start, now, previous, current + permits)
     end,
 
-    save = function(view)
-      local value = at(view.start) .. '|' .. format('%d|%d|%d', view.current, view.previous, view.window)
-      local idle = view.start + (view.current > 0 and 2 or 1) * view.window
-      call('SET', view.key, value, 'PX', ttl(idle))
-    end,
+    save = save,
   }
 end
 
