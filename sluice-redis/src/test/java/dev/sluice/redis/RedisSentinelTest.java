@@ -17,122 +17,109 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A redis-sentinel:// URL reaches the master the Sentinel names. */
+/** A redis-sentinel:// URL reaches the master the Sentinel names, and follows it through a failover. */
 class RedisSentinelTest {
 
     @Test
     void limitsLiveOnTheMasterTheSentinelNames(@TempDir Path dir) throws Exception {
-        try (RedisServer master = RedisServer.start()) {
-            int port = freePort();
-            Files.writeString(
-                    dir.resolve("sentinel.conf"),
-                    "port " + port + "\nbind 127.0.0.1\nsentinel monitor limits 127.0.0.1 " + master.port() + " 1\n");
-            Process sentinel = new ProcessBuilder(List.of(
-                            master.binary().toString(),
-                            dir.resolve("sentinel.conf").toString(),
-                            "--sentinel"))
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("sentinel.log").toFile())
-                    .start();
-            try {
-                String url = "redis-sentinel://127.0.0.1:" + port + "#limits";
-                Sluice[] connected = new Sluice[1];
-                await().atMost(Duration.ofSeconds(10)).until(() -> {
-                    try {
-                        connected[0] = RedisSluice.builder()
-                                .url(url)
-                                .keyPrefix("sentinel")
-                                .build();
-                        return true;
-                    } catch (RuntimeException notReadyYet) {
-                        return false;
-                    }
-                });
-                try (Sluice sluice = connected[0]) {
-                    RateLimiter limiter = sluice.limiter("s", TokenBucket.of(2, Duration.ofMinutes(1)));
-                    assertThat(limiter.tryAcquire("k", 2).allowed()).isTrue();
-                    assertThat(limiter.tryAcquire("k").allowed()).isFalse();
-                }
-                RedisClient direct = RedisClient.create(master.uri());
-                try (StatefulRedisConnection<String, String> connection = direct.connect()) {
-                    assertThat(connection.sync().keys("sentinel:*"))
-                            .as("written on the master")
-                            .hasSize(1);
-                } finally {
-                    direct.shutdown();
-                }
-            } finally {
-                sentinel.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try (RedisServer master = RedisServer.start();
+                Sentinel sentinel = Sentinel.start(dir, master, "")) {
+            try (Sluice sluice = connectOnceReady(sentinel.url(), builder -> builder.keyPrefix("sentinel"))) {
+                RateLimiter limiter = sluice.limiter("s", TokenBucket.of(2, Duration.ofMinutes(1)));
+                assertThat(limiter.tryAcquire("k", 2).allowed()).isTrue();
+                assertThat(limiter.tryAcquire("k").allowed()).isFalse();
             }
+            assertThat(keys(master, "sentinel:*")).as("written on the master").hasSize(1);
         }
     }
 
     @Test
     void afterAFailoverLimitsGoOnOnThePromotedReplicaWithoutARestart(@TempDir Path dir) throws Exception {
         try (RedisServer master = RedisServer.start();
-                RedisServer replica = RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(master.port()))) {
-            int port = freePort();
+                RedisServer replica = RedisServer.start("--replicaof", "127.0.0.1", Integer.toString(master.port()));
+                Sentinel sentinel = Sentinel.start(
+                        dir,
+                        master,
+                        "sentinel down-after-milliseconds limits 500\nsentinel failover-timeout limits 5000\n")) {
+            try (Sluice sluice = connectOnceReady(
+                    sentinel.url(),
+                    builder -> builder.keyPrefix("failover")
+                            .commandTimeout(Duration.ofMillis(300))
+                            .retryInterval(Duration.ofMillis(200)))) {
+                RateLimiter limiter = sluice.limiter("f", TokenBucket.of(100, Duration.ofMinutes(1)));
+                assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Decision.Basis.LIMIT);
+
+                master.kill();
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> limiter.tryAcquire("after").basis() == Decision.Basis.LIMIT);
+            }
+            RedisClient promoted = RedisClient.create(replica.uri());
+            try (StatefulRedisConnection<String, String> connection = promoted.connect()) {
+                assertThat(connection.sync().info("replication")).contains("role:master");
+            } finally {
+                promoted.shutdown();
+            }
+            assertThat(keys(replica, "failover:*:{after}"))
+                    .as("the grant after the failover was written on the promoted replica")
+                    .hasSize(1);
+        }
+    }
+
+    /** An engine on {@code url}, built as {@code settings} say, once the Sentinel answers. */
+    private static Sluice connectOnceReady(String url, UnaryOperator<RedisSluice.Builder> settings) {
+        Sluice[] connected = new Sluice[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            try {
+                connected[0] = settings.apply(RedisSluice.builder().url(url)).build();
+                return true;
+            } catch (RuntimeException notReadyYet) {
+                return false;
+            }
+        });
+        return connected[0];
+    }
+
+    private static List<String> keys(RedisServer server, String pattern) {
+        RedisClient client = RedisClient.create(server.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().keys(pattern);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** A Sentinel process watching {@code master} as "limits". */
+    private record Sentinel(Process process, int port) implements AutoCloseable {
+        static Sentinel start(Path dir, RedisServer master, String moreConfig) throws IOException {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            Path config = dir.resolve("sentinel.conf");
             Files.writeString(
-                    dir.resolve("sentinel.conf"),
-                    "port " + port + "\nbind 127.0.0.1\n"
-                            + "sentinel monitor limits 127.0.0.1 " + master.port() + " 1\n"
-                            + "sentinel down-after-milliseconds limits 500\n"
-                            + "sentinel failover-timeout limits 5000\n");
-            Process sentinel = new ProcessBuilder(List.of(
-                            master.binary().toString(),
-                            dir.resolve("sentinel.conf").toString(),
-                            "--sentinel"))
+                    config,
+                    "port " + port + "\nbind 127.0.0.1\nsentinel monitor limits 127.0.0.1 " + master.port() + " 1\n"
+                            + moreConfig);
+            Process process = new ProcessBuilder(List.of(master.binary().toString(), config.toString(), "--sentinel"))
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("sentinel.log").toFile())
                     .start();
-            try {
-                String url = "redis-sentinel://127.0.0.1:" + port + "#limits";
-                Sluice[] connected = new Sluice[1];
-                await().atMost(Duration.ofSeconds(10)).until(() -> {
-                    try {
-                        connected[0] = RedisSluice.builder()
-                                .url(url)
-                                .keyPrefix("failover")
-                                .commandTimeout(Duration.ofMillis(300))
-                                .retryInterval(Duration.ofMillis(200))
-                                .build();
-                        return true;
-                    } catch (RuntimeException notReadyYet) {
-                        return false;
-                    }
-                });
-                try (Sluice sluice = connected[0]) {
-                    RateLimiter limiter = sluice.limiter("f", TokenBucket.of(100, Duration.ofMinutes(1)));
-                    assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Decision.Basis.LIMIT);
-
-                    master.kill();
-                    await().atMost(Duration.ofSeconds(30))
-                            .pollInterval(Duration.ofMillis(100))
-                            .until(() -> limiter.tryAcquire("after").basis() == Decision.Basis.LIMIT);
-                }
-                RedisClient promoted = RedisClient.create(replica.uri());
-                try (StatefulRedisConnection<String, String> connection = promoted.connect()) {
-                    assertThat(connection.sync().info("replication")).contains("role:master");
-                    assertThat(connection.sync().keys("failover:*:{after}"))
-                            .as("the grant after the failover was written on the promoted replica")
-                            .hasSize(1);
-                } finally {
-                    promoted.shutdown();
-                }
-            } finally {
-                sentinel.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            return new Sentinel(process, port);
         }
-    }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        String url() {
+            return "redis-sentinel://127.0.0.1:" + port + "#limits";
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
     }
 }
