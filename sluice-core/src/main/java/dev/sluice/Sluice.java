@@ -6,9 +6,9 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.Queue;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 
 /**
  * An engine: where limits (and queues) keep their state. Start with {@link #inMemory()}; move to a shared
@@ -21,16 +21,16 @@ public interface Sluice extends AutoCloseable {
 
     /** An engine that keeps everything in this JVM, on the system clock. */
     static Sluice inMemory() {
-        return inMemory(Clock.system());
+        return inMemory(SluiceClock.system());
     }
 
     /** An engine that keeps everything in this JVM, on {@code clock} (a ManualClock in tests). */
-    static Sluice inMemory(Clock clock) {
+    static Sluice inMemory(SluiceClock clock) {
         return new InMemoryEngine(clock);
     }
 
     /** The clock every decision of this engine is made on. */
-    Clock clock();
+    SluiceClock clock();
 
     /**
      * The limiter called {@code name}, created with {@code policy} and default options if it does not exist
@@ -57,7 +57,7 @@ public interface Sluice extends AutoCloseable {
      *
      * @throws IllegalArgumentException as {@link #queue(String, Codec, QueueOptions)}
      */
-    default <T> Queue<T> queue(String name, Codec<T> codec) {
+    default <T> JobQueue<T> queue(String name, Codec<T> codec) {
         return queue(name, codec, QueueOptions.defaults());
     }
 
@@ -72,7 +72,7 @@ public interface Sluice extends AutoCloseable {
      * @throws UnsupportedOperationException if the engine keeps no queues: the Redis engine shares limiters
      *     only, for now
      */
-    <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options);
+    <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options);
 
     /** Starts a chain of limiters of this engine, acquired all or nothing. */
     <C> LimitChain.Builder<C> chain();

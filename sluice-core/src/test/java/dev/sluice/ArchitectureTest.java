@@ -100,7 +100,7 @@ class ArchitectureTest {
             .doNotHaveFullyQualifiedName(SYSTEM_CLOCK)
             .should()
             .callMethodWhere(readsOrWaitsOnRealTime())
-            .because("engine code asks its Clock, so tests can run on a ManualClock");
+            .because("engine code asks its SluiceClock, so tests can run on a ManualClock");
 
     // ---- the rules on sluice-core ----
 
@@ -275,7 +275,7 @@ class ArchitectureTest {
     /** An API class other than Sluice creating the engine in its body. */
     static class QuietlyUsesTheEngine {
         Object make() {
-            return new InMemoryEngine(dev.sluice.time.Clock.system());
+            return new InMemoryEngine(dev.sluice.time.SluiceClock.system());
         }
     }
 

@@ -3,8 +3,8 @@ package dev.sluice.bench;
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -77,7 +77,7 @@ final class QueueCases {
     /** Sluice: {@code jobs} single {@code add} calls from this thread. */
     static QueueMeter.Timing sluiceAdd(int jobs) {
         try (Sluice engine = Sluice.inMemory()) {
-            Queue<String> queue = engine.queue(queueName(), Codec.utf8());
+            JobQueue<String> queue = engine.queue(queueName(), Codec.utf8());
             QueueLocalBench.settle();
             QueueMeter meter = QueueMeter.start();
             for (int i = 0; i < jobs; i++) {
@@ -93,7 +93,7 @@ final class QueueCases {
     static QueueMeter.Timing sluiceAddBulk(int jobs) {
         List<List<NewJob<String>>> batches = batches(jobs);
         try (Sluice engine = Sluice.inMemory()) {
-            Queue<String> queue = engine.queue(queueName(), Codec.utf8());
+            JobQueue<String> queue = engine.queue(queueName(), Codec.utf8());
             QueueLocalBench.settle();
             QueueMeter meter = QueueMeter.start();
             for (List<NewJob<String>> batch : batches) {
@@ -138,7 +138,7 @@ final class QueueCases {
      */
     static QueueMeter.Timing sluiceProcess(int jobs, int concurrency) throws InterruptedException {
         try (Sluice engine = Sluice.inMemory()) {
-            Queue<String> queue = engine.queue(queueName(), Codec.utf8());
+            JobQueue<String> queue = engine.queue(queueName(), Codec.utf8());
             for (List<NewJob<String>> batch : batches(jobs)) {
                 queue.addBulk(batch);
             }
@@ -226,7 +226,7 @@ final class QueueCases {
     }
 
     /** Waits until the queue shows no job waiting, delayed or active (the last completions are committed). */
-    private static void awaitIdle(Queue<String> queue) {
+    private static void awaitIdle(JobQueue<String> queue) {
         long deadline = System.nanoTime() + STUCK.toNanos();
         while (true) {
             JobCounts counts = queue.counts();
@@ -240,7 +240,7 @@ final class QueueCases {
         }
     }
 
-    private static void expectWaiting(Queue<String> queue, int jobs) {
+    private static void expectWaiting(JobQueue<String> queue, int jobs) {
         JobCounts counts = queue.counts();
         if (counts.waiting() != jobs || counts.total() != jobs) {
             throw new IllegalStateException("expected " + jobs + " waiting jobs, queue holds " + counts);

@@ -1,6 +1,6 @@
 package dev.sluice.limit;
 
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -89,7 +89,7 @@ public record Decision(
 
     /** {@link #resetAtNanos()} as an instant. */
     public Instant resetAt() {
-        return Clock.toInstant(resetAtNanos);
+        return SluiceClock.toInstant(resetAtNanos);
     }
 
     /**

@@ -6,7 +6,7 @@ import java.time.Duration;
  * Statistics of a queue, or of one group.
  *
  * @param counts jobs per state now
- * @param completed jobs completed since the queue was created (for a group: see {@link Queue#stats(String)})
+ * @param completed jobs completed since the queue was created (for a group: see {@link JobQueue#stats(String)})
  * @param failed jobs failed for good since then
  * @param completedPerSecond completions per second over the last minute
  * @param waitTime from ready (added, or delay over) to started, of the attempts started since the queue was created

@@ -13,7 +13,7 @@ import java.util.PriorityQueue;
  *
  * <p>Thread-safe. Time never moves backwards.
  */
-public final class ManualClock implements Clock {
+public final class ManualClock implements SluiceClock {
     /** The instant a clock created with {@link #ManualClock()} starts at: 2026-01-01T00:00:00Z. */
     public static final Instant DEFAULT_START = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -29,12 +29,12 @@ public final class ManualClock implements Clock {
     /**
      * A clock that starts at {@code start}.
      *
-     * @throws IllegalArgumentException if {@code start} is more than {@link Clock#MAX_NANOS} from the epoch
+     * @throws IllegalArgumentException if {@code start} is more than {@link SluiceClock#MAX_NANOS} from the epoch
      */
     public ManualClock(Instant start) {
         long epochNanos;
         try {
-            epochNanos = Clock.toEpochNanos(start);
+            epochNanos = SluiceClock.toEpochNanos(start);
         } catch (ArithmeticException overflow) {
             epochNanos = Long.MAX_VALUE;
         }
@@ -60,7 +60,7 @@ public final class ManualClock implements Clock {
      * Moves time forward by {@code amount} nanoseconds and runs the tasks that fall due.
      *
      * @throws IllegalArgumentException if {@code amount} is negative, or would take the clock past {@link
-     *     Clock#MAX_NANOS}
+     *     SluiceClock#MAX_NANOS}
      */
     public void advanceNanos(long amount) {
         if (amount < 0) {

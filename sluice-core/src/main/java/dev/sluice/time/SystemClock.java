@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Wall-clock time read once at start-up, advanced by the monotonic {@link System#nanoTime()}. */
-final class SystemClock implements Clock {
+final class SystemClock implements SluiceClock {
     static final SystemClock INSTANCE = new SystemClock();
 
     /** Added to {@link System#nanoTime()} to give nanoseconds since the epoch. */
@@ -46,6 +46,6 @@ final class SystemClock implements Clock {
 
     @Override
     public String toString() {
-        return "Clock.system()";
+        return "SluiceClock.system()";
     }
 }

@@ -116,8 +116,8 @@ class ManualClockTest {
     void cancelStopsATaskThatHasNotRun() {
         ManualClock clock = new ManualClock();
         List<String> ran = new ArrayList<>();
-        Clock.Timer a = clock.schedule(10 * MS, () -> ran.add("a"));
-        Clock.Timer b = clock.schedule(10 * MS, () -> ran.add("b"));
+        SluiceClock.Timer a = clock.schedule(10 * MS, () -> ran.add("a"));
+        SluiceClock.Timer b = clock.schedule(10 * MS, () -> ran.add("b"));
         assertThat(clock.pendingTasks()).isEqualTo(2);
 
         assertThat(a.cancel()).isTrue();
@@ -134,7 +134,7 @@ class ManualClockTest {
     void aTaskCanCancelALaterTaskDueInTheSameAdvance() {
         ManualClock clock = new ManualClock();
         List<String> ran = new ArrayList<>();
-        Clock.Timer[] later = new Clock.Timer[1];
+        SluiceClock.Timer[] later = new SluiceClock.Timer[1];
         clock.schedule(1 * MS, () -> {
             ran.add("first");
             assertThat(later[0].cancel()).isTrue();

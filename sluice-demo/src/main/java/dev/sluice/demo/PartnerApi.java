@@ -4,7 +4,7 @@ import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,7 +28,7 @@ final class PartnerApi implements AutoCloseable {
     private final Sluice partner;
     private final LimitChain<String> limits;
     private final double failureRate;
-    private final Clock clock;
+    private final SluiceClock clock;
     final LongAdder tooManyRequests = new LongAdder();
     final LongAdder unavailable = new LongAdder();
     final LongAdder ok = new LongAdder();

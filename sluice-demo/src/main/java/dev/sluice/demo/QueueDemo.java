@@ -14,7 +14,7 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
-import dev.sluice.queue.Queue;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
@@ -23,7 +23,7 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -116,7 +116,7 @@ final class QueueDemo {
                         TokenBucket.perSecond(API_TENANT_PER_SECOND),
                         TokenBucket.perSecond(API_GLOBAL_PER_SECOND),
                         API_FAILURE_RATE)) {
-            Clock clock = sluice.clock();
+            SluiceClock clock = sluice.clock();
             long started = clock.nanos();
 
             // L1: a permit of the client's sliding window AND a lease of room in the tenant's backlog.
@@ -131,7 +131,7 @@ final class QueueDemo {
                     .build();
 
             // L2: one queue, a queue-wide rate under the API's global limit, and limits per tenant (group).
-            Queue<String> queue = sluice.queue(
+            JobQueue<String> queue = sluice.queue(
                     "deliveries",
                     Codec.utf8(),
                     QueueOptions.builder()
@@ -203,7 +203,8 @@ final class QueueDemo {
         };
     }
 
-    private List<Thread> startClients(Clock clock, LimitChain<Request> ingress, Queue<String> queue, long end) {
+    private List<Thread> startClients(
+            SluiceClock clock, LimitChain<Request> ingress, JobQueue<String> queue, long end) {
         List<Thread> clients = new ArrayList<>();
         for (Tenant tenant : TENANTS) {
             Tally tally = tallies.get(tenant.name());
@@ -220,9 +221,9 @@ final class QueueDemo {
 
     /** One client: a request every {@code gapNanos} (give or take a quarter) until {@code end}. */
     private void send(
-            Clock clock,
+            SluiceClock clock,
             LimitChain<Request> ingress,
-            Queue<String> queue,
+            JobQueue<String> queue,
             Request request,
             Tally tally,
             long gapNanos,
@@ -239,7 +240,7 @@ final class QueueDemo {
         }
     }
 
-    private void admit(LimitChain<Request> ingress, Queue<String> queue, Request request, Tally tally) {
+    private void admit(LimitChain<Request> ingress, JobQueue<String> queue, Request request, Tally tally) {
         tally.sent.increment();
         Decision decision = ingress.tryAcquire(request);
         if (decision.denied()) {
@@ -263,13 +264,13 @@ final class QueueDemo {
     }
 
     /** Jobs the engine holds that have not finished: waiting, delayed (a retry's backoff) or running. */
-    private static long unfinished(Queue<String> queue) {
+    private static long unfinished(JobQueue<String> queue) {
         JobCounts counts = queue.counts();
         return counts.waiting() + counts.delayed() + counts.active();
     }
 
     /** The same for one tenant. */
-    private static long unfinished(Queue<String> queue, String tenant) {
+    private static long unfinished(JobQueue<String> queue, String tenant) {
         JobCounts counts = queue.stats(tenant).counts();
         return counts.waiting() + counts.delayed() + counts.active();
     }
@@ -278,7 +279,7 @@ final class QueueDemo {
      * Listeners hear of a change after the engine made it, so the engine's totals can be a moment ahead of
      * ours: wait (a little) until every completion and failure the engine counted has been heard.
      */
-    private void awaitListeners(Clock clock, Queue<String> queue) throws InterruptedException {
+    private void awaitListeners(SluiceClock clock, JobQueue<String> queue) throws InterruptedException {
         long deadline = clock.nanos() + SECOND.toNanos();
         while (clock.nanos() < deadline) {
             QueueStats stats = queue.stats();
@@ -353,12 +354,12 @@ final class QueueDemo {
     /** One line a second: jobs each tenant got done in that second, and its backlog. */
     private final class Progress {
         private final PartnerApi api;
-        private final Queue<String> queue;
+        private final JobQueue<String> queue;
         private final Map<String, Long> lastDone = new LinkedHashMap<>();
         private long last429;
         private long last503;
 
-        Progress(PartnerApi api, Queue<String> queue) {
+        Progress(PartnerApi api, JobQueue<String> queue) {
             this.api = api;
             this.queue = queue;
             tallies.keySet().forEach(tenant -> lastDone.put(tenant, 0L));
@@ -480,7 +481,7 @@ final class QueueDemo {
         out.println("wait = admitted to first start; e2e = admitted to done, 429 pauses and retries included.");
     }
 
-    private void printVerdict(PartnerApi api, Queue<String> queue, Worker.CloseReport closed, Duration drain) {
+    private void printVerdict(PartnerApi api, JobQueue<String> queue, Worker.CloseReport closed, Duration drain) {
         List<Tally> all = new ArrayList<>(tallies.values());
         Tally noisy = all.get(0);
         List<Tally> quiet = all.subList(1, all.size());

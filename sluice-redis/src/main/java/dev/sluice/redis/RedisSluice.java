@@ -3,7 +3,7 @@ package dev.sluice.redis;
 import dev.sluice.Sluice;
 import dev.sluice.redis.internal.RedisEngine;
 import dev.sluice.redis.internal.RedisSettings;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
@@ -64,8 +64,8 @@ public final class RedisSluice {
         private String keyPrefix = "sluice";
         private Duration commandTimeout = Duration.ofMillis(500);
         private Duration retryInterval = Duration.ofSeconds(1);
-        private Clock clock = Clock.system();
-        private Clock scriptClock;
+        private SluiceClock clock = SluiceClock.system();
+        private SluiceClock scriptClock;
 
         private Builder() {}
 
@@ -136,13 +136,13 @@ public final class RedisSluice {
         }
 
         /** The clock waits ({@code acquire}) sleep on; decisions take their time from Redis regardless. */
-        Builder clock(Clock clock) {
+        Builder clock(SluiceClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
         /** For tests only: scripts take their time from {@code clock} instead of from the Redis server. */
-        Builder scriptClock(Clock clock) {
+        Builder scriptClock(SluiceClock clock) {
             this.scriptClock = Objects.requireNonNull(clock, "clock");
             this.clock = clock;
             return this;

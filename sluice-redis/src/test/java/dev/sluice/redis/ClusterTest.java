@@ -17,7 +17,7 @@ import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.testkit.redis.RedisCluster;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -104,7 +104,7 @@ class ClusterTest {
      * during the test.
      */
     static Duration windowClearOfItsEnd() {
-        long now = Clock.system().nanos();
+        long now = SluiceClock.system().nanos();
         for (int days = 20; ; days++) {
             long window = Duration.ofDays(days).toNanos();
             if (window - Math.floorMod(now, window) > Duration.ofHours(1).toNanos()) {

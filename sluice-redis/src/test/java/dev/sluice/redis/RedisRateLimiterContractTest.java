@@ -2,13 +2,13 @@ package dev.sluice.redis;
 
 import dev.sluice.Sluice;
 import dev.sluice.testkit.RateLimiterContract;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 
 /** The whole rate limiter contract against a real Redis. */
 class RedisRateLimiterContractTest extends RateLimiterContract {
     @Override
-    protected Sluice newEngine(Clock clock) {
+    protected Sluice newEngine(SluiceClock clock) {
         return TestEngines.on(clock);
     }
 

@@ -2,8 +2,8 @@ package dev.sluice.redis;
 
 import dev.sluice.Sluice;
 import dev.sluice.testkit.redis.RedisServer;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,7 +30,7 @@ final class TestEngines {
      * An empty engine on {@code clock}: scripts take their time from it when it is a {@link ManualClock} (virtual
      * time), and from the Redis server otherwise.
      */
-    static Sluice on(Clock clock) {
+    static Sluice on(SluiceClock clock) {
         RedisSluice.Builder builder =
                 RedisSluice.builder().client(client()).keyPrefix("t" + PREFIXES.incrementAndGet());
         return (clock instanceof ManualClock ? builder.scriptClock(clock) : builder.clock(clock)).build();

@@ -15,8 +15,8 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * What every contract suite shares: the engine hook, a {@link ManualClock} and an engine on it for each
  * test, and exact assertions on decisions.
  *
- * <p>Every test starts with a fresh clock at {@link #T0} and a fresh engine from {@link #newEngine(Clock)};
+ * <p>Every test starts with a fresh clock at {@link #T0} and a fresh engine from {@link #newEngine(SluiceClock)};
  * engines are closed after the test. The engine must start empty: no limiter and
  * no key state left over from another test.
  *
@@ -65,11 +65,11 @@ public abstract class ContractSupport {
 
     /**
      * The one hook an engine implements: a new, empty engine whose every decision is made on {@code clock}, used
-     * as given. It is a {@link ManualClock} for every test but one (which runs on {@link Clock#system()} and
+     * as given. It is a {@link ManualClock} for every test but one (which runs on {@link SluiceClock#system()} and
      * checks invariants only): sleeping on it must advance it, and tasks scheduled on it must run when it is
      * advanced.
      */
-    protected abstract Sluice newEngine(Clock clock);
+    protected abstract Sluice newEngine(SluiceClock clock);
 
     @BeforeEach
     protected final void startEngineAtT0() {
@@ -87,7 +87,7 @@ public abstract class ContractSupport {
     }
 
     /** Another engine on {@code clock}, closed after the test. */
-    protected final Sluice engineOn(Clock clock) {
+    protected final Sluice engineOn(SluiceClock clock) {
         Sluice created = newEngine(clock);
         engines.add(created);
         return created;

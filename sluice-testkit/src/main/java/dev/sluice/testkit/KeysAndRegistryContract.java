@@ -129,7 +129,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
         return everyPolicy(3, Duration.ofSeconds(10));
     }
 
-    /** Clock readings are nanoseconds since the epoch and may be negative: a fresh key is still full. */
+    /** SluiceClock readings are nanoseconds since the epoch and may be negative: a fresh key is still full. */
     @ParameterizedTest
     @MethodSource("policiesOfThree")
     void freshKeyHasItsFullLimitOnAClockSetBeforeTheEpoch(LimitPolicy policy) {

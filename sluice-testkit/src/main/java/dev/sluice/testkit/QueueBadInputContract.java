@@ -10,9 +10,9 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
@@ -48,7 +48,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         }
     };
 
-    private void assertNothingAdded(Queue<?> queue, Events events) {
+    private void assertNothingAdded(JobQueue<?> queue, Events events) {
         assertThat(queue.counts().total()).isZero();
         assertThat(events.log).isEmpty();
     }
@@ -75,7 +75,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void jobNamesAreCheckedWhenAdded() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         assertRejected(() -> queue.add(null, "p"), "job name", "null");
@@ -87,7 +87,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void payloadTheCodecCannotEncodeIsRefusedAndNothingIsAdded() {
-        Queue<String> queue = engine.queue("picky", PICKY);
+        JobQueue<String> queue = engine.queue("picky", PICKY);
         Events events = new Events();
         queue.addListener(events);
 
@@ -106,7 +106,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void utf8CodecRefusesAnUnpairedSurrogateAndNull() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
 
@@ -132,7 +132,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void bulkWithOneBadJobAddsNoneAndNamesItsIndex() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
 
@@ -153,7 +153,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void bulkRefusesNullJobsAndAList() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<NewJob<String>> withNull = new ArrayList<>();
         withNull.add(new NewJob<>("n", "p", withId("a")));
         withNull.add(null);
@@ -164,7 +164,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void deduplicateForNeedsAJobId() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         JobOptions withoutId =
                 JobOptions.builder().deduplicateFor(Duration.ofMinutes(1)).build();
         assertRejected(() -> queue.add("dedup-job", "p", withoutId), "deduplicateFor", "dedup-job");
@@ -178,7 +178,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void unknownJobIdsAreReportedPerOperation() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertThat(queue.job("ghost")).isEmpty();
         assertThat(queue.remove("ghost")).isFalse();
         assertThatThrownBy(() -> queue.retry("ghost"))
@@ -201,7 +201,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void repeatWithAPayloadTheCodecCannotEncodeRegistersNothing() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertRejected(
                 () -> queue.repeat("r", Schedule.fixedRate(SECOND_DURATION), new NewJob<>("nightly", "\uD800")),
                 "nightly");
@@ -216,7 +216,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
                 () -> QueueOptions.builder().rate(concurrency).build(), "queue rate", "rate policy", "concurrency");
         assertRejected(() -> GroupLimits.none().withRate(concurrency), "group rate", "rate policy");
 
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(SlidingWindowLog.of(1, SECOND_DURATION))
                 .build());
         assertRejected(() -> queue.setRate(concurrency), "rate");
@@ -236,7 +236,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> GroupLimits.none().withConcurrency(0), "group concurrency", "was 0");
         assertRejected(() -> WorkerOptions.concurrency(0), "worker concurrency", "between 1 and 100000", "was 0");
 
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertRejected(() -> queue.setConcurrency(0), "concurrency", "0");
         assertRejected(() -> queue.setGroupDefaults(null), "null");
         assertRejected(() -> queue.setGroupLimits("g", null), "null");
@@ -255,7 +255,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void listingAndCleaningRejectBadArguments() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertRejected(() -> queue.jobs(JobState.WAITING, -1, 10), "offset", "-1");
         assertRejected(() -> queue.jobs(JobState.WAITING, 0, 0), "limit");
         assertRejected(() -> queue.jobs(JobState.WAITING, 0, 10_001), "limit", "10001");
@@ -266,7 +266,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void progressOutsideZeroToHundredIsRefused() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         AtomicReference<Throwable> tooHigh = new AtomicReference<>();
         AtomicReference<Throwable> negative = new AtomicReference<>();
@@ -293,7 +293,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void processorReturningNullOrNeverReturningFailsWithAClearReason() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("null", "p", withId("returns-null"));
         queue.add(
                 "hang", "p", id("never-returns").timeout(Duration.ofSeconds(1)).build());
@@ -312,7 +312,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void aRepeatableIdTooLongForItsRunIdsIsRejectedAndNothingIsRegistered() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         NewJob<String> template = new NewJob<>("tick", "p");
         Schedule everyMinute = Schedule.fixedRate(Duration.ofMinutes(1));
 

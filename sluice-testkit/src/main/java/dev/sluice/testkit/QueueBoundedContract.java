@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Added;
 import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueOptions.WhenFull;
@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueBoundedContract extends QueueContractSupport {
 
-    private Queue<String> bounded(int maxWaiting, WhenFull whenFull) {
+    private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
         return newQueue(
                 QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
     }
 
     @Test
     void fullQueueRejectsAnAddAndKeepsNothingOfIt() {
-        Queue<String> queue = bounded(3, WhenFull.reject());
+        JobQueue<String> queue = bounded(3, WhenFull.reject());
         Events events = new Events();
         queue.add("n", "p", withId("w1"));
         queue.add("n", "p", withId("w2"));
@@ -57,7 +57,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void runningAndFinishedJobsDoNotCountAgainstTheBound() {
-        Queue<String> queue = bounded(2, WhenFull.reject());
+        JobQueue<String> queue = bounded(2, WhenFull.reject());
         queue.add("n", "p", withId("w1"));
         queue.add("n", "p", withId("w2"));
         List<String> addedWhileActive = new ArrayList<>();
@@ -86,7 +86,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void bulkThatDoesNotFitAddsNone() {
-        Queue<String> queue = bounded(3, WhenFull.reject());
+        JobQueue<String> queue = bounded(3, WhenFull.reject());
         queue.add("n", "p", withId("held"));
 
         assertThatThrownBy(() -> queue.addBulk(List.of(
@@ -105,7 +105,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void duplicatesNeedNoRoom() {
-        Queue<String> queue = bounded(2, WhenFull.reject());
+        JobQueue<String> queue = bounded(2, WhenFull.reject());
         queue.add("n", "p", withId("x"));
         queue.add("n", "p", withId("y"));
 
@@ -121,7 +121,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void blockedProducerIsLetInWhenRoomAppears() throws Exception {
-        Queue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(10)));
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(10)));
         queue.add("n", "first", withId("a"));
 
         Async<Added<String>> producer = async(() -> queue.add("n", "second", withId("b")));
@@ -140,7 +140,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void blockedProducerIsLetInWhenAJobStarts() {
-        Queue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(10)));
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(10)));
         queue.add("n", "p", withId("a"));
         Async<Added<String>> producer = async(() -> queue.add("n", "p", withId("b")));
         eventually().until(producer::isParked);
@@ -161,7 +161,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void blockedProducerGivesUpAfterTheTimeoutOnTheEngineClock() {
-        Queue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(5)));
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(5)));
         queue.add("n", "p", withId("a"));
         int tasksBefore = clock.pendingTasks();
 
@@ -185,7 +185,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void blockingBulkWaitsForRoomForAllOfIt() throws Exception {
-        Queue<String> queue = bounded(3, WhenFull.block(Duration.ofSeconds(10)));
+        JobQueue<String> queue = bounded(3, WhenFull.block(Duration.ofSeconds(10)));
         queue.add("n", "p", withId("a"));
         queue.add("n", "p", withId("b"));
 
@@ -202,7 +202,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
         assertThat(queue.counts()).isEqualTo(counts(3, 0, 0, 0, 0));
     }
 
-    private Queue<String> boundedPerGroup(int groupMaxWaiting, WhenFull whenFull) {
+    private JobQueue<String> boundedPerGroup(int groupMaxWaiting, WhenFull whenFull) {
         return newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withMaxWaiting(groupMaxWaiting))
                 .whenFull(whenFull)
@@ -211,7 +211,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void aFullGroupRefusesItsAddsWhileOtherGroupsAreAccepted() {
-        Queue<String> queue = boundedPerGroup(2, WhenFull.reject());
+        JobQueue<String> queue = boundedPerGroup(2, WhenFull.reject());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", id("a2").group("a").delay(Duration.ofSeconds(5)).build());
 
@@ -235,7 +235,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void aBulkThatOverfillsOneGroupAddsNothingOfAnyGroup() {
-        Queue<String> queue = boundedPerGroup(1, WhenFull.reject());
+        JobQueue<String> queue = boundedPerGroup(1, WhenFull.reject());
         queue.add("n", "p", inGroup("a1", "a"));
 
         assertThatThrownBy(() -> queue.addBulk(List.of(
@@ -249,7 +249,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void aGroupsOwnLimitsSetItsBoundAtRunTime() {
-        Queue<String> queue = boundedPerGroup(1, WhenFull.reject());
+        JobQueue<String> queue = boundedPerGroup(1, WhenFull.reject());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.setGroupLimits("a", GroupLimits.none().withMaxWaiting(3));
         queue.add("n", "p", inGroup("a2", "a"));
@@ -268,7 +268,7 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
 
     @Test
     void aProducerBlockedOnItsGroupIsLetInWhenAJobOfThatGroupStarts() {
-        Queue<String> queue = boundedPerGroup(1, WhenFull.block(Duration.ofSeconds(10)));
+        JobQueue<String> queue = boundedPerGroup(1, WhenFull.block(Duration.ofSeconds(10)));
         queue.add("n", "p", inGroup("a1", "a"));
         Async<Added<String>> producer = async(() -> queue.add("n", "p", inGroup("a2", "a")));
         eventually().until(producer::isParked);

@@ -8,10 +8,10 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
@@ -19,7 +19,7 @@ import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.Worker.CloseReport;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Real threads on an engine on {@link Clock#system()}: several producers and started workers racing. These
+ * Real threads on an engine on {@link SluiceClock#system()}: several producers and started workers racing. These
  * tests check invariants only, never timings: every job runs exactly once, counts always add up, and a
  * close under load loses nothing.
  */
@@ -63,8 +63,8 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
         assertThat(producers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
-    private Queue<String> systemQueue(String name) {
-        return engineOn(Clock.system())
+    private JobQueue<String> systemQueue(String name) {
+        return engineOn(SluiceClock.system())
                 .queue(
                         name,
                         Codec.utf8(),
@@ -80,7 +80,7 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
      * {@value #PRODUCERS} producers each add {@code perProducer} jobs (ids p-i), some one by one and some in
      * bulks of 10, spread over 8 groups and the ungrouped jobs; returns when all are added.
      */
-    private List<String> produce(Queue<String> queue, int perProducer) throws Exception {
+    private List<String> produce(JobQueue<String> queue, int perProducer) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<List<String>>> futures = new ArrayList<>();
         for (int p = 0; p < PRODUCERS; p++) {
@@ -120,7 +120,7 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
     @ParameterizedTest(name = "worker concurrency {0}")
     @ValueSource(ints = {10, 50, 100})
     void everyJobRunsExactlyOnceWithSeveralProducers(int concurrency) throws Exception {
-        Queue<String> queue = systemQueue("race" + concurrency);
+        JobQueue<String> queue = systemQueue("race" + concurrency);
         Set<String> ran = ConcurrentHashMap.newKeySet();
         AtomicInteger duplicates = new AtomicInteger();
         AtomicInteger wrongPayload = new AtomicInteger();
@@ -173,7 +173,7 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
 
     @Test
     void countsAddUpWhileProducersAndWorkersRace() throws Exception {
-        Queue<String> queue = systemQueue("counts");
+        JobQueue<String> queue = systemQueue("counts");
         startedWorker(queue, completing(), 16);
         Async<List<String>> production = async(() -> {
             try {
@@ -202,7 +202,7 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
 
     @Test
     void retriedJobsAcrossTwoWorkersFinishExactlyOnce() throws Exception {
-        Queue<String> queue = engineOn(Clock.system())
+        JobQueue<String> queue = engineOn(SluiceClock.system())
                 .queue(
                         "retries",
                         Codec.utf8(),
@@ -250,7 +250,7 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
 
     @Test
     void closeUnderLoadLosesNothing() throws Exception {
-        Queue<String> queue = systemQueue("closing");
+        JobQueue<String> queue = systemQueue("closing");
         int total = 3_000;
         Map<String, AtomicInteger> completions = new ConcurrentHashMap<>();
         queue.addListener(new QueueListener<>() {
@@ -296,8 +296,8 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
 
     @Test
     void engineCloseUnderLoadDoesNotHang() throws Exception {
-        Sluice systemEngine = newEngine(Clock.system());
-        Queue<String> queue = systemEngine.queue("engine-close", Codec.utf8());
+        Sluice systemEngine = newEngine(SluiceClock.system());
+        JobQueue<String> queue = systemEngine.queue("engine-close", Codec.utf8());
         AtomicInteger ran = new AtomicInteger();
         queue.worker(
                 ctx -> {

@@ -1,18 +1,18 @@
 package dev.sluice.testkit;
 
 import dev.sluice.Sluice;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
 /**
  * The behavioural contract of job queues, for any {@link Sluice} engine: subclass it, implement {@link
- * #newEngine(Clock)}, and every suite below runs against the engine.
+ * #newEngine(SluiceClock)}, and every suite below runs against the engine.
  *
  * <pre>{@code
  * class RedisQueueContractTest extends QueueContract {
- *   protected Sluice newEngine(Clock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
+ *   protected Sluice newEngine(SluiceClock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
  * }
  * }</pre>
  *
@@ -23,22 +23,22 @@ import org.junit.jupiter.api.Nested;
  * <p>Most tests run on virtual time: a {@link ManualClock} at {@link ContractSupport#T0}, moved only by the
  * test (or by a processor standing for slow work), with manual workers run by {@code runDue()}; some use a
  * started worker on the manual clock and wait with Awaitility. {@link QueueConcurrencyContract} and one test of
- * {@link QueueGroupsContract} run on {@link Clock#system()} and check invariants only.
+ * {@link QueueGroupsContract} run on {@link SluiceClock#system()} and check invariants only.
  */
 public abstract class QueueContract {
     /**
      * A new, empty engine (no queue, no job left from another test) on {@code clock}, as given: a {@link
-     * ManualClock} for most tests, {@link Clock#system()} for the real-thread ones. Tasks the engine schedules
+     * ManualClock} for most tests, {@link SluiceClock#system()} for the real-thread ones. Tasks the engine schedules
      * on a manual clock must run when it is advanced.
      */
-    protected abstract Sluice newEngine(Clock clock);
+    protected abstract Sluice newEngine(SluiceClock clock);
 
     /** Adding and reading jobs: every field, counts, pages by state. */
     @Nested
     @DisplayName("adding and reading jobs: every field, counts, pages by state")
     class Jobs extends QueueJobsContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -48,7 +48,7 @@ public abstract class QueueContract {
     @DisplayName("pause, resume, remove, retry, clean, drain")
     class Management extends QueueManagementContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -58,7 +58,7 @@ public abstract class QueueContract {
     @DisplayName("de-duplication by job id, also after removal")
     class Deduplication extends QueueDeduplicationContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -68,7 +68,7 @@ public abstract class QueueContract {
     @DisplayName("failures: attempts, backoff, unrecoverable, null results")
     class Retries extends QueueRetryContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -78,7 +78,7 @@ public abstract class QueueContract {
     @DisplayName("timeouts on the engine clock: TIMED_OUT, interrupted, retried")
     class Timeouts extends QueueTimeoutContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -88,7 +88,7 @@ public abstract class QueueContract {
     @DisplayName("retention of finished jobs: all, none, last n, for an age")
     class Retention extends QueueRetentionContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -98,7 +98,7 @@ public abstract class QueueContract {
     @DisplayName("Result.rateLimited: group or queue pause, no attempt used")
     class RateLimitedResults extends QueueRateLimitedResultContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -108,7 +108,7 @@ public abstract class QueueContract {
     @DisplayName("queue and group rates and concurrency, changed at run time")
     class Limits extends QueueLimitsContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -118,7 +118,7 @@ public abstract class QueueContract {
     @DisplayName("fairness: groups round-robin, priority within a group")
     class Fairness extends QueueFairnessContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -128,7 +128,7 @@ public abstract class QueueContract {
     @DisplayName("repeatable jobs: cron, fixed rate, fixed delay, bounds, re-registration")
     class Repeatables extends QueueRepeatContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -138,7 +138,7 @@ public abstract class QueueContract {
     @DisplayName("bounded queue: reject or block on the engine clock")
     class Bounded extends QueueBoundedContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -148,7 +148,7 @@ public abstract class QueueContract {
     @DisplayName("listener events in order, after the change")
     class Listeners extends QueueListenerContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -158,7 +158,7 @@ public abstract class QueueContract {
     @DisplayName("statistics per queue and per group")
     class Stats extends QueueStatsContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -168,7 +168,7 @@ public abstract class QueueContract {
     @DisplayName("workers: manual, started, close with a deadline")
     class Workers extends QueueWorkerContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -178,7 +178,7 @@ public abstract class QueueContract {
     @DisplayName("groups created on use, released when idle, nothing lost")
     class Groups extends QueueGroupsContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -188,7 +188,7 @@ public abstract class QueueContract {
     @DisplayName("bad input: clear messages, nothing changed")
     class BadInput extends QueueBadInputContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }
@@ -198,7 +198,7 @@ public abstract class QueueContract {
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")
     class Concurrency extends QueueConcurrencyContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
     }

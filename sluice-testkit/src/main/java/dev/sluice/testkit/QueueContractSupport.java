@@ -9,9 +9,9 @@ import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Processor;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
@@ -114,27 +114,27 @@ public abstract class QueueContractSupport extends ContractSupport {
     // ---------------------------------------------------------------------------------------------- queues
 
     /** The queue {@value #QUEUE} of UTF-8 strings with default options. */
-    protected final Queue<String> newQueue() {
+    protected final JobQueue<String> newQueue() {
         return engine.queue(QUEUE, Codec.utf8());
     }
 
     /** The queue {@value #QUEUE} of UTF-8 strings with {@code options}. */
-    protected final Queue<String> newQueue(QueueOptions options) {
+    protected final JobQueue<String> newQueue(QueueOptions options) {
         return engine.queue(QUEUE, Codec.utf8(), options);
     }
 
     /** The queue {@value #QUEUE} whose jobs default to {@code jobDefaults}. */
-    protected final Queue<String> newQueue(JobOptions.Builder jobDefaults) {
+    protected final JobQueue<String> newQueue(JobOptions.Builder jobDefaults) {
         return newQueue(QueueOptions.builder().jobDefaults(jobDefaults.build()).build());
     }
 
     /** A worker that runs only when {@link Worker#runDue()} is called; closed after the test. */
-    protected final Worker<String> manualWorker(Queue<String> queue, Processor<String> processor) {
+    protected final Worker<String> manualWorker(JobQueue<String> queue, Processor<String> processor) {
         return track(queue.worker(processor, WorkerOptions.manual()));
     }
 
     /** A started worker running {@code concurrency} jobs at once; closed after the test. */
-    protected final Worker<String> startedWorker(Queue<String> queue, Processor<String> processor, int concurrency) {
+    protected final Worker<String> startedWorker(JobQueue<String> queue, Processor<String> processor, int concurrency) {
         return track(queue.worker(processor, WorkerOptions.concurrency(concurrency)));
     }
 
@@ -193,12 +193,12 @@ public abstract class QueueContractSupport extends ContractSupport {
     }
 
     /** The job {@code id}, which the queue must hold. */
-    protected static <T> Job<T> job(Queue<T> queue, String id) {
+    protected static <T> Job<T> job(JobQueue<T> queue, String id) {
         return queue.job(id).orElseThrow(() -> new AssertionError("queue " + queue.name() + " holds no job " + id));
     }
 
     /** The state of job {@code id}, which the queue must hold. */
-    protected static JobState stateOf(Queue<?> queue, String id) {
+    protected static JobState stateOf(JobQueue<?> queue, String id) {
         return job(queue, id).state();
     }
 
@@ -207,7 +207,7 @@ public abstract class QueueContractSupport extends ContractSupport {
         return jobs.stream().map(Job::id).toList();
     }
 
-    /** Counts to compare with {@link Queue#counts()}. */
+    /** Counts to compare with {@link JobQueue#counts()}. */
     protected static JobCounts counts(long waiting, long delayed, long active, long completed, long failed) {
         return new JobCounts(waiting, delayed, active, completed, failed);
     }
@@ -225,7 +225,7 @@ public abstract class QueueContractSupport extends ContractSupport {
      * Adds c1, f1, c2, f2, c3 and runs them, each taking one second of the clock: the c jobs complete and the
      * f jobs (named "fail", one attempt) fail, at 1 s, 2 s, ... 5 s after the start.
      */
-    protected final void finishFiveJobsOneSecondApart(Queue<String> queue) {
+    protected final void finishFiveJobsOneSecondApart(JobQueue<String> queue) {
         for (String id : List.of("c1", "f1", "c2", "f2", "c3")) {
             queue.add(id.startsWith("f") ? "fail" : "ok", "p", withId(id));
         }

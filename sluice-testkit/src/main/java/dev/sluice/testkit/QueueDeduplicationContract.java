@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.queue.Added;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
@@ -21,7 +21,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void addingAHeldIdReturnsTheExistingJobAsADuplicate() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("first", "one", withId("x"));
@@ -41,7 +41,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void aDuplicateOfADelayedJobLeavesItDelayed() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("x").delay(Duration.ofSeconds(10)).build());
         Added<String> again = queue.add("n", "p", withId("x"));
         assertThat(again.duplicate()).isTrue();
@@ -51,7 +51,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void aCompletedJobStillHeldDeduplicates() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
         queue.add("n", "p", withId("x"));
         manualWorker(queue, completing()).runDue();
         clock.advance(Duration.ofDays(3));
@@ -65,7 +65,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void withoutDeduplicateForARemovedJobsIdIsFreeAgain() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
         queue.add("n", "first", withId("x"));
         Worker<String> worker = manualWorker(queue, completing());
         worker.runDue();
@@ -80,7 +80,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void deduplicateForRemembersTheIdAfterRetentionRemovedTheJob() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
         JobOptions options = id("x").deduplicateFor(Duration.ofMinutes(1)).build();
         queue.add("n", "first", options);
         Worker<String> worker = manualWorker(queue, taking(500));
@@ -107,7 +107,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void deduplicateForAlsoHoldsForAFailedJobRemovedByRetention() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepNone()));
         JobOptions options = id("x").deduplicateFor(Duration.ofSeconds(10)).build();
         queue.add("n", "p", options);
         manualWorker(queue, throwing("nope")).runDue();
@@ -122,7 +122,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void deduplicateForOutlivesAnAgeRetention() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepFor(Duration.ofSeconds(5))));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepFor(Duration.ofSeconds(5))));
         JobOptions options = id("x").deduplicateFor(Duration.ofMinutes(1)).build();
         queue.add("n", "p", options);
         manualWorker(queue, completing()).runDue();
@@ -136,7 +136,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void aRememberedIdIsADuplicateInABulkToo() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
         JobOptions options = id("x").deduplicateFor(Duration.ofMinutes(1)).build();
         queue.add("n", "p", options);
         manualWorker(queue, completing()).runDue();
@@ -151,7 +151,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
     @Test
     void aDuplicateDoesNotRefreshTheJob() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(3));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(3));
         queue.add("n", "p", withId("x"));
         manualWorker(queue, ctx -> {
                     throw new Boom("no");

@@ -2,8 +2,8 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueFairnessContract extends QueueContractSupport {
 
-    private List<String> runAll(Queue<String> queue) {
+    private List<String> runAll(JobQueue<String> queue) {
         List<String> ran = new ArrayList<>();
         manualWorker(queue, recording(ran)).runDue();
         return ran;
@@ -27,7 +27,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void groupsTakeTurnsOneJobEach() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("a2", "a"));
         queue.add("n", "p", inGroup("a3", "a"));
@@ -38,7 +38,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void ungroupedJobsAreOneGroupInTheRing() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", withId("n1"));
         queue.add("n", "p", inGroup("a2", "a"));
@@ -51,7 +51,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void manyGroupsAreServedRoundRobin() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         for (int g = 0; g < 5; g++) {
             for (int j = 0; j < 3; j++) {
                 queue.add("n", "p", inGroup("g" + g + "-" + j, "g" + g));
@@ -68,7 +68,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void aGroupWithAHundredThousandWaitingJobsDoesNotDelayAGroupWithOne() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.addBulk(IntStream.range(0, 100_000)
                 .mapToObj(i -> new NewJob<>("n", "p", inGroup("big" + i, "big")))
                 .toList());
@@ -94,7 +94,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void priorityOrdersWithinAGroupOnly() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a-low", "a"));
         queue.add("n", "p", id("a-high").group("a").priority(9).build());
         queue.add("n", "p", inGroup("b-low", "b"));
@@ -105,7 +105,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void negativePrioritiesRunLast() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("minus").priority(-5).build());
         queue.add("n", "p", withId("zero"));
         queue.add("n", "p", id("max").priority(Integer.MAX_VALUE).build());
@@ -116,7 +116,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void aDelayedJobJoinsItsGroupWhenItBecomesReady() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("late").group("g").delay(Duration.ofSeconds(1)).build());
         queue.add("n", "p", inGroup("w1", "g"));
         clock.advance(Duration.ofSeconds(1));
@@ -127,7 +127,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void aGroupThatBecomesReadyJoinsTheRingAtTheTail() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("x1").group("x").delay(Duration.ofSeconds(1)).build());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("a2", "a"));
@@ -140,7 +140,7 @@ public abstract class QueueFairnessContract extends QueueContractSupport {
 
     @Test
     void aGroupThatEmptiedRejoinsAtTheTail() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("b1", "b"));
         queue.add("n", "p", inGroup("b2", "b"));

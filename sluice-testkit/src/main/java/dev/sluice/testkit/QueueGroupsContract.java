@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobOptions;
-import dev.sluice.queue.Queue;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +33,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
 
     @Test
     void groupStatsAndCountsOutliveTheGroupsIdleSpells() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
         Worker<String> worker = manualWorker(queue, completing());
         queue.add("n", "p", inGroup("a1", "a"));
         worker.runDue();
@@ -58,7 +58,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
 
     @Test
     void aGroupWithADelayedJobIsNotReleased() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Worker<String> worker = manualWorker(queue, completing());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", id("a2").group("a").delay(Duration.ofSeconds(1)).build());
@@ -70,7 +70,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
 
     @Test
     void ownLimitsOutliveTheGroup() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         GroupLimits own = GroupLimits.none().withConcurrency(3);
         queue.setGroupLimits("a", own);
         Worker<String> worker = manualWorker(queue, completing());
@@ -84,7 +84,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
 
     @Test
     void aGroupPausedByARateLimitIsNotReleasedBeforeThePauseEnds() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
             ran.add(ctx.job().id());
@@ -108,7 +108,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
 
     @Test
     void noJobIsLostWhenWorkArrivesWhileAGroupIsReleased() throws Exception {
-        Queue<String> queue = engineOn(Clock.system())
+        JobQueue<String> queue = engineOn(SluiceClock.system())
                 .queue(
                         QUEUE,
                         Codec.utf8(),

@@ -10,9 +10,9 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
@@ -35,7 +35,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void addedJobIsWaitingWithEveryFieldSet() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         clock.advance(Duration.ofMillis(1_500));
 
         Added<String> added = queue.add("email", "hello", inGroup("j1", "tenant-a"));
@@ -62,7 +62,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void assignedIdsAreUniqueAndFindTheirJobs() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 1_000; i++) {
             Added<String> added = queue.add("n", "p" + i);
@@ -80,7 +80,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void unknownJobIsEmpty() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("known"));
         assertThat(queue.job("unknown")).isEmpty();
         assertThat(queue.job("known")).isPresent();
@@ -95,7 +95,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
                 .timeout(Duration.ofMinutes(1))
                 .keepCompleted(Retention.keepAll())
                 .build();
-        Queue<String> queue =
+        JobQueue<String> queue =
                 newQueue(QueueOptions.builder().jobDefaults(defaults).build());
 
         JobOptions own = queue.add("n", "p", id("j1").attempts(7).priority(-1).build())
@@ -122,7 +122,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void jobOptionsWithoutQueueDefaultsAreTheBuiltInDefaults() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         JobOptions options = queue.add("n", "p").job().options();
         JobOptions builtIn = JobOptions.defaults();
         assertThat(options.attempts()).isEqualTo(builtIn.attempts()).isEqualTo(1);
@@ -137,7 +137,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void payloadIsCopiedWhenAdded() {
-        Queue<byte[]> queue = engine.queue("bytes", Codec.bytes());
+        JobQueue<byte[]> queue = engine.queue("bytes", Codec.bytes());
         byte[] payload = {1, 2, 3};
         queue.add("n", payload, withId("b"));
         payload[0] = 9;
@@ -148,7 +148,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void unicodePayloadRoundTrips() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         String payload = "naïve ☃ \uD83D\uDE00 日本";
         queue.add("n", payload, withId("u"));
         assertThat(job(queue, "u").payload()).isEqualTo(payload);
@@ -156,7 +156,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void delayedJobHasExactRunAtAndBecomesWaitingExactlyThen() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("d").delay(Duration.ofSeconds(5)).build());
 
         Job<String> delayed = job(queue, "d");
@@ -176,7 +176,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void completedJobHasExactTimestampsResultAndOneAttempt() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("j").delay(Duration.ofSeconds(5)).build());
         Worker<String> worker = manualWorker(queue, ctx -> {
             clock.advance(Duration.ofMillis(250));
@@ -200,7 +200,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void doneWithoutValueLeavesResultNull() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         manualWorker(queue, completing()).runDue();
         assertThat(job(queue, "j").state()).isEqualTo(JobState.COMPLETED);
@@ -209,7 +209,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void processorSeesTheJobAsActiveWithItsAttemptNumber() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(3));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(3));
         queue.add("n", "payload", inGroup("j", "g"));
         List<Job<String>> seen = new CopyOnWriteArrayList<>();
         List<Integer> numbers = new CopyOnWriteArrayList<>();
@@ -245,7 +245,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void progressIsVisibleWhileRunningAndKeepsTheLastValue() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         List<Integer> seenFromOutside = new CopyOnWriteArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -264,7 +264,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void snapshotsDoNotChangeWhenTheJobDoes() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Job<String> before = queue.add("n", "p", withId("j")).job();
         manualWorker(queue, completing()).runDue();
         assertThat(before.state()).isEqualTo(JobState.WAITING);
@@ -274,7 +274,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void countsReflectEveryStateAtOneInstant() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
         queue.add("done", "p", withId("c"));
         queue.add("fail", "p", withId("f"));
         queue.add("observe", "p", withId("a"));
@@ -301,7 +301,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void addBulkAddsEveryJobInOrder() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
 
@@ -324,7 +324,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void addBulkReportsDuplicatesWithinTheListAndOfHeldJobs() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("held", "old", withId("held"));
 
         List<Added<String>> answers = queue.addBulk(List.of(
@@ -345,14 +345,14 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void emptyBulkAddsNothing() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertThat(queue.addBulk(List.of())).isEmpty();
         assertThat(queue.counts().total()).isZero();
     }
 
     @Test
     void waitingJobsAreListedInRunOrderWithinTheirGroup() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("low").priority(0).build());
         queue.add("n", "p", id("high").priority(9).build());
         queue.add("n", "p", id("mid1").priority(5).build());
@@ -372,7 +372,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void waitingJobsOfSeveralGroupsAreListedGroupAfterGroup() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("b1", "b"));
         queue.add("n", "p", id("a2").group("a").priority(3).build());
@@ -394,7 +394,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void delayedJobsAreListedSoonestFirst() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", id("3s").delay(Duration.ofSeconds(3)).build());
         queue.add("n", "p", id("1s").delay(Duration.ofSeconds(1)).build());
         queue.add("n", "p", id("2s").delay(Duration.ofSeconds(2)).build());
@@ -408,7 +408,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void finishedJobsAreListedMostRecentlyFinishedFirst() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
         finishFiveJobsOneSecondApart(queue);
 
         assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c3", "c2", "c1");
@@ -421,7 +421,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void activeJobsAreListedOldestStartFirst() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 3);
         for (String id : List.of("first", "second", "third")) {
@@ -442,7 +442,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void listingPagesThroughTwentyThousandJobs() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<NewJob<String>> jobs = IntStream.range(0, 20_000)
                 .mapToObj(i -> new NewJob<>("n", "p", withId("j" + i)))
                 .toList();
@@ -460,7 +460,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void removedListenerHearsNothingMore() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("a"));
@@ -472,9 +472,9 @@ public abstract class QueueJobsContract extends QueueContractSupport {
 
     @Test
     void theSameQueueIsReturnedForTheSameName() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
-        Queue<String> again = engine.queue(
+        JobQueue<String> again = engine.queue(
                 QUEUE, Codec.utf8(), QueueOptions.builder().maxWaiting(5).build());
         assertThat(again.name()).isEqualTo(QUEUE);
         assertThat(again.job("j")).isPresent();
@@ -486,7 +486,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
     void queueReportsTheOptionsItWasCreatedWith() {
         QueueOptions options =
                 QueueOptions.builder().maxWaiting(42).concurrency(7).build();
-        Queue<String> queue = newQueue(options);
+        JobQueue<String> queue = newQueue(options);
         assertThat(queue.options()).isEqualTo(options);
         assertThatThrownBy(() -> engine.queue(QUEUE, Codec.bytes()))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -7,9 +7,9 @@ import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
@@ -36,7 +36,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void queueRateOfAnExactSlidingLogIsNeverExceededInAnyWindow() {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(SlidingWindowLog.of(150, ONE_SECOND))
                 .build());
         queue.addBulk(IntStream.range(0, 1_000)
@@ -67,7 +67,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void queueRateAndGroupRateAreTakenAllOrNothing() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(SlidingWindowLog.of(5, ONE_SECOND)).build());
         queue.setGroupLimits("a", GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)));
         queue.addBulk(List.of(
@@ -93,7 +93,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void queueRateChangedAtRunTimeAppliesFromNowOn() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.addBulk(jobs("j", null, 20));
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
@@ -113,7 +113,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void groupRateFromDefaultsAndOwnLimitsChangedAtRunTime() {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)))
                 .build());
         queue.setGroupLimits("vip", GroupLimits.none().withRate(SlidingWindowLog.of(5, ONE_SECOND)));
@@ -154,7 +154,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void groupLimitsReportTheLimitsInForce() {
         GroupLimits defaults = new GroupLimits(TokenBucket.perSecond(10), 4);
-        Queue<String> queue =
+        JobQueue<String> queue =
                 newQueue(QueueOptions.builder().groupDefaults(defaults).build());
         GroupLimits own = new GroupLimits(null, 2);
 
@@ -174,7 +174,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void globalConcurrencyHoldsAcrossTwoWorkers() {
-        Queue<String> queue = newQueue(QueueOptions.builder().concurrency(3).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().concurrency(3).build());
         Blocker blocker = blocker();
         Worker<String> first = startedWorker(queue, blocker, 5);
         Worker<String> second = startedWorker(queue, blocker, 5);
@@ -196,7 +196,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void raisingTheQueueConcurrencyAtRunTimeStartsMoreJobs() {
-        Queue<String> queue = newQueue(QueueOptions.builder().concurrency(2).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().concurrency(2).build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 10);
         queue.addBulk(jobs("j", null, 10));
@@ -215,7 +215,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void loweringTheQueueConcurrencyHoldsBackNewStarts() {
-        Queue<String> queue = newQueue(QueueOptions.builder().concurrency(4).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().concurrency(4).build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 10);
         queue.addBulk(jobs("j", null, 8));
@@ -236,7 +236,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void groupConcurrencyFromDefaultsAndOwnLimitsChangedAtRunTime() {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withConcurrency(2))
                 .build());
         queue.setGroupLimits("vip", GroupLimits.none().withConcurrency(4));
@@ -279,7 +279,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void aGroupAtItsConcurrencyIsSkippedWhileOthersGoOn() {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withConcurrency(1))
                 .build());
         Blocker blocker = blocker();
@@ -304,7 +304,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void concurrencyCountsActiveJobsOfEveryWorkerForGroups() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.setGroupLimits("g", GroupLimits.none().withConcurrency(2));
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 3);
@@ -325,7 +325,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void aRateLimitedReturnFreesItsGroupsConcurrency() {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withConcurrency(1))
                 .build());
         queue.add("n", "p", inGroup("j", "g"));
@@ -345,7 +345,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void aJobReturnedByAClosingWorkerFreesItsGroupsConcurrency() throws Exception {
-        Queue<String> queue = newQueue(QueueOptions.builder()
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .concurrency(1)
                 .groupDefaults(GroupLimits.none().withConcurrency(1))
                 .build());
@@ -366,7 +366,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void startedWorkerWaitsForTheQueueRateOnTheEngineClock() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(FixedWindow.of(2, ONE_SECOND)).build());
         List<String> ran = new CopyOnWriteArrayList<>();
         startedWorker(queue, recording(ran), 4);
@@ -386,7 +386,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void startedWorkerResumesAGroupWhenItsRateLimitPauseEnds() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new CopyOnWriteArrayList<>();
         startedWorker(
                 queue,

@@ -6,8 +6,8 @@ import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
@@ -30,7 +30,8 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void retriedThenCompletedJobHeardInOrder() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(1))));
+        JobQueue<String> queue =
+                newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(1))));
         Events events = new Events();
         queue.addListener(events);
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -77,7 +78,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void failedJobHeardWithItsFailure() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("j"));
@@ -92,7 +93,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void retryWithoutBackoffIsHeardWithAZeroDelay() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(2));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2));
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("j"));
@@ -106,7 +107,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void rateLimitedJobHeardWithScopeAndRetryAfter() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", inGroup("j", "g"));
@@ -122,7 +123,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void drainedIsHeardOnlyWhenNothingIsLeft() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("a"));
@@ -142,7 +143,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void duplicateAddIsNotHeard() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("j"));
@@ -152,7 +153,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void eventsComeAfterTheChangeAndTheListenerMayReadTheQueue() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> seen = new CopyOnWriteArrayList<>();
         queue.addListener(new QueueListener<>() {
             @Override
@@ -181,7 +182,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void eventsOfEveryJobArriveInTheOrderItsChangesHappenedAcrossThreads() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
         Events events = new Events();
         queue.addListener(events);
         startedWorker(
@@ -225,7 +226,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void aThrowingListenerDoesNotDisturbTheQueueOrOtherListeners() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.addListener(new QueueListener<>() {
             @Override
             public void onAdded(Job<String> job) {
@@ -254,7 +255,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
     @Test
     void everyListenerHearsEveryEvent() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Events first = new Events();
         Events second = new Events();
         queue.addListener(first);

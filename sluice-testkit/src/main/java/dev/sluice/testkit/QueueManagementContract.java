@@ -7,8 +7,8 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Test;
 /** Managing a queue's jobs: pause and resume, remove, retry, clean, drain. */
 public abstract class QueueManagementContract extends QueueContractSupport {
 
-    private Queue<String> keepingEverything() {
+    private JobQueue<String> keepingEverything() {
         return newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()).keepFailed(Retention.keepAll()));
     }
 
     @Test
     void pausedQueueStartsNothingButAcceptsAdds() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         queue.add("n", "p", withId("before"));
@@ -48,7 +48,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void pauseStopsAStartedWorkerAndResumeWakesIt() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new CopyOnWriteArrayList<>();
         queue.pause();
         startedWorker(queue, recording(ran), 4);
@@ -65,7 +65,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void pauseLetsTheRunningJobFinish() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
             ran.add(ctx.job().id());
@@ -84,7 +84,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void removeUnknownJobReturnsFalse() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         assertThat(queue.remove("unknown")).isFalse();
         assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
@@ -92,7 +92,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void removeTakesWaitingDelayedCompletedAndFailedJobs() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         queue.add("ok", "p", withId("completed"));
         queue.add("fail", "p", withId("failed"));
         manualWorker(queue, ctx -> {
@@ -121,7 +121,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void removeActiveJobThrowsAndLeavesItRunning() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("busy"));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<JobState> stateAfter = new AtomicReference<>();
@@ -144,7 +144,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void retryUnknownJobThrowsJobNotFound() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         assertThatThrownBy(() -> queue.retry("ghost"))
                 .isInstanceOf(JobNotFoundException.class)
                 .hasMessageContaining("ghost")
@@ -154,7 +154,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void retryOfAJobThatIsNotFailedThrows() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         queue.add("n", "p", withId("waiting"));
         queue.add("n", "p", id("delayed").delay(Duration.ofSeconds(1)).build());
         assertThatThrownBy(() -> queue.retry("waiting"))
@@ -168,7 +168,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void retrySendsAFailedJobBackWithFreshAttemptsKeepingItsHistory() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(2));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2));
         queue.add("n", "p", withId("j"));
         boolean[] healthy = {false};
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -207,7 +207,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void retryFailedSendsEveryFailedJobBack() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         for (String id : List.of("f1", "ok", "f2", "f3")) {
             queue.add(id.startsWith("f") ? "fail" : "ok", "p", withId(id));
         }
@@ -232,7 +232,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void cleanRemovesFinishedJobsAtLeastThatOld() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         finishFiveJobsOneSecondApart(queue);
         // finished: c1 at 1 s, f1 at 2 s, c2 at 3 s, f2 at 4 s, c3 at 5 s; now is 5 s
         assertThat(clock.instant()).isEqualTo(atMillis(5_000));
@@ -254,7 +254,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void cleanLeavesUnfinishedJobs() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         queue.add("n", "p", withId("w"));
         queue.add("n", "p", id("d").delay(Duration.ofSeconds(1)).build());
         clock.advance(Duration.ofHours(1));
@@ -265,7 +265,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void drainRemovesWaitingJobsOnly() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         queue.add("n", "p", withId("done"));
         manualWorker(queue, completing()).runDue();
         queue.add("n", "p", withId("w1"));
@@ -283,7 +283,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void drainWithDelayedRemovesDelayedJobsToo() {
-        Queue<String> queue = keepingEverything();
+        JobQueue<String> queue = keepingEverything();
         queue.add("n", "p", withId("w1"));
         queue.add("n", "p", id("d1").delay(Duration.ofSeconds(1)).build());
         queue.add("n", "p", id("d2").delay(Duration.ofSeconds(2)).group("g").build());
@@ -299,7 +299,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
 
     @Test
     void drainLeavesTheActiveJob() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("active"));
         queue.add("n", "p", withId("waiting"));
         AtomicReference<Integer> drained = new AtomicReference<>();

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
@@ -24,7 +24,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     /** Rate-limits each job whose id starts with {@code prefix} once, with {@code scope} and {@code pause}. */
     private Worker<String> rateLimitingOnce(
-            Queue<String> queue, List<String> ran, String prefix, Result.Scope scope, Duration pause) {
+            JobQueue<String> queue, List<String> ran, String prefix, Result.Scope scope, Duration pause) {
         Set<String> limited = new HashSet<>();
         return manualWorker(queue, ctx -> {
             String id = ctx.job().id();
@@ -38,7 +38,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void groupRateLimitPausesOnlyThatGroupAndUsesNoAttempt() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("a2", "a"));
         queue.add("n", "p", inGroup("b1", "b"));
@@ -77,7 +77,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void groupRateLimitLetsNewJobsOfOtherGroupsRunDuringThePause() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         List<String> ran = new ArrayList<>();
         Worker<String> worker = rateLimitingOnce(queue, ran, "a", Result.Scope.GROUP, Duration.ofMinutes(1));
@@ -94,7 +94,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void ungroupedRateLimitPausesOnlyTheUngroupedJobs() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("u1"));
         queue.add("n", "p", withId("u2"));
         queue.add("n", "p", inGroup("g1", "g"));
@@ -111,7 +111,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void queueRateLimitPausesEveryGroup() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("b1", "b"));
         queue.add("n", "p", withId("u1"));
@@ -138,7 +138,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void rateLimitedJobGoesBackAheadOfJobsOfEqualPriorityOnly() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", inGroup("first", "a"));
         queue.add("n", "p", inGroup("second", "a"));
         List<String> ran = new ArrayList<>();
@@ -156,7 +156,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void maxRateLimitsBoundFailsTheJob() {
-        Queue<String> queue = newQueue(JobOptions.builder().maxRateLimits(2).attempts(5));
+        JobQueue<String> queue = newQueue(JobOptions.builder().maxRateLimits(2).attempts(5));
         queue.add("n", "p", inGroup("j", "g"));
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -186,7 +186,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void maxRateLimitsZeroFailsOnTheFirstRateLimit() {
-        Queue<String> queue = newQueue(JobOptions.builder().maxRateLimits(0));
+        JobQueue<String> queue = newQueue(JobOptions.builder().maxRateLimits(0));
         queue.add("n", "p", withId("j"));
         manualWorker(queue, ctx -> Result.rateLimited(Result.Scope.QUEUE, Duration.ofSeconds(1)))
                 .runDue();
@@ -198,7 +198,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
 
     @Test
     void rateLimitedReturnsDoNotUseUpAttempts() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(1));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(1));
         queue.add("n", "p", inGroup("j", "g"));
         int[] calls = {0};
         Worker<String> worker = manualWorker(queue, ctx -> {

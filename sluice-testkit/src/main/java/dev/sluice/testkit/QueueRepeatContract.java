@@ -7,9 +7,9 @@ import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Schedule;
@@ -41,7 +41,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     }
 
     /** The runs of repeatable {@code id} that are waiting or delayed, soonest first. */
-    private static List<Job<String>> pendingRuns(Queue<String> queue, String id) {
+    private static List<Job<String>> pendingRuns(JobQueue<String> queue, String id) {
         String prefix = "repeat:" + id + ":";
         return Stream.concat(
                         queue.jobs(JobState.WAITING, 0, 10_000).stream(),
@@ -53,7 +53,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void cronInAZoneWithAHalfHourOffsetRunsAtExactInstants() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         Instant first = Instant.parse("2026-01-01T03:30:00Z"); // 09:00 in Kolkata (+05:30)
@@ -85,7 +85,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void cronInAZoneBehindUtcAndOnAWeekday() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.repeat("ny", Schedule.cron("0 9 * * *", ZoneId.of("America/New_York")), TEMPLATE);
         queue.repeat("monday", Schedule.cron("30 8 * * MON", ZoneId.of("Europe/Berlin")), TEMPLATE);
 
@@ -98,7 +98,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     void cronFollowsDaylightSavingChangesOfItsZone() {
         ManualClock march = clockAt("2026-03-27T12:00:00Z");
         Sluice springEngine = engineOn(march);
-        Queue<String> queue = springEngine.queue(QUEUE, Codec.utf8());
+        JobQueue<String> queue = springEngine.queue(QUEUE, Codec.utf8());
         Worker<String> worker = track(queue.worker(completing(), WorkerOptions.manual()));
 
         queue.repeat("berlin", Schedule.cron("0 9 * * *", ZoneId.of("Europe/Berlin")), TEMPLATE);
@@ -117,7 +117,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void cronDueAtRegistrationRunsAtOnceAndAddsTheFollowingRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.repeat("half-minute", Schedule.cron("*/30 * * * * *"), TEMPLATE);
 
         List<Job<String>> pending = pendingRuns(queue, "half-minute");
@@ -129,14 +129,14 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void cronWithAStartMakesNoRunBeforeIt() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.repeat("hourly", Schedule.cron("0 * * * *").startingAt(atMillis(90 * 60_000)), TEMPLATE);
         assertThat(ids(pendingRuns(queue, "hourly"))).containsExactly(runId("hourly", 120 * 60_000));
     }
 
     @Test
     void fixedRateRunsEveryPeriodFromRegistration() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<Instant> ranAt = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
             ranAt.add(clock.instant());
@@ -156,7 +156,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void fixedRateDoesNotWaitForASlowRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
             ran.add(ctx.job().id());
@@ -175,7 +175,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void fixedDelayAddsTheNextRunOnlyAfterThePreviousFinished() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<List<String>> othersWhileRunning = new ArrayList<>();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -206,7 +206,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void fixedDelayWaitsForTheFinalOutcomeOfARetriedRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         NewJob<String> template = new NewJob<>(
                 "flaky",
                 "p",
@@ -234,7 +234,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void fixedDelayGoesOnAfterARunFailedForGood() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Worker<String> worker = manualWorker(queue, ctx -> {
             clock.advance(Duration.ofSeconds(1));
             throw new Boom("always");
@@ -249,7 +249,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void startAndEndBoundTheRuns() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         Schedule schedule = Schedule.fixedRate(Duration.ofSeconds(10))
@@ -272,7 +272,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void limitBoundsTheNumberOfRuns() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         queue.repeat("thrice", Schedule.fixedRate(Duration.ofSeconds(1)).limit(3), TEMPLATE);
@@ -292,7 +292,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void reRegisteringTheSameScheduleNeitherMissesNorDoublesARun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         Schedule every10s = Schedule.fixedRate(Duration.ofSeconds(10));
@@ -320,7 +320,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void reRegisteringACronScheduleKeepsItsPendingRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Schedule daily = Schedule.cron("0 9 * * *", ZoneId.of("Asia/Kolkata"));
         queue.repeat("daily", daily, TEMPLATE);
         clock.advance(Duration.ofHours(1));
@@ -332,7 +332,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void reRegisteringWithAnotherScheduleReplacesThePendingRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
         queue.repeat("r", Schedule.fixedRate(Duration.ofSeconds(10)), TEMPLATE);
@@ -357,7 +357,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void removeRepeatableRemovesItsPendingRun() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.repeat("daily", Schedule.cron("0 9 * * *"), TEMPLATE);
         queue.repeat("other", Schedule.cron("0 10 * * *"), TEMPLATE);
 
@@ -376,7 +376,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void removingARepeatableLetsARunThatStartedFinish() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<Boolean> removed = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, ctx -> {
             removed.add(queue.removeRepeatable("r"));
@@ -395,7 +395,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     @Test
     void repeatablesListsWhatWasRegistered() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Schedule cron = Schedule.cron("0 9 * * *", ZoneId.of("Asia/Kolkata"));
         NewJob<String> grouped =
                 new NewJob<>("sync", "x", JobOptions.builder().group("tenant").build());
@@ -411,7 +411,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     }
 
     /** Runs the queue's due jobs at every step of {@code step} until {@code until}, returning the runs' ids. */
-    private static List<String> runUntil(ManualClock clock, Queue<String> queue, Instant until, Duration step) {
+    private static List<String> runUntil(ManualClock clock, JobQueue<String> queue, Instant until, Duration step) {
         List<String> ran = new ArrayList<>();
         Worker<String> worker = queue.worker(recording(ran), WorkerOptions.manual());
         try {
@@ -429,7 +429,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     @Test
     void cronSkipsALocalTimeThatDoesNotExistOnASpringForwardDay() {
         ManualClock spring = clockAt("2026-03-28T00:00:00Z");
-        Queue<String> queue = engineOn(spring).queue(QUEUE, Codec.utf8());
+        JobQueue<String> queue = engineOn(spring).queue(QUEUE, Codec.utf8());
         queue.repeat("night", Schedule.cron("30 2 * * *", ZoneId.of("Europe/Berlin")), TEMPLATE);
 
         List<String> ran = runUntil(spring, queue, Instant.parse("2026-03-30T12:00:00Z"), Duration.ofMinutes(30));
@@ -443,7 +443,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     @Test
     void cronRunsARepeatedLocalTimeOnceOnAFallBackDay() {
         ManualClock autumn = clockAt("2026-10-24T12:00:00Z");
-        Queue<String> queue = engineOn(autumn).queue(QUEUE, Codec.utf8());
+        JobQueue<String> queue = engineOn(autumn).queue(QUEUE, Codec.utf8());
         queue.repeat("night", Schedule.cron("30 2 * * *", ZoneId.of("Europe/Berlin")), TEMPLATE);
         queue.repeat("hourly", Schedule.cron("0 * * * *", ZoneId.of("Europe/Berlin")), TEMPLATE);
 

@@ -3,8 +3,8 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 public abstract class QueueRetentionContract extends QueueContractSupport {
 
     /** A manual worker whose jobs take 1 s each; jobs named "fail" fail. */
-    private Worker<String> failingNamedFail(Queue<String> queue) {
+    private Worker<String> failingNamedFail(JobQueue<String> queue) {
         return manualWorker(queue, ctx -> {
             clock.advance(Duration.ofSeconds(1));
             if (ctx.job().name().equals("fail")) {
@@ -27,7 +27,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
         });
     }
 
-    private void addAll(Queue<String> queue, List<String> ids) {
+    private void addAll(JobQueue<String> queue, List<String> ids) {
         for (String id : ids) {
             queue.add(id.startsWith("f") ? "fail" : "ok", "p", withId(id));
         }
@@ -35,7 +35,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepAllKeepsEveryFinishedJob() {
-        Queue<String> queue =
+        JobQueue<String> queue =
                 newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()).keepFailed(Retention.keepAll()));
         for (int i = 0; i < 2_000; i++) {
             queue.add(i % 2 == 0 ? "ok" : "fail", "p", withId("j" + i));
@@ -53,7 +53,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepNoneRemovesAJobAsSoonAsItFinishes() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepNone()).keepFailed(Retention.keepNone()));
         addAll(queue, List.of("c1", "f1"));
         failingNamedFail(queue).runDue();
@@ -67,7 +67,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastKeepsTheNewestOfEachState() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepLast(2)).keepFailed(Retention.keepLast(1)));
         addAll(queue, List.of("c1", "f1", "c2", "f2", "c3", "c4", "f3"));
         failingNamedFail(queue).runDue();
@@ -82,7 +82,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastCountsPerStateNotPerJob() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepLast(3)).keepFailed(Retention.keepLast(3)));
         addAll(queue, List.of("c1", "c2", "f1", "f2", "f3", "f4"));
         failingNamedFail(queue).runDue();
@@ -92,7 +92,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepForRemovesAJobOnceItHasBeenFinishedThatLong() {
-        Queue<String> queue = newQueue(JobOptions.builder()
+        JobQueue<String> queue = newQueue(JobOptions.builder()
                 .keepCompleted(Retention.keepFor(Duration.ofSeconds(10)))
                 .keepFailed(Retention.keepFor(Duration.ofSeconds(20))));
         addAll(queue, List.of("c1", "f1"));
@@ -112,7 +112,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastAndForAppliesBothBounds() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepLast(2).andFor(Duration.ofMinutes(1))));
         addAll(queue, List.of("c1", "c2", "c3"));
         failingNamedFail(queue).runDue();
@@ -123,7 +123,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void aJobsOwnRetentionAppliesWhenItFinishes() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
         queue.add("ok", "p", withId("dropped"));
         queue.add("ok", "p", id("kept").keepCompleted(Retention.keepAll()).build());
         manualWorker(queue, completing()).runDue();
@@ -133,7 +133,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastOfAFinishingJobTrimsTheQueuesFinishedJobsOfThatState() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
         for (String id : List.of("c1", "c2", "c3")) {
             queue.add("ok", "p", withId(id));
         }
@@ -144,7 +144,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void retriedJobIsNotRemovedByRetentionOfItsEarlierFailure() {
-        Queue<String> queue =
+        JobQueue<String> queue =
                 newQueue(JobOptions.builder().attempts(2).keepFailed(Retention.keepFor(Duration.ofSeconds(5))));
         queue.add("fail", "p", withId("f"));
         Worker<String> worker = manualWorker(queue, throwing("no"));
@@ -161,7 +161,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastCountsOnlyJobsStillFailedAfterARetry() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepLast(2)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepLast(2)));
         addAll(queue, List.of("f1", "f2"));
         Worker<String> worker = failingNamedFail(queue);
         worker.runDue();
@@ -186,7 +186,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastCountsOnlyJobsNotRemovedByHand() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
         addAll(queue, List.of("c1", "c2"));
         Worker<String> worker = failingNamedFail(queue);
         worker.runDue();
@@ -201,7 +201,7 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
 
     @Test
     void keepLastCountsOnlyJobsNotCleaned() {
-        Queue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepLast(2)));
         addAll(queue, List.of("c1", "c2"));
         Worker<String> worker = failingNamedFail(queue);
         worker.runDue(); // c1 finished at 1 s, c2 at 2 s; now 2 s

@@ -6,8 +6,8 @@ import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.UnrecoverableJobException;
@@ -26,13 +26,13 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueRetryContract extends QueueContractSupport {
 
-    private Queue<String> queueWith(JobOptions.Builder defaults) {
+    private JobQueue<String> queueWith(JobOptions.Builder defaults) {
         return newQueue(defaults);
     }
 
     @Test
     void retriesAtOnceWithoutBackoffThenFails() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(3));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(3));
         queue.add("n", "p", withId("j"));
         AtomicInteger calls = new AtomicInteger();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -54,7 +54,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void failedJobRecordsReasonExceptionClassAndStackTrace() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         manualWorker(queue, ctx -> {
                     throw new Boom("disk on fire");
@@ -73,7 +73,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void checkedExceptionsFailTheAttemptToo() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         manualWorker(queue, ctx -> {
                     throw new java.io.IOException("connection reset");
@@ -86,7 +86,8 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void retriesWithFixedBackoffAtExactTimes() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(3).backoff(Backoff.fixed(Duration.ofSeconds(2))));
+        JobQueue<String> queue =
+                queueWith(JobOptions.builder().attempts(3).backoff(Backoff.fixed(Duration.ofSeconds(2))));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, ctx -> {
             clock.advance(Duration.ofMillis(100));
@@ -120,7 +121,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void retriesWithExponentialBackoffThenFails() {
-        Queue<String> queue = queueWith(JobOptions.builder()
+        JobQueue<String> queue = queueWith(JobOptions.builder()
                 .attempts(6)
                 .backoff(Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(5))));
         queue.add("n", "p", withId("j"));
@@ -158,7 +159,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void retriesWithJitteredBackoffWithinTheExponentialBound() {
-        Queue<String> queue = queueWith(JobOptions.builder()
+        JobQueue<String> queue = queueWith(JobOptions.builder()
                 .attempts(9)
                 .backoff(Backoff.exponentialWithJitter(Duration.ofMillis(100), Duration.ofSeconds(2))));
         List<Duration> delays = new CopyOnWriteArrayList<>();
@@ -199,7 +200,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
             errors.add(error.getMessage());
             return Duration.ofMillis(300L * failedAttempt);
         });
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(3).backoff(custom));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(3).backoff(custom));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, ctx -> {
             throw new Boom("e" + ctx.attempt());
@@ -220,7 +221,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void customBackoffReturningNullFailsTheJobWithAClearReason() {
-        Queue<String> queue =
+        JobQueue<String> queue =
                 queueWith(JobOptions.builder().attempts(5).backoff(Backoff.custom((attempt, error) -> null)));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, throwing("first failure"));
@@ -235,7 +236,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void customBackoffReturningANegativeDelayFailsTheJobWithAClearReason() {
-        Queue<String> queue = queueWith(
+        JobQueue<String> queue = queueWith(
                 JobOptions.builder().attempts(5).backoff(Backoff.custom((attempt, error) -> Duration.ofSeconds(-3))));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, throwing("first failure"));
@@ -249,7 +250,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void customBackoffThatThrowsFailsTheJob() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(5).backoff(Backoff.custom((attempt, error) -> {
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(5).backoff(Backoff.custom((attempt, error) -> {
             throw new IllegalStateException("backoff exploded");
         })));
         queue.add("n", "p", withId("j"));
@@ -262,7 +263,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void unrecoverableExceptionFailsAtOnceWhateverAttemptsRemain() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(10).backoff(Backoff.none()));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(10).backoff(Backoff.none()));
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("j"));
@@ -286,7 +287,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void processorReturningNullFailsTheAttemptWithAClearReason() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(2));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(2));
         queue.add("n", "p", withId("j"));
         AtomicInteger calls = new AtomicInteger();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -307,7 +308,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void aRetriedJobQueuesBehindJobsThatBecameReadyBeforeIt() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(2));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(2));
         queue.add("n", "p", withId("flaky"));
         queue.add("n", "p", withId("steady1"));
         queue.add("n", "p", withId("steady2"));
@@ -328,7 +329,8 @@ public abstract class QueueRetryContract extends QueueContractSupport {
 
     @Test
     void aJobThatSucceedsOnALaterAttemptCompletes() {
-        Queue<String> queue = queueWith(JobOptions.builder().attempts(4).backoff(Backoff.fixed(Duration.ofSeconds(1))));
+        JobQueue<String> queue =
+                queueWith(JobOptions.builder().attempts(4).backoff(Backoff.fixed(Duration.ofSeconds(1))));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, ctx -> {
             if (ctx.attempt() < 3) {

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.QueueStats.Latency;
 import dev.sluice.queue.Result;
@@ -35,7 +35,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void processingAndWaitPercentilesOfTheQueue() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         queue.addBulk(IntStream.rangeClosed(1, 100)
                 .mapToObj(i -> new NewJob<>("n", String.valueOf(i), withId("j" + i)))
                 .toList());
@@ -68,7 +68,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void statsOfEachGroupAreItsOwn() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         for (int i = 0; i < 10; i++) {
             queue.add("n", "10", inGroup("a" + i, "a"));
             queue.add("n", "30", inGroup("b" + i, "b"));
@@ -115,7 +115,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void totalsCountFinishedJobsThatRetentionRemoved() {
-        Queue<String> queue = newQueue(
+        JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepNone()).keepFailed(Retention.keepNone()));
         for (int i = 0; i < 5; i++) {
             queue.add(i < 3 ? "ok" : "fail", "p");
@@ -136,7 +136,8 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void waitTimeCountsFromWhenTheJobBecameReady() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(3))));
+        JobQueue<String> queue =
+                newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(3))));
         queue.add("n", "p", id("delayed").delay(Duration.ofSeconds(5)).build());
         Worker<String> worker = manualWorker(queue, ctx -> {
             if (ctx.attempt() == 1) {
@@ -158,7 +159,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void emptyStatsHaveNoSamples() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         QueueStats stats = queue.stats();
         assertThat(stats.completed()).isZero();
         assertThat(stats.failed()).isZero();
@@ -171,7 +172,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void completedPerSecondIsOverTheLastMinute() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         for (int i = 0; i < 30; i++) {
             queue.add("n", "p");
         }
@@ -187,7 +188,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
 
     @Test
     void processingTimeOfATimedOutAttemptEndsAtTheTimeout() {
-        Queue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofMillis(300)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofMillis(300)));
         queue.add("n", "p", withId("j"));
         manualWorker(queue, ctx -> {
                     clock.advance(Duration.ofSeconds(2));

@@ -6,8 +6,8 @@ import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
@@ -26,7 +26,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void attemptRunningPastItsTimeoutIsInterruptedAndRetried() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(2).timeout(Duration.ofSeconds(1)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2).timeout(Duration.ofSeconds(1)));
         AtomicInteger calls = new AtomicInteger();
         List<String> interrupted = new CopyOnWriteArrayList<>();
         CountDownLatch never = new CountDownLatch(1);
@@ -66,7 +66,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void timedOutLastAttemptFailsTheJobWithoutAnExceptionClass() {
-        Queue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofMillis(500)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofMillis(500)));
         queue.add("n", "p", withId("j"));
         AtomicBoolean sawInterrupt = new AtomicBoolean();
         AtomicBoolean sawCancelled = new AtomicBoolean();
@@ -95,7 +95,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void lateReturnIsIgnoredAndTheWorkerSlotStaysBusyUntilIt() {
-        Queue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofSeconds(1)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofSeconds(1)));
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch entered = new CountDownLatch(1);
         List<String> ran = new CopyOnWriteArrayList<>();
@@ -144,7 +144,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void jobFinishingWithinItsTimeoutIsNotTimedOutLater() {
-        Queue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofSeconds(1)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofSeconds(1)));
         queue.add("n", "p", withId("quick"));
         Worker<String> worker = manualWorker(queue, taking(999));
 
@@ -161,7 +161,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void eachAttemptGetsItsOwnTimeout() {
-        Queue<String> queue = newQueue(JobOptions.builder().attempts(3).timeout(Duration.ofSeconds(1)));
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(3).timeout(Duration.ofSeconds(1)));
         queue.add("n", "p", withId("j"));
         Worker<String> worker = manualWorker(queue, ctx -> {
             clock.advance(Duration.ofMillis(700)); // under the timeout each time
@@ -184,7 +184,7 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
 
     @Test
     void timedOutAttemptIsRetriedAfterItsBackoffCountedFromTheTimeout() {
-        Queue<String> queue = newQueue(JobOptions.builder()
+        JobQueue<String> queue = newQueue(JobOptions.builder()
                 .attempts(2)
                 .timeout(Duration.ofSeconds(1))
                 .backoff(Backoff.fixed(Duration.ofSeconds(5))));

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.Worker.CloseReport;
@@ -28,7 +28,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void closeStopsTakingJobsAndReturnsUnfinishedOnesAtTheDeadline() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         Worker<String> worker = startedWorker(queue, blocker, 2);
         queue.add("n", "p", withId("A"));
@@ -75,7 +75,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void closeCompletesAsSoonAsTheRunningJobsFinish() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         Worker<String> worker = startedWorker(queue, blocker, 3);
         queue.add("n", "p", withId("A"));
@@ -92,7 +92,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void closingAnIdleWorkerCompletesAtOnce() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Worker<String> worker = startedWorker(queue, completing(), 4);
         assertThat(worker.closeAsync(Duration.ofMinutes(1)).get(10, TimeUnit.SECONDS))
                 .isEqualTo(new CloseReport(0, 0));
@@ -103,7 +103,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void aClosedWorkerTakesNoJobsButAnotherWorkerDoes() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Worker<String> worker = startedWorker(queue, completing(), 2);
         worker.close(Duration.ZERO);
         queue.add("n", "p", withId("j"));
@@ -114,7 +114,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void closeWithAZeroDeadlineReturnsEveryRunningJob() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         Worker<String> worker = startedWorker(queue, blocker, 3);
         for (String id : List.of("A", "B", "C")) {
@@ -132,7 +132,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void runDueOnAStartedOrClosedWorkerThrows() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Worker<String> started = startedWorker(queue, completing(), 1);
         assertThatThrownBy(started::runDue).isInstanceOf(IllegalStateException.class);
 
@@ -143,7 +143,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void aManualWorkerCanBeStartedLater() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new CopyOnWriteArrayList<>();
         Worker<String> worker =
                 track(queue.worker(recording(ran), WorkerOptions.concurrency(3).withAutoStart(false)));
@@ -164,7 +164,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void startedWorkerRunsJobsThatBecomeDueWhenTheClockMoves() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<String> ran = new CopyOnWriteArrayList<>();
         startedWorker(queue, recording(ran), 2);
         queue.add("n", "p", id("later").delay(Duration.ofSeconds(30)).build());
@@ -180,7 +180,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void activeCountsTheJobsAWorkerIsRunning() {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         Worker<String> worker = startedWorker(queue, blocker, 5);
         for (int i = 0; i < 3; i++) {
@@ -195,7 +195,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void progressAfterTheWorkerReturnedTheJobIsIgnored() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         List<Boolean> cancelled = new CopyOnWriteArrayList<>();
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
@@ -235,7 +235,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
 
     @Test
     void closingTheEngineGivesRunningJobsItsDeadlineOnTheEngineClock() throws Exception {
-        Queue<String> queue = newQueue();
+        JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 1);
         queue.add("n", "p", withId("running"));

@@ -13,7 +13,7 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -301,7 +301,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     /** The one test on real time: blocking acquires poll the limiter while other threads release leases. */
     @Test
     void blockingAcquireOnTheSystemClockNeverHoldsMoreThanTheMaximum() throws Exception {
-        Sluice realTime = engineOn(Clock.system());
+        Sluice realTime = engineOn(SluiceClock.system());
         RateLimiter limiter = realTime.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
         AtomicInteger held = new AtomicInteger();
         AtomicInteger mostHeld = new AtomicInteger();

@@ -1,20 +1,20 @@
 package dev.sluice.testkit;
 
 import dev.sluice.Sluice;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
 /**
  * The behavioural contract of rate limiters, for any {@link Sluice} engine: subclass it, implement {@link
- * #newEngine(Clock)}, and every suite
+ * #newEngine(SluiceClock)}, and every suite
  * below runs against the engine.
  *
  * <pre>{@code
  * class RedisRateLimiterContractTest extends RateLimiterContract {
- *   protected Sluice newEngine(Clock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
+ *   protected Sluice newEngine(SluiceClock clock) { return RedisSluice.create(redis, uniquePrefix(), clock); }
  * }
  * }</pre>
  *
@@ -30,10 +30,10 @@ import org.junit.jupiter.api.Nested;
 public abstract class RateLimiterContract {
     /**
      * A new, empty engine (no limiter, no state left from another test) deciding on {@code clock}, as given: a
-     * {@link ManualClock} for every test but one, which runs on {@link Clock#system()}. Sleeping on a manual
+     * {@link ManualClock} for every test but one, which runs on {@link SluiceClock#system()}. Sleeping on a manual
      * clock must advance it, and tasks the engine schedules on it must run when it is advanced.
      */
-    protected abstract Sluice newEngine(Clock clock);
+    protected abstract Sluice newEngine(SluiceClock clock);
 
     /**
      * The longest window (or other span of a policy) the engine accepts: the policies' own bound, about 73 years,
@@ -48,7 +48,7 @@ public abstract class RateLimiterContract {
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
     class TokenBucketPolicy extends TokenBucketContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -58,7 +58,7 @@ public abstract class RateLimiterContract {
     @DisplayName("GCRA: spacing and bursts, same decisions as a token bucket")
     class GcraPolicy extends GcraContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -68,7 +68,7 @@ public abstract class RateLimiterContract {
     @DisplayName("fixed window: epoch-aligned counts, 2× burst across a boundary")
     class FixedWindowPolicy extends FixedWindowContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
 
@@ -83,7 +83,7 @@ public abstract class RateLimiterContract {
     @DisplayName("sliding window counter: exact integer weighting")
     class SlidingWindowCounterPolicy extends SlidingWindowCounterContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -93,7 +93,7 @@ public abstract class RateLimiterContract {
     @DisplayName("sliding window log: exact")
     class SlidingWindowLogPolicy extends SlidingWindowLogContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -103,7 +103,7 @@ public abstract class RateLimiterContract {
     @DisplayName("concurrency limit: leases, release, expiry")
     class ConcurrencyLimitPolicy extends ConcurrencyLimitContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -113,7 +113,7 @@ public abstract class RateLimiterContract {
     @DisplayName("keys are independent; one limiter per name")
     class KeysAndRegistry extends KeysAndRegistryContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -123,7 +123,7 @@ public abstract class RateLimiterContract {
     @DisplayName("updatePolicy: new rate from now on, state kept, same kind only")
     class UpdatePolicy extends UpdatePolicyContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -133,7 +133,7 @@ public abstract class RateLimiterContract {
     @DisplayName("acquire and acquireAsync on virtual time")
     class Waiting extends WaitingContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -143,7 +143,7 @@ public abstract class RateLimiterContract {
     @DisplayName("chains: all or nothing")
     class Chains extends ChainContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -153,7 +153,7 @@ public abstract class RateLimiterContract {
     @DisplayName("listener events")
     class Listeners extends ListenerContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -163,7 +163,7 @@ public abstract class RateLimiterContract {
     @DisplayName("forKey: one key bound for repeated use, same decisions, shared permits")
     class BoundKeys extends KeyLimiterContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -173,7 +173,7 @@ public abstract class RateLimiterContract {
     @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")
     class TryConsume extends TryConsumeContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -183,7 +183,7 @@ public abstract class RateLimiterContract {
     @DisplayName("bad input: IllegalArgumentException naming value and range, nothing changed")
     class BadInput extends BadInputContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }
@@ -193,7 +193,7 @@ public abstract class RateLimiterContract {
     @DisplayName("real threads: exact admission under contention")
     class Concurrency extends RateLimiterConcurrencyContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
         }
     }

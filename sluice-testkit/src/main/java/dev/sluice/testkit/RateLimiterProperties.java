@@ -13,8 +13,8 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +34,7 @@ import net.jqwik.api.Tuple;
  * timeouts) of nanoseconds and asking for 1 to {@code limit} permits, or, for a concurrency limit, releasing
  * a lease granted earlier.
  *
- * <p>Subclass it and implement {@link #newEngine(Clock)}, as for {@link RateLimiterContract}. Policies
+ * <p>Subclass it and implement {@link #newEngine(SluiceClock)}, as for {@link RateLimiterContract}. Policies
  * use windows of a few thousand nanoseconds so that histories cross many windows.
  */
 public abstract class RateLimiterProperties {
@@ -44,7 +44,7 @@ public abstract class RateLimiterProperties {
     private static final long HORIZON = 1_000_000;
 
     /** A new, empty engine deciding on {@code clock}. */
-    protected abstract Sluice newEngine(Clock clock);
+    protected abstract Sluice newEngine(SluiceClock clock);
 
     // ---------------------------------------------------------------------------------------------------------
     // The properties

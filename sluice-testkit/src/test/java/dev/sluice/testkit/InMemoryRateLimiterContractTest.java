@@ -1,7 +1,7 @@
 package dev.sluice.testkit;
 
 import dev.sluice.Sluice;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Nested;
  */
 class InMemoryRateLimiterContractTest extends RateLimiterContract {
     @Override
-    protected Sluice newEngine(Clock clock) {
+    protected Sluice newEngine(SluiceClock clock) {
         return Sluice.inMemory(clock);
     }
 
@@ -20,7 +20,7 @@ class InMemoryRateLimiterContractTest extends RateLimiterContract {
     @DisplayName("bounded key table: eviction of idle keys, shared overflow")
     class KeyTable extends KeyTableContract {
         @Override
-        protected Sluice newEngine(Clock clock) {
+        protected Sluice newEngine(SluiceClock clock) {
             return Sluice.inMemory(clock);
         }
     }

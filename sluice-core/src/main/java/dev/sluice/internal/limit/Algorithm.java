@@ -9,7 +9,7 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 
 /**
  * The math of one policy, applied to one key's {@link KeyState} at a given time. Every method takes the
@@ -26,7 +26,7 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
         this.limit = policy.limit();
     }
 
-    static Algorithm of(String limiter, LimitPolicy policy, Clock clock) {
+    static Algorithm of(String limiter, LimitPolicy policy, SluiceClock clock) {
         return switch (policy) {
             case TokenBucket bucket -> new GcraAlgorithm(limiter, bucket, bucket.nanosPerPermit(), bucket.capacity());
             case Gcra gcra -> new GcraAlgorithm(limiter, gcra, gcra.nanosPerPermit(), gcra.burst());

@@ -3,7 +3,7 @@ package dev.sluice.internal.limit;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Lease;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,9 +14,9 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     private static final long WAIT_STEP_NANOS = 5_000_000;
 
     private final long leaseTimeout;
-    private final Clock clock;
+    private final SluiceClock clock;
 
-    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, Clock clock) {
+    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, SluiceClock clock) {
         super(limiter, policy);
         this.leaseTimeout = policy.leaseTimeout().toNanos();
         this.clock = clock;

@@ -2,7 +2,7 @@ package dev.sluice.internal.limit;
 
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 final class InMemoryChain<C> implements LimitChain<C> {
     private final List<Layer<C>> layers;
     private final InMemoryRateLimiter[] limiters;
-    private final Clock clock;
+    private final SluiceClock clock;
 
     InMemoryChain(InMemoryEngine engine, List<Layer<C>> layers) {
         this.layers = layers;

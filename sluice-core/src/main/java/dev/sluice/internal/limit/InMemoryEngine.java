@@ -7,9 +7,9 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.Queue;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -18,17 +18,17 @@ import java.util.regex.Pattern;
 public final class InMemoryEngine implements Sluice {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
-    private final Clock clock;
+    private final SluiceClock clock;
     private final ConcurrentHashMap<String, InMemoryRateLimiter> limiters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, InMemoryQueue<?>> queues = new ConcurrentHashMap<>();
 
     /** An engine on {@code clock}. */
-    public InMemoryEngine(Clock clock) {
+    public InMemoryEngine(SluiceClock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
-    public Clock clock() {
+    public SluiceClock clock() {
         return clock;
     }
 
@@ -46,7 +46,7 @@ public final class InMemoryEngine implements Sluice {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options) {
+    public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkName("queue", name);
         if (codec == null) {
             throw new IllegalArgumentException("codec of queue '" + name + "' must not be null; use Codec.utf8()");
@@ -60,7 +60,7 @@ public final class InMemoryEngine implements Sluice {
             throw new IllegalArgumentException(
                     "queue '" + name + "' is open with codec " + queue.codec() + "; it cannot be opened with " + codec);
         }
-        return (Queue<T>) queue;
+        return (JobQueue<T>) queue;
     }
 
     static void checkName(String name) {

@@ -6,7 +6,7 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 final class InMemoryRateLimiter implements RateLimiter {
     final InMemoryEngine engine;
     private final String name;
-    private final Clock clock;
+    private final SluiceClock clock;
     private final LimiterOptions options;
     private final LimiterListener listener;
     final KeyTable table;

@@ -3,7 +3,7 @@ package dev.sluice.internal.limit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 
 /**
  * A rate private to one queue, keyed by group: the queue asks under its own lock whether one start may go,
@@ -12,12 +12,12 @@ import dev.sluice.time.Clock;
  */
 public final class QueueRate {
     private final String name;
-    private final Clock clock;
+    private final SluiceClock clock;
     private final KeyTable table;
     private Algorithm algorithm;
 
     /** A rate called {@code name} (for messages) under {@code policy}, holding up to {@code maxKeys} groups. */
-    public QueueRate(String name, LimitPolicy policy, Clock clock, int maxKeys) {
+    public QueueRate(String name, LimitPolicy policy, SluiceClock clock, int maxKeys) {
         this.name = name;
         this.clock = clock;
         this.algorithm = Algorithm.of(name, policy, clock);

@@ -2,7 +2,7 @@ package dev.sluice.internal.limit;
 
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Limiter;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -21,7 +21,7 @@ public final class Waiting {
 
     /** Blocks until allowed, or returns the denial that makes the deadline unreachable. */
     public static <K> Decision acquire(
-            Limiter<K> limiter, Clock clock, Stepper stepper, K key, long permits, Duration timeout)
+            Limiter<K> limiter, SluiceClock clock, Stepper stepper, K key, long permits, Duration timeout)
             throws InterruptedException {
         long deadline = deadline(clock, timeout);
         while (true) {
@@ -39,7 +39,7 @@ public final class Waiting {
 
     /** As {@link #acquire}, completing a future instead of blocking; the first attempt runs on the caller. */
     public static <K> CompletableFuture<Decision> acquireAsync(
-            Limiter<K> limiter, Clock clock, Stepper stepper, K key, long permits, Duration timeout) {
+            Limiter<K> limiter, SluiceClock clock, Stepper stepper, K key, long permits, Duration timeout) {
         long deadline = deadline(clock, timeout);
         CompletableFuture<Decision> result = new CompletableFuture<>();
         Decision first = limiter.tryAcquire(key, permits);
@@ -69,7 +69,7 @@ public final class Waiting {
         return result;
     }
 
-    private static long deadline(Clock clock, Duration timeout) {
+    private static long deadline(SluiceClock clock, Duration timeout) {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must be zero or positive, was " + timeout);
         }

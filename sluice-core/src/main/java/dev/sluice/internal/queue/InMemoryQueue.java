@@ -10,10 +10,10 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
-import dev.sluice.queue.Queue;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
@@ -24,7 +24,7 @@ import dev.sluice.queue.Retention;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -60,7 +60,7 @@ import java.util.function.Consumer;
  * group costs nothing per start. One clock timer, armed for the earliest of all due times (delayed jobs,
  * parked groups, the queue's pause, expiring jobs), wakes the queue.
  */
-public final class InMemoryQueue<T> implements Queue<T> {
+public final class InMemoryQueue<T> implements JobQueue<T> {
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
@@ -75,7 +75,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private final String name;
     private final Codec<T> codec;
     private final QueueOptions options;
-    private final Clock clock;
+    private final SluiceClock clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition workAvailable = lock.newCondition();
     private final Condition roomAvailable = lock.newCondition();
@@ -125,7 +125,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private boolean delivering;
     private int idleWorkers;
     private int blockedProducers;
-    private Clock.Timer wakeTimer;
+    private SluiceClock.Timer wakeTimer;
     private long wakeAt = Long.MAX_VALUE;
     private boolean closed;
 
@@ -133,7 +133,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
     private volatile QueueListener<T>[] listeners = new QueueListener[0];
 
     /** A queue called {@code name}; the engine has checked the arguments. */
-    public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, Clock clock) {
+    public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
         this.name = name;
         this.codec = codec;
         this.options = options;
@@ -149,7 +149,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         return codec;
     }
 
-    Clock clock() {
+    SluiceClock clock() {
         return clock;
     }
 
@@ -355,7 +355,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
         }
         long deadline = now + blockFor.toNanos();
         boolean[] timedOut = {false};
-        Clock.Timer timer = clock.schedule(deadline - now, () -> {
+        SluiceClock.Timer timer = clock.schedule(deadline - now, () -> {
             lock.lock();
             try {
                 timedOut[0] = true;
@@ -839,7 +839,11 @@ public final class InMemoryQueue<T> implements Queue<T> {
                     && repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
                     && job.id.equals(repeater.pendingJobId)) {
                 repeater.pendingJobId = null;
-                scheduleRun(repeater, repeater.schedule.nextAfter(Clock.toInstant(now), repeater.anchor), now, events);
+                scheduleRun(
+                        repeater,
+                        repeater.schedule.nextAfter(SluiceClock.toInstant(now), repeater.anchor),
+                        now,
+                        events);
             }
         }
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
@@ -1009,9 +1013,9 @@ public final class InMemoryQueue<T> implements Queue<T> {
                     dropPendingRun(existing, now);
                 }
                 Repeater<T> repeater = new Repeater<>(
-                        id, schedule, template, prepared.payload, prepared.options, Clock.toInstant(now));
+                        id, schedule, template, prepared.payload, prepared.options, SluiceClock.toInstant(now));
                 repeaters.put(id, repeater);
-                Instant first = schedule.nextAfter(Clock.toInstant(now).minusNanos(1), repeater.anchor)
+                Instant first = schedule.nextAfter(SluiceClock.toInstant(now).minusNanos(1), repeater.anchor)
                         .orElse(null);
                 scheduleRun(repeater, Optional.ofNullable(first), now, events);
                 answer = repeater.view();
@@ -1034,7 +1038,10 @@ public final class InMemoryQueue<T> implements Queue<T> {
         }
         repeater.pendingJobId = null;
         scheduleRun(
-                repeater, repeater.schedule.nextAfter(Clock.toInstant(run.scheduledAt), repeater.anchor), now, events);
+                repeater,
+                repeater.schedule.nextAfter(SluiceClock.toInstant(run.scheduledAt), repeater.anchor),
+                now,
+                events);
     }
 
     /**
@@ -1048,7 +1055,7 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 return;
             }
             Instant at = when.get();
-            long atNanos = Clock.toEpochNanos(at);
+            long atNanos = SluiceClock.toEpochNanos(at);
             String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
             repeater.runs++;
             repeater.nextRun = at;
@@ -1727,10 +1734,12 @@ public final class InMemoryQueue<T> implements Queue<T> {
                 r.options,
                 r.attemptsMade,
                 r.rateLimits,
-                Clock.toInstant(r.createdAt),
-                r.state == JobState.DELAYED ? Clock.toInstant(r.runAt) : null,
-                r.attemptCount == 0 ? null : Clock.toInstant(r.startedAt),
-                r.state == JobState.COMPLETED || r.state == JobState.FAILED ? Clock.toInstant(r.finishedAt) : null,
+                SluiceClock.toInstant(r.createdAt),
+                r.state == JobState.DELAYED ? SluiceClock.toInstant(r.runAt) : null,
+                r.attemptCount == 0 ? null : SluiceClock.toInstant(r.startedAt),
+                r.state == JobState.COMPLETED || r.state == JobState.FAILED
+                        ? SluiceClock.toInstant(r.finishedAt)
+                        : null,
                 r.progress,
                 r.result,
                 r.failure,

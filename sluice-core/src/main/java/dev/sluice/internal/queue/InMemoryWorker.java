@@ -7,7 +7,7 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.UnrecoverableJobException;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,7 @@ final class InMemoryWorker<T> implements Worker<T> {
     private int active;
     private int finishedWhileClosing;
     private int returned;
-    private Clock.Timer deadlineTimer;
+    private SluiceClock.Timer deadlineTimer;
 
     InMemoryWorker(InMemoryQueue<T> queue, Processor<T> processor, WorkerOptions options) {
         this.queue = queue;

@@ -3,7 +3,7 @@ package dev.sluice.internal.queue;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +44,7 @@ final class JobRecord {
     int token;
 
     InMemoryWorker<?>.Slot slot;
-    Clock.Timer timeoutTimer;
+    SluiceClock.Timer timeoutTimer;
 
     Group group;
     Group.Stats stats;
@@ -80,7 +80,7 @@ final class JobRecord {
             if (later == null) {
                 later = new ArrayList<>(2);
             }
-            later.add(new Job.Attempt(attemptCount, Clock.toInstant(now), null, null, null));
+            later.add(new Job.Attempt(attemptCount, SluiceClock.toInstant(now), null, null, null));
         }
     }
 
@@ -93,7 +93,7 @@ final class JobRecord {
             Job.Attempt running = later.get(later.size() - 1);
             later.set(
                     later.size() - 1,
-                    new Job.Attempt(running.number(), running.startedAt(), Clock.toInstant(now), outcome, error));
+                    new Job.Attempt(running.number(), running.startedAt(), SluiceClock.toInstant(now), outcome, error));
         }
     }
 
@@ -104,8 +104,8 @@ final class JobRecord {
         List<Job.Attempt> all = new ArrayList<>(attemptCount);
         all.add(new Job.Attempt(
                 1,
-                Clock.toInstant(firstStart),
-                firstOutcome == null ? null : Clock.toInstant(firstEnd),
+                SluiceClock.toInstant(firstStart),
+                firstOutcome == null ? null : SluiceClock.toInstant(firstEnd),
                 firstOutcome,
                 firstError));
         if (later != null) {

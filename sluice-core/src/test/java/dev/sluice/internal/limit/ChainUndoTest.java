@@ -86,7 +86,7 @@ class ChainUndoTest {
 
     /** A clock whose next reading is taken at t0 but delivered after another caller acted at t1 > t0:
      *  the interleaving of a thread preempted right after reading the clock. */
-    static final class StaleOnceClock implements dev.sluice.time.Clock {
+    static final class StaleOnceClock implements dev.sluice.time.SluiceClock {
         final ManualClock real = new ManualClock();
         final AtomicReference<Runnable> beforeNextRead = new AtomicReference<>();
 
@@ -172,8 +172,9 @@ class ChainUndoTest {
     void clocksBeyondTheSupportedRangeAreRefusedSoLimitArithmeticCannotWrap() {
         assertThatThrownBy(() -> new ManualClock(Instant.ofEpochSecond(0, Long.MAX_VALUE - 500_000_000L)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(String.valueOf(dev.sluice.time.Clock.MAX_NANOS));
-        ManualClock clock = new ManualClock(Instant.EPOCH.plusNanos(dev.sluice.time.Clock.MAX_NANOS - 500_000_000L));
+                .hasMessageContaining(String.valueOf(dev.sluice.time.SluiceClock.MAX_NANOS));
+        ManualClock clock =
+                new ManualClock(Instant.EPOCH.plusNanos(dev.sluice.time.SluiceClock.MAX_NANOS - 500_000_000L));
         RateLimiter bucket = Sluice.inMemory(clock).limiter("g", TokenBucket.of(1, Duration.ofSeconds(1)));
         RateLimiter window = Sluice.inMemory(clock).limiter("f", FixedWindow.of(1, Duration.ofSeconds(1)));
         assertThat(bucket.tryAcquire("a").allowed()).isTrue();
@@ -189,7 +190,7 @@ class ChainUndoTest {
     void sleepingForeverOnAManualClockStopsAtTheEndOfItsRange() throws Exception {
         ManualClock clock = new ManualClock();
         clock.sleep(Long.MAX_VALUE);
-        assertThat(clock.nanos()).isEqualTo(dev.sluice.time.Clock.MAX_NANOS);
+        assertThat(clock.nanos()).isEqualTo(dev.sluice.time.SluiceClock.MAX_NANOS);
         assertThatThrownBy(() -> clock.advanceNanos(1)).isInstanceOf(IllegalArgumentException.class);
     }
 }

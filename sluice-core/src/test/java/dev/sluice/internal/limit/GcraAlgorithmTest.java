@@ -270,7 +270,7 @@ class GcraAlgorithmTest {
 
     /**
      * A fresh state is full whatever the clock reads, including before 1970 (a ManualClock accepts any start,
-     * and Clock.instant() handles negative readings). With a fresh arrival time of 0, the epoch, such a key
+     * and SluiceClock.instant() handles negative readings). With a fresh arrival time of 0, the epoch, such a key
      * was treated as deep in debt: denied, and never idle.
      */
     @Test

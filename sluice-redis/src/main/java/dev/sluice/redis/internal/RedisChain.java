@@ -8,7 +8,7 @@ import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.WhenUnavailable;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ final class RedisChain<C> implements LimitChain<C> {
     private final RedisEngine engine;
     private final List<Layer<C>> layers;
     private final RedisRateLimiter[] limiters;
-    private final Clock clock;
+    private final SluiceClock clock;
 
     RedisChain(RedisEngine engine, List<Layer<C>> layers) {
         this.engine = engine;

@@ -8,9 +8,9 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.Queue;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -34,8 +34,8 @@ public final class RedisEngine implements Sluice {
 
     final Connection connection;
     final String keyPrefix;
-    private final Clock clock;
-    private final Clock scriptClock;
+    private final SluiceClock clock;
+    private final SluiceClock scriptClock;
     private final long timeoutNanos;
     private final long retryIntervalNanos;
     private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
@@ -64,7 +64,7 @@ public final class RedisEngine implements Sluice {
     }
 
     @Override
-    public Clock clock() {
+    public SluiceClock clock() {
         return clock;
     }
 
@@ -85,7 +85,7 @@ public final class RedisEngine implements Sluice {
     }
 
     @Override
-    public <T> Queue<T> queue(String name, Codec<T> codec, QueueOptions options) {
+    public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         throw new UnsupportedOperationException("the Redis engine has no queues yet: it shares limiters only;"
                 + " use Sluice.inMemory() for queues in one process");
     }

@@ -11,7 +11,7 @@ import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.WhenUnavailable;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +31,7 @@ final class RedisRateLimiter implements RateLimiter {
     private final String keyStart;
     private final LimiterOptions options;
     private final LimiterListener listener;
-    private final Clock clock;
+    private final SluiceClock clock;
     private final AtomicBoolean toldUnavailable = new AtomicBoolean();
     private volatile LimitPolicy policy;
     private volatile String[] policyArgs;

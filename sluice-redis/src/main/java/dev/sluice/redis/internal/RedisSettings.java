@@ -1,6 +1,6 @@
 package dev.sluice.redis.internal;
 
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
@@ -15,5 +15,5 @@ public record RedisSettings(
         String keyPrefix,
         Duration commandTimeout,
         Duration retryInterval,
-        Clock clock,
-        Clock scriptClock) {}
+        SluiceClock clock,
+        SluiceClock scriptClock) {}

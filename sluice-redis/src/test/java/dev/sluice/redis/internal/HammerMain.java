@@ -3,7 +3,7 @@ package dev.sluice.redis.internal;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
+import dev.sluice.time.SluiceClock;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -49,8 +49,8 @@ public final class HammerMain {
         }
         String uri = args[0];
         String prefix = args[1];
-        Clock skewed = new SkewedClock(
-                Clock.system(), Duration.ofMillis(Long.parseLong(args[2])).toNanos());
+        SluiceClock skewed = new SkewedClock(
+                SluiceClock.system(), Duration.ofMillis(Long.parseLong(args[2])).toNanos());
         boolean scriptClock = Boolean.parseBoolean(args[3]);
         long runNanos = Duration.ofMillis(Long.parseLong(args[4])).toNanos();
         int threadsPerPolicy = Integer.parseInt(args[5]);
@@ -192,7 +192,7 @@ public final class HammerMain {
                         + Thread.currentThread().threadId();
                 while (System.nanoTime() < endTicks) {
                     RedisRateLimiter.Outcome outcome = limiter.acquireTimed("hammered", 1);
-                    long at = logLocalTime ? Clock.system().nanos() : outcome.serverNanos();
+                    long at = logLocalTime ? SluiceClock.system().nanos() : outcome.serverNanos();
                     attempts++;
                     firstAttempt = Math.min(firstAttempt, at);
                     lastAttempt = Math.max(lastAttempt, at);
@@ -213,7 +213,7 @@ public final class HammerMain {
                     }
                     Thread.sleep(HammerPolicy.HOLD); // holding the lease is the work being limited
                     RedisRateLimiter.Outcome before = clock.acquireTimed(clockKey, 1);
-                    long heldAt = logLocalTime ? Clock.system().nanos() : before.serverNanos();
+                    long heldAt = logLocalTime ? SluiceClock.system().nanos() : before.serverNanos();
                     if (before.decision().degraded() || !decision.release()) {
                         releaseFailures++;
                     }
@@ -226,7 +226,7 @@ public final class HammerMain {
     }
 
     /** The system clock shifted by a fixed offset: a host whose clock is wrong. */
-    private record SkewedClock(Clock system, long offsetNanos) implements Clock {
+    private record SkewedClock(SluiceClock system, long offsetNanos) implements SluiceClock {
         @Override
         public long nanos() {
             return system.nanos() + offsetNanos;

@@ -13,8 +13,8 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,8 +43,8 @@ class LimitScriptDifferentialTest {
         Instant.EPOCH.plusNanos(1),
         Instant.parse("2099-12-31T23:59:59.999999999Z"),
     };
-    /** Keeps the virtual clock where readings plus policy spans stay far below {@link Clock#MAX_NANOS}. */
-    private static final long LATEST = Clock.MAX_NANOS - 8 * TWO_52;
+    /** Keeps the virtual clock where readings plus policy spans stay far below {@link SluiceClock#MAX_NANOS}. */
+    private static final long LATEST = SluiceClock.MAX_NANOS - 8 * TWO_52;
 
     private static LimitScriptRunner runner;
     private static int runs;

@@ -10,8 +10,8 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.Clock;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The script's protocol: arguments, replies, the clock, expiry, releases and the supported policies. */
 class LimitScriptTest {
     private static final long TWO_52 = 1L << 52;
-    private static final long START = Clock.toEpochNanos(ManualClock.DEFAULT_START);
+    private static final long START = SluiceClock.toEpochNanos(ManualClock.DEFAULT_START);
 
     private static LimitScriptRunner runner;
 

@@ -26,7 +26,7 @@ import java.util.Optional;
  *
  * @param <T> the payload type
  */
-public interface Queue<T> {
+public interface JobQueue<T> {
     /** The queue's name. */
     String name();
 

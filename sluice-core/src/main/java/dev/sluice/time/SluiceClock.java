@@ -5,13 +5,13 @@ import java.time.Instant;
 /**
  * The source of time, sleeping and delayed execution for everything Sluice does.
  *
- * <p>Engine code never reads the system clock directly: it asks its {@code Clock}. Production code uses
+ * <p>Engine code never reads the system clock directly: it asks its {@code SluiceClock}. Production code uses
  * {@link #system()}; tests use a {@link ManualClock} and move time by hand, so delays, windows and
  * backoff are tested without sleeping.
  *
  * <p>Implementations are thread-safe.
  */
-public interface Clock {
+public interface SluiceClock {
 
     /**
      * The most a reading may be from the epoch, either way: 2^62 ns, about 146 years (1823 to 2116). Limits
@@ -64,7 +64,7 @@ public interface Clock {
     Timer schedule(long delayNanos, Runnable task);
 
     /** The clock of the running JVM: epoch-anchored, monotonic, sleeping and scheduling for real. */
-    static Clock system() {
+    static SluiceClock system() {
         return SystemClock.INSTANCE;
     }
 
