@@ -12,15 +12,18 @@ import java.util.List;
  * @param group the group (tenant) it belongs to; {@code null} for ungrouped jobs
  * @param state its state when read
  * @param options its resolved options
- * @param attemptsMade attempts that ran to an outcome (completed, failed, timed out); a rate-limited return
- *     or a worker's close does not count
+ * @param attemptsMade attempts that ran to an outcome (completed, failed, timed out); a rate-limited return,
+ *     a {@link Result#runAgainAfter run-again} return or a worker's close does not count
  * @param rateLimits how often it went back to waiting because it was rate-limited
  * @param createdAt when it was added
  * @param runAt when a delayed job becomes ready; {@code null} unless {@link JobState#DELAYED}
  * @param startedAt when its latest attempt started; {@code null} if it never ran
  * @param finishedAt when it completed or failed for good; {@code null} before
- * @param progress the last progress its processor reported, 0 to 100
- * @param result what the processor returned when it completed; {@code null} before, or if it returned none
+ * @param progress the last progress its processor reported in this attempt, 0 to 100 ({@link
+ *     JobContext#progress}); 0 when an attempt starts
+ * @param encodedResult the result the processor returned when it completed, as its codec encoded it ({@link
+ *     Result#done(Object, Codec)}; UTF-8 for {@link Result#done(String)}); {@code null} before, or if it
+ *     returned none. Read it with {@link #result(Codec)}
  * @param failure why it failed for good; {@code null} unless {@link JobState#FAILED}
  * @param attempts every attempt so far, oldest first
  * @param <T> the payload type
@@ -39,13 +42,47 @@ public record Job<T>(
         Instant startedAt,
         Instant finishedAt,
         int progress,
-        String result,
+        byte[] encodedResult,
         Failure failure,
         List<Attempt> attempts) {
 
-    /** Copies the attempt list, so the snapshot stays unchanged. */
+    /** Copies the attempt list and the result, so the snapshot stays unchanged. */
     public Job {
         attempts = List.copyOf(attempts);
+        encodedResult = encodedResult == null ? null : encodedResult.clone();
+    }
+
+    /**
+     * The encoded result.
+     *
+     * @return a copy of the bytes; {@code null} if the job has no result
+     */
+    @Override
+    public byte[] encodedResult() {
+        return encodedResult == null ? null : encodedResult.clone();
+    }
+
+    /**
+     * The result as text: what {@link Result#done(String)} stored, decoded as UTF-8. For a result stored with
+     * another codec, use {@link #result(Codec)}.
+     *
+     * @return the result; {@code null} unless the job completed with a result
+     */
+    public String result() {
+        return ResultCoding.decode(Codec.utf8(), encodedResult, id);
+    }
+
+    /**
+     * The result decoded by {@code codec}, which should equal the one the processor passed to {@link
+     * Result#done(Object, Codec)}.
+     *
+     * @param codec how the result was encoded
+     * @param <R> the result type
+     * @return the result; {@code null} unless the job completed with a result
+     * @throws IllegalArgumentException if the codec is null or cannot decode the result (naming the job)
+     */
+    public <R> R result(Codec<R> codec) {
+        return ResultCoding.decode(codec, encodedResult, id);
     }
 
     /**
@@ -77,6 +114,11 @@ public record Job<T>(
             TIMED_OUT,
             /** The processor said it was rate-limited; the job went back to waiting, no attempt used. */
             RATE_LIMITED,
+            /**
+             * The processor asked to run again later ({@link Result#runAgainAfter}); the job went to DELAYED
+             * (or, with no delay, to waiting), no attempt used.
+             */
+            RESCHEDULED,
             /** Its worker closed before it finished; the job went back to waiting, no attempt used. */
             INTERRUPTED
         }

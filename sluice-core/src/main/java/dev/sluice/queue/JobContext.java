@@ -18,10 +18,13 @@ public interface JobContext<T> {
     int attempt();
 
     /**
-     * Reports progress, 0 to 100, to the job and the queue's listeners. Ignored once the attempt has ended
-     * (timed out, or its worker closed).
+     * Reports progress to the job ({@link Job#progress()}) and the queue's listeners. The range is 0 to 100 on
+     * every engine, checked here, at the call, before anything is recorded: a value outside it changes
+     * nothing. Progress starts at 0 with each attempt. Ignored once the attempt has ended (timed out, or its
+     * worker closed).
      *
-     * @throws IllegalArgumentException if {@code percent} is outside 0 to 100
+     * @param percent how far the attempt has got, 0 to 100
+     * @throws IllegalArgumentException if {@code percent} is outside 0 to 100, naming the range and the value
      */
     void progress(int percent);
 

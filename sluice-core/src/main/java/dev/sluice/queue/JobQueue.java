@@ -4,6 +4,7 @@ import dev.sluice.limit.LimitPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A named queue of jobs in an engine ({@link dev.sluice.Sluice#queue}). Producers add jobs; {@link Worker}s
@@ -23,6 +24,38 @@ import java.util.Optional;
  * #setGroupLimits}) or the queue's defaults. A group's working state is released when it has no waiting,
  * delayed or running job and no pause; its own limits are kept until cleared, and its statistics as {@link
  * #stats(String)} says.
+ *
+ * <h2>Delivery: at least once</h2>
+ *
+ * A job completes at most once, but its processor runs at least once and may run more than once: a worker
+ * that closes with jobs still running at its deadline ({@link Worker#closeAsync}) interrupts them and sends
+ * them back to waiting, and a processor that ignores the interrupt and goes on (its side effects included)
+ * runs again on the next attempt. The same holds after a timeout, and on shared engines after a crash or a
+ * lost lease. Make side effects idempotent with the job id as the key: it is unique in the queue, stays the
+ * same across attempts, and can be chosen by the producer ({@link JobOptions#jobId}), for instance as the
+ * {@code Idempotency-Key} of a payment API.
+ *
+ * <h2>Waiting, without blocking and for outcomes</h2>
+ *
+ * {@link #addAsync} and {@link #addBulkAsync} never block the caller's thread, also when a full queue makes
+ * {@link #add} wait. {@link #whenFinished} is a future of one job's outcome (BullMQ's {@code
+ * waitUntilFinished}), with its result. Workers run on virtual threads, which do not keep the JVM alive: a
+ * {@code main} that adds jobs and returns abandons the jobs not yet run, silently. Wait for them with {@link
+ * #awaitIdle} before closing the worker and the engine:
+ *
+ * <pre>{@code
+ * try (Sluice sluice = Sluice.inMemory()) {
+ *   JobQueue<String> queue = sluice.queue("mail", Codec.utf8());
+ *   queue.worker(job -> {
+ *     send(job.payload());
+ *     return Result.done();
+ *   }, WorkerOptions.concurrency(8));
+ *   queue.add("welcome", "ada@example.com");
+ *   if (!queue.awaitIdle(Duration.ofMinutes(1))) {
+ *     System.err.println("jobs left: " + queue.counts());
+ *   }
+ * } // close() gives running jobs 30 s, then sends them back to waiting
+ * }</pre>
  *
  * @param <T> the payload type
  */
@@ -63,6 +96,90 @@ public interface JobQueue<T> {
      */
     List<Added<T>> addBulk(List<NewJob<T>> jobs);
 
+    /**
+     * {@link #add(String, Object, JobOptions)} with the queue's default options, without blocking.
+     *
+     * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
+     * @param payload its payload
+     * @return as {@link #addAsync(String, Object, JobOptions)}
+     * @throws IllegalArgumentException as {@link #addAsync(String, Object, JobOptions)}
+     */
+    default CompletableFuture<Added<T>> addAsync(String name, T payload) {
+        return addAsync(name, payload, JobOptions.empty());
+    }
+
+    /**
+     * Adds a job as {@link #add(String, Object, JobOptions)} does, without ever blocking the calling thread.
+     * The arguments are checked and the payload encoded on the caller, so bad input throws here and nothing
+     * is added; the add itself then completes the future. When the queue (or the job's group) is full and
+     * {@link QueueOptions.WhenFull#block} waits, the future completes once room comes, or exceptionally with
+     * {@link QueueFullException} when the wait ends without it; with {@link QueueOptions.WhenFull#reject()}
+     * it completes exceptionally with {@link QueueFullException} at once. Cancelling the future does not
+     * withdraw the add: find or remove the job by its id.
+     *
+     * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
+     * @param payload its payload
+     * @param options its options; unset values come from the queue's defaults
+     * @return the answer {@link #add(String, Object, JobOptions)} gives; completes exceptionally with {@link
+     *     QueueFullException} as above, or {@link IllegalStateException} if the engine is closed
+     * @throws IllegalArgumentException if the name or options are malformed, or the codec cannot encode the
+     *     payload
+     */
+    CompletableFuture<Added<T>> addAsync(String name, T payload, JobOptions options);
+
+    /**
+     * Adds many jobs as {@link #addBulk} does, all or none, without ever blocking the calling thread; the
+     * future completes as {@link #addAsync(String, Object, JobOptions)}'s does.
+     *
+     * @param jobs the jobs, in order
+     * @return one answer per job, in order; completes exceptionally with {@link QueueFullException} if the
+     *     jobs that are not duplicates do not fit (at once, or when a blocking wait ends), or {@link
+     *     IllegalStateException} if the engine is closed
+     * @throws IllegalArgumentException naming the first malformed job by its index; nothing is added
+     */
+    CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs);
+
+    /**
+     * The outcome of job {@code id}: a future that completes with the job's snapshot once it has completed
+     * (state COMPLETED, with its {@link Job#result(Codec) result}) or failed for good (state FAILED, with its
+     * {@link Job#failure() failure}), at once if it already has. A failed job is an outcome, not an error: the
+     * future completes normally; check {@link Job#state()}. A job retried after it finished ({@link
+     * #retry(String, JobState)}) has a new outcome, which a later call waits for.
+     *
+     * <p>A finished job is found as long as its retention keeps it ({@link JobOptions#keepCompleted}): call
+     * this before the job can finish, or keep finished jobs long enough. The future is completed on a thread
+     * of the engine's choosing, never under the queue's locks, so its callbacks may use the queue. It holds
+     * nothing once it is done; an abandoned future is dropped when its job finishes or is removed.
+     *
+     * <pre>{@code
+     * String id = queue.add("render", spec).job().id();
+     * Job<Spec> done = queue.whenFinished(id).get(30, TimeUnit.SECONDS);
+     * if (done.state() == JobState.COMPLETED) use(done.result(PDF));
+     * else log(done.failure().reason());
+     * }</pre>
+     *
+     * @param id the job's id
+     * @return the finished job; completes exceptionally with {@link JobNotFoundException} if the queue holds
+     *     no job {@code id} (never added, or already removed) or the job is removed before it finishes ({@link
+     *     #remove}, {@link #drain}), and with {@link IllegalStateException} if the engine closes first
+     * @throws IllegalArgumentException if {@code id} is null
+     */
+    CompletableFuture<Job<T>> whenFinished(String id);
+
+    /**
+     * Blocks until the queue holds no waiting, delayed or active job, or until {@code timeout} has passed on
+     * the engine's clock. Delayed jobs count (a job delayed by an hour keeps the queue busy for an hour), and
+     * so does a repeatable job's pending run; a paused queue, or one without workers, stays busy. Use it
+     * before returning from a {@code main} or closing the engine, so that added jobs are not abandoned.
+     *
+     * @param timeout the longest wait, on the engine's clock; zero only looks
+     * @return {@code true} if the queue was idle, {@code false} if the time ran out first
+     * @throws IllegalArgumentException if {@code timeout} is null or negative
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     * @throws IllegalStateException if the engine is closed, before or while it waits
+     */
+    boolean awaitIdle(Duration timeout) throws InterruptedException;
+
     /** A snapshot of job {@code id}, if the queue holds it. */
     Optional<Job<T>> job(String id);
 
@@ -96,12 +213,32 @@ public interface JobQueue<T> {
     boolean remove(String id);
 
     /**
-     * Sends a failed job back to waiting with fresh attempts.
+     * Sends a failed job back to waiting with fresh attempts: {@link #retry(String, JobState) retry(id,
+     * FAILED)}.
      *
+     * @param id the job's id
+     * @throws IllegalArgumentException if {@code id} is null
      * @throws JobNotFoundException if the queue holds no such job
      * @throws IllegalStateException if the job is not failed
      */
-    void retry(String id);
+    default void retry(String id) {
+        retry(id, JobState.FAILED);
+    }
+
+    /**
+     * Sends a finished job back to waiting, to run again with fresh attempts (BullMQ's {@code
+     * job.retry(state)}). {@code state} says which finish the caller means, and the job must be in it: a
+     * completed job is re-run only when asked for by {@code COMPLETED}, since running it again repeats its
+     * side effects. The job keeps its id, options and attempt history; its failure, result and finish time are
+     * cleared. A job that its retention has removed cannot be retried.
+     *
+     * @param id the job's id
+     * @param state FAILED or COMPLETED: the state the job is in
+     * @throws IllegalArgumentException if {@code id} is null, or {@code state} is neither FAILED nor COMPLETED
+     * @throws JobNotFoundException if the queue holds no such job
+     * @throws IllegalStateException if the job is not in {@code state}, naming the state it is in
+     */
+    void retry(String id, JobState state);
 
     /** Sends every failed job back to waiting with fresh attempts; returns how many. */
     int retryFailed();

@@ -3,7 +3,7 @@ package dev.sluice.queue;
 import java.time.Duration;
 
 /**
- * Hears what happens to a queue's jobs. Every method has a do-nothing default; {@link #NONE} does nothing.
+ * Hears what happens to a queue's jobs. Every method has a do-nothing default; {@link #none()} does nothing.
  * Events are delivered after the change is made, outside the queue's locks, one at a time and in the order
  * the changes happened (a job's {@code onAdded} comes before its {@code onActive}), on the thread that made
  * the change or on another thread that is delivering events at that moment. Keep listeners quick; what a
@@ -12,34 +12,94 @@ import java.time.Duration;
  * @param <T> the payload type
  */
 public interface QueueListener<T> {
-    /** A listener that does nothing. */
-    @SuppressWarnings("rawtypes")
-    QueueListener NONE = new QueueListener() {};
+    /**
+     * A listener that does nothing, typed for the queue it is given to: {@code QueueListener<Order> l =
+     * QueueListener.none();}. Always the same instance.
+     *
+     * @param <T> the payload type
+     * @return the listener
+     */
+    @SuppressWarnings("unchecked")
+    static <T> QueueListener<T> none() {
+        return (QueueListener<T>) NoListener.INSTANCE;
+    }
 
-    /** A job was added (not called for a duplicate). */
+    /**
+     * A job was added (not called for a duplicate).
+     *
+     * @param job the job as added
+     */
     default void onAdded(Job<T> job) {}
 
-    /** A job started an attempt. */
+    /**
+     * A job started an attempt.
+     *
+     * @param job the job, ACTIVE
+     */
     default void onActive(Job<T> job) {}
 
-    /** A running job reported progress. */
+    /**
+     * A running job reported progress.
+     *
+     * @param job the job, with the new progress
+     * @param percent the progress, 0 to 100
+     */
     default void onProgress(Job<T> job, int percent) {}
 
-    /** A job completed. */
+    /**
+     * A job completed.
+     *
+     * @param job the job, COMPLETED, with its result
+     */
     default void onCompleted(Job<T> job) {}
 
-    /** An attempt failed and the job will run again after {@code delay}. */
+    /**
+     * An attempt failed and the job will run again after {@code delay}.
+     *
+     * @param job the job, DELAYED or WAITING
+     * @param error what the processor threw; {@code null} for a timeout
+     * @param delay the backoff before the next attempt
+     */
     default void onRetrying(Job<T> job, Throwable error, Duration delay) {}
 
-    /** A job failed for good. */
+    /**
+     * A job failed for good.
+     *
+     * @param job the job, FAILED, with its failure
+     */
     default void onFailed(Job<T> job) {}
 
     /**
      * A job was rate-limited by its processor and went back to waiting; {@code scope} pauses for {@code
      * retryAfter}.
+     *
+     * @param job the job, WAITING
+     * @param scope what pauses
+     * @param retryAfter for how long
      */
     default void onRateLimited(Job<T> job, Result.Scope scope, Duration retryAfter) {}
 
+    /**
+     * A processor asked to run its job again after {@code delay} ({@link Result#runAgainAfter}); no attempt
+     * was used.
+     *
+     * @param job the job, DELAYED (WAITING for a zero delay)
+     * @param delay how long until it may run again
+     */
+    default void onRescheduled(Job<T> job, Duration delay) {}
+
     /** The queue has no waiting, delayed or active jobs left. */
     default void onDrained() {}
+}
+
+/** The listener {@link QueueListener#none()} returns: it overrides nothing, so it hears nothing. */
+final class NoListener implements QueueListener<Object> {
+    static final NoListener INSTANCE = new NoListener();
+
+    private NoListener() {}
+
+    @Override
+    public String toString() {
+        return "QueueListener.none()";
+    }
 }

@@ -5,30 +5,127 @@ import java.time.Duration;
 /**
  * What a {@link Processor} says about the job it ran. A processor that fails throws instead: any exception
  * is retried with the job's backoff while attempts remain, {@link UnrecoverableJobException} fails at once.
+ *
+ * <p>Four answers, each handled the same way by every engine:
+ *
+ * <ul>
+ *   <li>{@link #done()}, {@link #done(String)}, {@link #done(Object, Codec)}: the job is COMPLETED, with the
+ *       result value if one is given; it uses one attempt;
+ *   <li>{@link #runAgainAfter(Duration)}: the job is not finished and goes to DELAYED, to run again after the
+ *       delay (BullMQ's move-to-delayed); no attempt is used, it is no failure and nothing pauses;
+ *   <li>{@link #rateLimited(Scope, Duration)}: something downstream said "slow down"; the job goes back to
+ *       waiting, no attempt is used, and its group (or the queue) pauses.
+ * </ul>
  */
 public sealed interface Result {
-    /** The job is done. */
+    /**
+     * The job is done, with no result value.
+     *
+     * @return the answer
+     */
     static Result done() {
         return Done.EMPTY;
     }
 
-    /** The job is done, and {@code value} is kept as its result (for instance a JSON document). */
+    /**
+     * The job is done, and {@code value} is kept as its result, encoded as UTF-8 (for instance a JSON
+     * document); read it with {@link Job#result()}.
+     *
+     * @param value the result; {@code null} for none
+     * @return the answer
+     * @throws IllegalArgumentException if {@code value} holds an unpaired surrogate, which UTF-8 cannot carry
+     */
     static Result done(String value) {
-        return new Done(value);
+        return value == null ? Done.EMPTY : done(value, Codec.utf8());
+    }
+
+    /**
+     * The job is done, and {@code value}, encoded by {@code codec} when this is called, is kept as its result.
+     * Read it with {@link Job#result(Codec)} and an equal codec. A processor that calls this with a value the
+     * codec cannot encode fails its attempt with the codec's reason, as any exception it throws would.
+     *
+     * @param value the result
+     * @param codec how the result is stored; thread-safe, {@code decode(encode(v))} equal to {@code v}
+     * @param <R> the result type
+     * @return the answer
+     * @throws IllegalArgumentException if the codec is null, or cannot encode the value
+     */
+    static <R> Result done(R value, Codec<R> codec) {
+        return new Done(ResultCoding.encode(codec, value));
+    }
+
+    /**
+     * The job is not finished yet: it goes to DELAYED and runs again once {@code delay} has passed (zero: it
+     * goes back to waiting, behind the jobs of its group that are ready). The attempt is recorded with the
+     * outcome {@link Job.Attempt.Outcome#RESCHEDULED}; it does not count against the job's attempts, is not a
+     * failure, does not pause the group or the queue, and can be returned any number of times. For polling
+     * something that is not ready yet (an export being built, a payment being settled).
+     *
+     * @param delay how long until the job may run again, 0 to about 73 years
+     * @return the answer
+     * @throws IllegalArgumentException if {@code delay} is null, negative or longer than that
+     */
+    static Result runAgainAfter(Duration delay) {
+        return new RunAgain(delay);
     }
 
     /**
      * The job could not run because something downstream is rate-limiting it (an HTTP 429 with Retry-After,
      * say). The job goes back to waiting without using an attempt, and {@code scope} pauses for {@code
      * retryAfter}: only the job's group, or the whole queue.
+     *
+     * @param scope what pauses
+     * @param retryAfter how long it pauses, 0 to about 73 years
+     * @return the answer
+     * @throws IllegalArgumentException if scope is null, or retryAfter is null, negative or longer than that
      */
     static Result rateLimited(Scope scope, Duration retryAfter) {
         return new RateLimited(scope, retryAfter);
     }
 
-    /** A completed job, with its result value or {@code null}. */
-    record Done(String value) implements Result {
+    /**
+     * A completed job, with its result encoded, or {@code null} for none.
+     *
+     * @param value the encoded result; {@code null} for none
+     */
+    record Done(byte[] value) implements Result {
         static final Done EMPTY = new Done(null);
+
+        /**
+         * Copies the bytes, so the answer cannot change.
+         *
+         * @param value the encoded result; {@code null} for none
+         */
+        public Done {
+            value = value == null ? null : value.clone();
+        }
+
+        /**
+         * The encoded result.
+         *
+         * @return a copy of the bytes; {@code null} for none
+         */
+        @Override
+        public byte[] value() {
+            return value == null ? null : value.clone();
+        }
+    }
+
+    /**
+     * A job to run again later, with no attempt used.
+     *
+     * @param delay how long until it may run again
+     */
+    record RunAgain(Duration delay) implements Result {
+        /**
+         * Validates the delay.
+         *
+         * @param delay 0 to about 73 years
+         * @throws IllegalArgumentException if it is null, negative or longer
+         */
+        public RunAgain {
+            Durations.notNegative("runAgainAfter delay", delay);
+        }
     }
 
     /** A rate-limited job: what pauses, and for how long. */

@@ -7,6 +7,15 @@ import java.util.concurrent.CompletableFuture;
  * Runs a {@link Processor} over the jobs of one queue. Several workers may serve one queue; the queue's
  * limits (rate, concurrency, per group) hold across all of them. Thread-safe.
  *
+ * <p>A started worker runs its jobs on virtual threads, which do not keep the JVM alive: when {@code main}
+ * returns, jobs not yet run are abandoned without a word. Wait for them first with {@link
+ * JobQueue#awaitIdle}, then close the worker (or the engine, which closes every worker).
+ *
+ * <p>Delivery is at least once. Closing gives running jobs until a deadline; a job still running then goes
+ * back to waiting and its thread is interrupted. A processor that ignores the interrupt and finishes its
+ * work anyway has done it once, and the job runs again on the next attempt (as it may after a timeout, or
+ * a crash on a shared engine). Key side effects on {@link Job#id()}, which every attempt of a job shares.
+ *
  * @param <T> the payload type
  */
 public interface Worker<T> extends AutoCloseable {

@@ -193,6 +193,66 @@ public abstract class QueueContract {
         }
     }
 
+    /** addAsync and addBulkAsync: the caller never blocks */
+    @Nested
+    @DisplayName("addAsync and addBulkAsync: the caller never blocks")
+    class AsyncAdds extends QueueAsyncContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** whenFinished and awaitIdle: outcomes with results, idle on the engine clock */
+    @Nested
+    @DisplayName("whenFinished and awaitIdle: outcomes with results, idle on the engine clock")
+    class Awaiting extends QueueAwaitContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** results of any type, stored by a codec */
+    @Nested
+    @DisplayName("results of any type, stored by a codec")
+    class ResultCodecs extends QueueResultCodecContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Result.runAgainAfter: delayed again, no attempt used, no pause */
+    @Nested
+    @DisplayName("Result.runAgainAfter: delayed again, no attempt used, no pause")
+    class RunAgain extends QueueRunAgainContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** retry(id, state): completed jobs as well as failed ones */
+    @Nested
+    @DisplayName("retry(id, state): completed jobs as well as failed ones")
+    class Reruns extends QueueRerunContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** progress: 0 to 100, checked at the call */
+    @Nested
+    @DisplayName("progress: 0 to 100, checked at the call")
+    class Progress extends QueueProgressContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")

@@ -43,6 +43,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -128,6 +129,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private SluiceClock.Timer wakeTimer;
     private long wakeAt = Long.MAX_VALUE;
     private boolean closed;
+    private final Waiters<T> waiters;
 
     @SuppressWarnings("unchecked")
     private volatile QueueListener<T>[] listeners = new QueueListener[0];
@@ -142,6 +144,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
         this.groupDefaults = options.groupDefaults();
         this.defaultGroupRate = groupRateFor(groupDefaults.rate(), "default");
+        this.waiters = new Waiters<>(name);
     }
 
     /** The codec the queue was created with. */
@@ -162,6 +165,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             closed = true;
+            waiters.closed(closedEngine());
             all = new ArrayList<>(workers);
             workAvailable.signalAll();
             roomAvailable.signalAll();
@@ -190,7 +194,22 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
+        return add(prepare(job, -1), payload, roomDeadline(clock.nanos()));
+    }
+
+    @Override
+    public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
+        NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         Prepared prepared = prepare(job, -1);
+        return AsyncAdds.add(
+                deadline -> add(prepared, payload, deadline),
+                clock.nanos(),
+                blockForNanos(),
+                "sluice-" + name + "-add");
+    }
+
+    /** Adds a prepared job, waiting for room until {@code deadline} on the engine clock at most. */
+    private Added<T> add(Prepared prepared, T payload, long deadline) {
         Events events = null;
         Added<T> added;
         lock.lock();
@@ -199,7 +218,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             added = duplicate(prepared, now);
             if (added == null) {
-                awaitRoom(demand(List.of(prepared), now), now);
+                awaitRoom(demand(List.of(prepared), now), now, deadline);
                 now = clock.nanos();
                 added = duplicate(prepared, now);
                 if (added == null) {
@@ -217,6 +236,21 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
+        return addBulk(newJobs, prepareBulk(newJobs), roomDeadline(clock.nanos()));
+    }
+
+    @Override
+    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
+        List<Prepared> prepared = prepareBulk(newJobs);
+        List<NewJob<T>> copy = List.copyOf(newJobs);
+        return AsyncAdds.add(
+                deadline -> addBulk(copy, prepared, deadline),
+                clock.nanos(),
+                blockForNanos(),
+                "sluice-" + name + "-add");
+    }
+
+    private List<Prepared> prepareBulk(List<NewJob<T>> newJobs) {
         if (newJobs == null) {
             throw new IllegalArgumentException("jobs must not be null");
         }
@@ -228,6 +262,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             }
             prepared.add(prepare(job, i));
         }
+        return prepared;
+    }
+
+    /** Adds prepared jobs, all or none, waiting for room until {@code deadline} on the engine clock at most. */
+    private List<Added<T>> addBulk(List<NewJob<T>> newJobs, List<Prepared> prepared, long deadline) {
         Events events;
         List<Added<T>> answers = new ArrayList<>(prepared.size());
         lock.lock();
@@ -236,7 +275,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             Demand demand = demand(prepared, now);
             if (demand.jobs > 0) {
-                awaitRoom(demand, now);
+                awaitRoom(demand, now, deadline);
                 now = clock.nanos();
             }
             events = events();
@@ -344,16 +383,24 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return null;
     }
 
-    private void awaitRoom(Demand demand, long now) {
+    /** How long the queue lets an add wait for room, in nanoseconds; 0 rejects at once. */
+    private long blockForNanos() {
+        return options.whenFull().blockFor().toNanos();
+    }
+
+    /** Until when an add called at {@code now} may wait for room. */
+    private long roomDeadline(long now) {
+        return saturatedAdd(now, blockForNanos());
+    }
+
+    private void awaitRoom(Demand demand, long now, long deadline) {
         QueueFullException shortage = shortage(demand);
         if (shortage == null) {
             return;
         }
-        Duration blockFor = options.whenFull().blockFor();
-        if (blockFor.isZero() || demand.jobs > shortage.maxWaiting()) {
+        if (deadline <= now || demand.jobs > shortage.maxWaiting()) {
             throw shortage;
         }
-        long deadline = now + blockFor.toNanos();
         boolean[] timedOut = {false};
         SluiceClock.Timer timer = clock.schedule(deadline - now, () -> {
             lock.lock();
@@ -631,7 +678,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
-    boolean complete(JobRecord job, int token, String value, long now, Events events) {
+    boolean complete(JobRecord job, int token, byte[] value, long now, Events events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
@@ -737,6 +784,30 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return true;
     }
 
+    /**
+     * Records an attempt whose processor asked to run again after {@code delay}: DELAYED (WAITING for no
+     * delay), no attempt used, no pause. False if the caller no longer owns the job.
+     */
+    boolean runAgain(JobRecord job, int token, Duration delay, long now, Events events) {
+        if (!leaveActive(job, token, now)) {
+            return false;
+        }
+        endAttempt(job, now, Job.Attempt.Outcome.RESCHEDULED, null);
+        long nanos = delay.toNanos();
+        if (nanos > 0) {
+            Group group = group(job);
+            makeDelayed(job, saturatedAdd(now, nanos));
+            releaseIfIdle(group, now);
+        } else {
+            makeWaiting(job, now, false);
+        }
+        if (events != null) {
+            Job<T> snapshot = snapshot(job);
+            events.add(l -> l.onRescheduled(snapshot, delay));
+        }
+        return true;
+    }
+
     /** Sends a running job back to waiting without using an attempt (its worker closed). */
     boolean interrupt(JobRecord job, int token, long now) {
         if (!leaveActive(job, token, now)) {
@@ -821,6 +892,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             armWake(job.expiresAt);
         }
         releaseIfIdle(group, now);
+        if (waiters.waitsFor(job.id)) {
+            waiters.finished(snapshot(job));
+        }
     }
 
     private static void count(Group.Stats s, JobState state, long now) {
@@ -846,6 +920,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                         events);
             }
         }
+        signalIfIdle();
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
             events.add(QueueListener::onDrained);
         }
@@ -1132,6 +1207,74 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     @Override
+    public CompletableFuture<Job<T>> whenFinished(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            if (closed) {
+                return CompletableFuture.failedFuture(closedEngine());
+            }
+            JobRecord record = jobs.get(id);
+            if (record == null) {
+                return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
+            }
+            if (record.state == JobState.COMPLETED || record.state == JobState.FAILED) {
+                return CompletableFuture.completedFuture(snapshot(record));
+            }
+            return waiters.outcomeOf(id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("awaitIdle timeout must be zero or positive, was " + timeout);
+        }
+        CompletableFuture<Boolean> idle;
+        lock.lock();
+        try {
+            checkOpen();
+            if (waitingCount + delayedCount + activeCount == 0) {
+                return true;
+            }
+            if (timeout.isZero()) {
+                return false;
+            }
+            idle = waiters.idleSignal();
+        } finally {
+            lock.unlock();
+        }
+        long nanos = timeout.compareTo(Duration.ofNanos(SluiceClock.MAX_NANOS)) > 0
+                ? SluiceClock.MAX_NANOS
+                : timeout.toNanos();
+        SluiceClock.Timer timer = clock.schedule(nanos, () -> idle.complete(false));
+        try {
+            return idle.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException closing ? closing : new IllegalStateException(e);
+        } finally {
+            timer.cancel();
+            lock.lock();
+            try {
+                waiters.forget(idle);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Under the lock: wakes {@link #awaitIdle} callers if no job waits, is delayed or runs. */
+    private void signalIfIdle() {
+        if (waitingCount + delayedCount + activeCount == 0) {
+            waiters.idle();
+        }
+    }
+
+    @Override
     public JobCounts counts() {
         lock.lock();
         try {
@@ -1318,12 +1461,17 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             roomAvailable.signalAll();
         }
         releaseIfIdle(group, now);
+        waiters.removed(job.id);
+        signalIfIdle();
     }
 
     @Override
-    public void retry(String id) {
+    public void retry(String id, JobState from) {
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
+        }
+        if (from != JobState.FAILED && from != JobState.COMPLETED) {
+            throw new IllegalArgumentException("retry takes a job that is FAILED or COMPLETED, was " + from);
         }
         lock.lock();
         try {
@@ -1331,9 +1479,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             if (job == null) {
                 throw new JobNotFoundException(name, id);
             }
-            if (job.state != JobState.FAILED) {
-                throw new IllegalStateException("job '" + id + "' of queue '" + name + "' is " + job.state
-                        + "; only a FAILED job can be retried");
+            if (job.state != from) {
+                throw new IllegalStateException("job '" + id + "' of queue '" + name + "' is " + job.state + "; only a "
+                        + from + " job can be retried as " + from);
             }
             revive(job, clock.nanos());
         } finally {
@@ -1361,9 +1509,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void revive(JobRecord job, long now) {
-        failedJobs.count--;
-        failedJobs.maybeCompact();
-        kept(job, JobState.FAILED, -1);
+        Finished finished = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
+        finished.count--;
+        finished.maybeCompact();
+        kept(job, job.state, -1);
+        job.result = null;
         job.attemptsMade = 0;
         job.rateLimits = 0;
         job.failure = null;
@@ -1714,8 +1864,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("queue '" + name + "' belongs to a closed engine");
+            throw closedEngine();
         }
+    }
+
+    private IllegalStateException closedEngine() {
+        return new IllegalStateException("queue '" + name + "' belongs to a closed engine");
     }
 
     // ---------------------------------------------------------------- snapshots

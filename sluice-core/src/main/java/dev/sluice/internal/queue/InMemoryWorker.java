@@ -358,13 +358,18 @@ final class InMemoryWorker<T> implements Worker<T> {
                         owned,
                         number,
                         null,
-                        "processor returned null; return Result.done(), Result.done(value) or Result.rateLimited(...)");
+                        "processor returned null; return Result.done(), Result.done(value), Result.runAgainAfter(delay)"
+                                + " or Result.rateLimited(...)");
             }
             if (result instanceof Result.RateLimited limited) {
                 return events ->
                         queue.rateLimited(current, owned, limited, queue.clock().nanos(), events);
             }
-            String value = ((Result.Done) result).value();
+            if (result instanceof Result.RunAgain again) {
+                return events -> queue.runAgain(
+                        current, owned, again.delay(), queue.clock().nanos(), events);
+            }
+            byte[] value = ((Result.Done) result).value();
             return events -> queue.complete(current, owned, value, queue.clock().nanos(), events);
         }
 

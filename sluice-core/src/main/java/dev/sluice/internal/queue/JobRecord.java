@@ -29,7 +29,7 @@ final class JobRecord {
     int attemptsMade;
     int rateLimits;
     int progress;
-    String result;
+    byte[] result;
     Job.Failure failure;
     /** Attempts started; the first is kept in the fields below, so a job that runs once allocates nothing. */
     int attemptCount;

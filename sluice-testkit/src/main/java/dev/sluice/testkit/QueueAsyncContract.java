@@ -1,0 +1,236 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.queue.Added;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueFullException;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.QueueOptions.WhenFull;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code addAsync} and {@code addBulkAsync}: the caller's thread never blocks. With room the future is
+ * complete when the call returns; a full queue that rejects fails it with {@link QueueFullException} at
+ * once; a full queue that blocks completes it when room comes, or fails it when the wait, fixed at the call
+ * on the engine clock, ends. Bad input throws at the call and adds nothing.
+ */
+public abstract class QueueAsyncContract extends QueueContractSupport {
+
+    private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
+        return newQueue(
+                QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
+    }
+
+    private static <R> R result(CompletableFuture<R> future) throws Exception {
+        return future.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void addAsyncWithRoomIsCompleteWhenTheCallReturns() {
+        JobQueue<String> queue = newQueue();
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("a"));
+
+        assertThat(added).isCompleted();
+        Added<String> answer = added.join();
+        assertThat(answer.duplicate()).isFalse();
+        assertThat(answer.job().id()).isEqualTo("a");
+        assertThat(answer.job().payload()).isEqualTo("p");
+        assertThat(answer.job().createdAt()).isEqualTo(START);
+        assertThat(stateOf(queue, "a")).isEqualTo(JobState.WAITING);
+    }
+
+    @Test
+    void addAsyncWithTheDefaultOptionsTakesTheQueuesJobDefaults() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(4));
+
+        Added<String> added = queue.addAsync("n", "p").join();
+
+        assertThat(added.job().options().attempts()).isEqualTo(4);
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addAsyncOfAHeldIdIsADuplicate() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "first", withId("a"));
+
+        Added<String> again = queue.addAsync("n", "second", withId("a")).join();
+
+        assertThat(again.duplicate()).isTrue();
+        assertThat(again.job().payload()).isEqualTo("first");
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addAsyncToAFullQueueThatRejectsFailsAtOnceAndKeepsNothing() {
+        JobQueue<String> queue = bounded(1, WhenFull.reject());
+        queue.add("n", "p", withId("a"));
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("b"));
+
+        assertThat(added).isCompletedExceptionally();
+        assertThatThrownBy(added::join)
+                .isInstanceOf(CompletionException.class)
+                .cause()
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining(QUEUE);
+        assertThat(queue.job("b")).isEmpty();
+        assertThat(clock.nanos()).as("rejecting does not wait").isEqualTo(T0);
+    }
+
+    @Test
+    void addAsyncToAFullQueueThatBlocksReturnsAtOnceAndCompletesWhenRoomComes() throws Exception {
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(10)));
+        queue.add("n", "p", withId("a"));
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "second", withId("b"));
+
+        assertThat(added)
+                .as("the caller is not blocked: the add waits elsewhere")
+                .isNotDone();
+        assertThat(queue.job("b")).isEmpty();
+        clock.advance(Duration.ofSeconds(3));
+        assertThat(queue.remove("a")).isTrue();
+
+        Added<String> answer = result(added);
+        assertThat(answer.duplicate()).isFalse();
+        assertThat(answer.job().payload()).isEqualTo("second");
+        assertThat(answer.job().createdAt()).as("added when room came").isEqualTo(START.plusSeconds(3));
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addAsyncThatWaitsGivesUpWhenTheWaitFixedAtTheCallEndsOnTheEngineClock() {
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(5)));
+        queue.add("n", "p", withId("a"));
+        int tasksBefore = clock.pendingTasks();
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("b"));
+        eventually().until(() -> clock.pendingTasks() > tasksBefore);
+
+        clock.advanceNanos(5 * SECOND - 1);
+        assertThat(added).as("1 ns before the wait ends").isNotDone();
+        clock.advanceNanos(1);
+
+        eventually().until(added::isDone);
+        assertThatThrownBy(added::join).cause().isInstanceOf(QueueFullException.class);
+        assertThat(queue.job("b")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addAsyncWhoseWaitHasPassedBeforeItStartsWaitingFailsWithoutAddingLater() {
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofSeconds(5)));
+        queue.add("n", "p", withId("a"));
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("b"));
+        clock.advance(Duration.ofSeconds(6));
+
+        eventually().until(added::isDone);
+        assertThatThrownBy(added::join).cause().isInstanceOf(QueueFullException.class);
+        queue.remove("a");
+        assertThat(queue.job("b")).isEmpty();
+    }
+
+    @Test
+    void addAsyncWithMalformedInputThrowsAtTheCallAndAddsNothing() {
+        JobQueue<String> queue = newQueue();
+
+        assertRejected(() -> queue.addAsync("", "p"), "name");
+        assertRejected(() -> queue.addAsync("n", null), "encode");
+        assertRejected(() -> queue.addAsync("n", "p", null), "options");
+        assertRejected(
+                () -> queue.addAsync(
+                        "n",
+                        "p",
+                        JobOptions.builder()
+                                .deduplicateFor(Duration.ofSeconds(1))
+                                .build()),
+                "jobId");
+
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addAsyncToAClosedEngineFailsTheFuture() {
+        JobQueue<String> queue = newQueue();
+        engine.close();
+
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("a"));
+
+        assertThat(added).isCompletedExceptionally();
+        assertThatThrownBy(added::join).cause().isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void addBulkAsyncWithRoomAddsAllAndReportsDuplicatesInOrder() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", withId("held"));
+
+        CompletableFuture<List<Added<String>>> added = queue.addBulkAsync(List.of(
+                new NewJob<>("n", "p", withId("b1")),
+                new NewJob<>("n", "p", withId("held")),
+                new NewJob<>("n", "p", withId("b1"))));
+
+        assertThat(added).isCompleted();
+        assertThat(added.join()).extracting(Added::duplicate).containsExactly(false, true, true);
+        assertThat(queue.counts()).isEqualTo(counts(2, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addBulkAsyncThatDoesNotFitAddsNoneAndFailsTheFuture() {
+        JobQueue<String> queue = bounded(2, WhenFull.reject());
+        queue.add("n", "p", withId("a"));
+
+        CompletableFuture<List<Added<String>>> added =
+                queue.addBulkAsync(List.of(new NewJob<>("n", "p", withId("b1")), new NewJob<>("n", "p", withId("b2"))));
+
+        assertThatThrownBy(added::join).cause().isInstanceOf(QueueFullException.class);
+        assertThat(queue.job("b1")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addBulkAsyncThatBlocksAddsAllOnceAllFit() throws Exception {
+        JobQueue<String> queue = bounded(3, WhenFull.block(Duration.ofSeconds(10)));
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+
+        CompletableFuture<List<Added<String>>> added =
+                queue.addBulkAsync(List.of(new NewJob<>("n", "p", withId("c")), new NewJob<>("n", "p", withId("d"))));
+        assertThat(added).isNotDone();
+        assertThat(queue.job("c"))
+                .as("nothing of a bulk is added before all of it fits")
+                .isEmpty();
+
+        queue.remove("a");
+
+        assertThat(result(added)).extracting(a -> a.job().id()).containsExactly("c", "d");
+        assertThat(queue.counts()).isEqualTo(counts(3, 0, 0, 0, 0));
+    }
+
+    @Test
+    void addBulkAsyncWithAMalformedJobThrowsAtTheCallNamingItsIndex() {
+        JobQueue<String> queue = newQueue();
+        List<NewJob<String>> withNull = new java.util.ArrayList<>();
+        withNull.add(new NewJob<>("n", "p", withId("ok")));
+        withNull.add(null);
+
+        assertRejected(() -> queue.addBulkAsync(null), "jobs");
+        assertRejected(() -> queue.addBulkAsync(withNull), "1");
+        assertRejected(() -> queue.addBulkAsync(List.of(new NewJob<>("n", "p"), new NewJob<>("n", null))), "1");
+
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+}
