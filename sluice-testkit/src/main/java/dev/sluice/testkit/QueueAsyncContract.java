@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Added;
+import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
@@ -11,11 +12,18 @@ import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueOptions.WhenFull;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -223,7 +231,7 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     @Test
     void addBulkAsyncWithAMalformedJobThrowsAtTheCallNamingItsIndex() {
         JobQueue<String> queue = newQueue();
-        List<NewJob<String>> withNull = new java.util.ArrayList<>();
+        List<NewJob<String>> withNull = new ArrayList<>();
         withNull.add(new NewJob<>("n", "p", withId("ok")));
         withNull.add(null);
 
@@ -232,5 +240,43 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
         assertRejected(() -> queue.addBulkAsync(List.of(new NewJob<>("n", "p"), new NewJob<>("n", null))), "1");
 
         assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void manyAsyncProducersOnABlockingQueueWithRealWorkersLoseNothingAndRunEachJobOnce() throws Exception {
+        for (int rep = 0; rep < 10; rep++) {
+            JobQueue<String> queue = engineOn(SluiceClock.system())
+                    .queue(
+                            "async-" + rep,
+                            Codec.utf8(),
+                            QueueOptions.builder()
+                                    .maxWaiting(8)
+                                    .whenFull(WhenFull.block(Duration.ofMinutes(1)))
+                                    .build());
+            Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+            track(queue.worker(
+                    ctx -> {
+                        runs.computeIfAbsent(ctx.job().id(), k -> new AtomicInteger())
+                                .incrementAndGet();
+                        return Result.done();
+                    },
+                    WorkerOptions.concurrency(3)));
+            List<CompletableFuture<?>> adds = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                adds.add(
+                        i % 4 == 0
+                                ? queue.addBulkAsync(List.of(
+                                        new NewJob<>("n", "p", withId(i + "a")),
+                                        new NewJob<>("n", "p", withId(i + "b"))))
+                                : queue.addAsync("n", "p", withId(i + "a")));
+            }
+
+            CompletableFuture.allOf(adds.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            assertThat(queue.awaitIdle(Duration.ofSeconds(30))).isTrue();
+
+            assertThat(runs).as("rep %d", rep).hasSize(250);
+            assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+            assertThat(queue.stats().completed()).isEqualTo(250);
+        }
     }
 }

@@ -12,7 +12,11 @@ import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -364,6 +368,41 @@ public abstract class QueueAwaitContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         assertRejected(() -> queue.awaitIdle(null), "timeout");
         assertRejected(() -> queue.awaitIdle(Duration.ofSeconds(-1)), "timeout", "-1");
+    }
+
+    @Test
+    void withRealWorkersEveryWaiterHearsItsOwnJobsOutcome() throws Exception {
+        for (int rep = 0; rep < 10; rep++) {
+            JobQueue<String> queue = engineOn(SluiceClock.system()).queue("outcomes-" + rep, Codec.utf8());
+            track(queue.worker(
+                    ctx -> {
+                        if (ctx.payload().startsWith("fail")) {
+                            throw new Boom(ctx.payload());
+                        }
+                        return Result.done("done " + ctx.payload());
+                    },
+                    WorkerOptions.concurrency(4)));
+            Map<String, CompletableFuture<Job<String>>> outcomes = new HashMap<>();
+            for (int i = 0; i < 300; i++) {
+                String payload = (i % 5 == 0 ? "fail" : "ok") + i;
+                String id = queue.add("n", payload).job().id();
+                outcomes.put(payload, queue.whenFinished(id));
+            }
+
+            for (Map.Entry<String, CompletableFuture<Job<String>>> outcome : outcomes.entrySet()) {
+                Job<String> job = outcome.getValue().get(30, TimeUnit.SECONDS);
+                String payload = outcome.getKey();
+                assertThat(job.payload()).as("rep %d", rep).isEqualTo(payload);
+                if (payload.startsWith("fail")) {
+                    assertThat(job.state()).isEqualTo(JobState.FAILED);
+                    assertThat(job.failure().reason()).isEqualTo(payload);
+                } else {
+                    assertThat(job.state()).isEqualTo(JobState.COMPLETED);
+                    assertThat(job.result()).isEqualTo("done " + payload);
+                }
+            }
+            assertThat(queue.awaitIdle(Duration.ofSeconds(30))).isTrue();
+        }
     }
 
     private static boolean awaitIdle(JobQueue<String> queue, Duration timeout) {

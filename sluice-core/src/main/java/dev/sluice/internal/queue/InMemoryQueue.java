@@ -47,6 +47,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * A queue whose jobs live in this JVM.
@@ -201,11 +202,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         Prepared prepared = prepare(job, -1);
-        return AsyncAdds.add(
-                deadline -> add(prepared, payload, deadline),
-                clock.nanos(),
-                blockForNanos(),
-                "sluice-" + name + "-add");
+        return addAsync(deadline -> add(prepared, payload, deadline));
+    }
+
+    /** Runs {@code addUntil} without blocking the caller: {@link AsyncAdds}, with this queue's wait for room. */
+    private <R> CompletableFuture<R> addAsync(LongFunction<R> addUntil) {
+        return AsyncAdds.add(addUntil, clock.nanos(), blockForNanos(), "sluice-" + name + "-add");
     }
 
     /** Adds a prepared job, waiting for room until {@code deadline} on the engine clock at most. */
@@ -243,11 +245,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
         List<Prepared> prepared = prepareBulk(newJobs);
         List<NewJob<T>> copy = List.copyOf(newJobs);
-        return AsyncAdds.add(
-                deadline -> addBulk(copy, prepared, deadline),
-                clock.nanos(),
-                blockForNanos(),
-                "sluice-" + name + "-add");
+        return addAsync(deadline -> addBulk(copy, prepared, deadline));
     }
 
     private List<Prepared> prepareBulk(List<NewJob<T>> newJobs) {
