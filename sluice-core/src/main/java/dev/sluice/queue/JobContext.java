@@ -6,15 +6,27 @@ package dev.sluice.queue;
  * @param <T> the payload type
  */
 public interface JobContext<T> {
-    /** The job as it was when this attempt started. */
+    /**
+     * The job now, as a snapshot (its progress, for instance, is the latest reported).
+     *
+     * @return the job
+     */
     Job<T> job();
 
-    /** The job's payload. */
+    /**
+     * The job's payload.
+     *
+     * @return the decoded payload
+     */
     default T payload() {
         return job().payload();
     }
 
-    /** The number of this attempt, 1 for the first. */
+    /**
+     * The number of this attempt.
+     *
+     * @return 1 for the first
+     */
     int attempt();
 
     /**
@@ -28,6 +40,11 @@ public interface JobContext<T> {
      */
     void progress(int percent);
 
-    /** Whether this attempt has ended without the processor: timed out, or its worker closed. */
+    /**
+     * Whether this attempt has ended without the processor: timed out, or its worker closed. A processor that
+     * sees it should stop: its job runs again (or has failed), and what it does now may be done twice.
+     *
+     * @return {@code true} once the attempt has ended
+     */
     boolean isCancelled();
 }

@@ -5,6 +5,7 @@ import dev.sluice.SluiceException;
 /** An operation named a job its queue does not hold. */
 public class JobNotFoundException extends SluiceException {
     private static final long serialVersionUID = 1L;
+    /** The id that was not found. */
     private final String jobId;
 
     /**

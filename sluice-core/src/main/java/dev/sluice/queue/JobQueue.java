@@ -60,15 +60,26 @@ import java.util.concurrent.CompletableFuture;
  * @param <T> the payload type
  */
 public interface JobQueue<T> {
-    /** The queue's name. */
+    /**
+     * The queue's name.
+     *
+     * @return the name it was opened with
+     */
     String name();
 
-    /** The options the queue was created with (limits changed since are read with the getters below). */
+    /**
+     * The options the queue was created with (limits changed since are read with the getters below).
+     *
+     * @return the options
+     */
     QueueOptions options();
 
     /**
      * Adds a job with the queue's default options.
      *
+     * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
+     * @param payload its payload, which the queue's codec must be able to encode
+     * @return the job added, or for a duplicate the job already held
      * @throws IllegalArgumentException if the name is malformed or the codec cannot encode the payload
      * @throws QueueFullException if the queue, or the job's group, is full (after waiting, when it blocks)
      */
@@ -80,6 +91,10 @@ public interface JobQueue<T> {
      * Adds a job. If the options carry a job id that the queue holds (or still remembers, {@link
      * JobOptions#deduplicateFor}), nothing is added and the answer says it was a duplicate.
      *
+     * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
+     * @param payload its payload, which the queue's codec must be able to encode
+     * @param options its options; unset values come from the queue's defaults
+     * @return the job added, or for a duplicate the job already held
      * @throws IllegalArgumentException if the name or options are malformed, or the codec cannot encode the
      *     payload
      * @throws QueueFullException as {@link #add(String, Object)}
@@ -90,6 +105,7 @@ public interface JobQueue<T> {
      * Adds many jobs in one call, all or none: if any is malformed or the queue has no room for all of them,
      * none is added. Duplicates (of held ids, or of an earlier job in the same list) are reported, not added.
      *
+     * @param jobs the jobs, in order
      * @return one answer per job, in order
      * @throws IllegalArgumentException naming the first malformed job by its index
      * @throws QueueFullException if the jobs that are not duplicates do not fit in the queue or in one of their groups
@@ -180,10 +196,20 @@ public interface JobQueue<T> {
      */
     boolean awaitIdle(Duration timeout) throws InterruptedException;
 
-    /** A snapshot of job {@code id}, if the queue holds it. */
+    /**
+     * A snapshot of job {@code id}, if the queue holds it.
+     *
+     * @param id the job's id
+     * @return the job; empty if the queue holds no such job
+     * @throws IllegalArgumentException if {@code id} is null
+     */
     Optional<Job<T>> job(String id);
 
-    /** Jobs in each state, read at one instant. */
+    /**
+     * Jobs in each state, read at one instant.
+     *
+     * @return the counts
+     */
     JobCounts counts();
 
     /**
@@ -191,7 +217,11 @@ public interface JobQueue<T> {
      * the order they will run within their group, groups one after another; delayed jobs soonest first;
      * active jobs oldest start first; completed and failed jobs most recently finished first.
      *
-     * @throws IllegalArgumentException if offset is negative or limit is not 1 to 10,000
+     * @param state the state to list
+     * @param offset how many to skip, 0 or more
+     * @param limit the most to return, 1 to 10,000
+     * @return snapshots of the jobs, in the order above
+     * @throws IllegalArgumentException if state is null, offset is negative or limit is not 1 to 10,000
      */
     List<Job<T>> jobs(JobState state, int offset, int limit);
 
@@ -201,13 +231,20 @@ public interface JobQueue<T> {
     /** Lets jobs start again after {@link #pause()}. */
     void resume();
 
-    /** Whether {@link #pause()} holds. */
+    /**
+     * Whether {@link #pause()} holds.
+     *
+     * @return {@code true} between {@link #pause()} and {@link #resume()}
+     */
     boolean isPaused();
 
     /**
-     * Removes a job that is not running.
+     * Removes a job that is not running. A caller waiting for its outcome ({@link #whenFinished}) hears that
+     * it was removed.
      *
+     * @param id the job's id
      * @return {@code false} if the queue holds no such job
+     * @throws IllegalArgumentException if {@code id} is null
      * @throws IllegalStateException if the job is active: it cannot be taken from its worker
      */
     boolean remove(String id);
@@ -240,20 +277,40 @@ public interface JobQueue<T> {
      */
     void retry(String id, JobState state);
 
-    /** Sends every failed job back to waiting with fresh attempts; returns how many. */
+    /**
+     * Sends every failed job back to waiting with fresh attempts.
+     *
+     * @return how many jobs it sent back
+     */
     int retryFailed();
 
     /**
-     * Removes completed or failed jobs that finished at least {@code age} ago; returns how many.
+     * Removes completed or failed jobs that finished at least {@code age} ago.
      *
-     * @throws IllegalArgumentException if state is not COMPLETED or FAILED, or age is negative
+     * @param state COMPLETED or FAILED
+     * @param age how long ago they finished, zero or more
+     * @return how many jobs it removed
+     * @throws IllegalArgumentException if state is not COMPLETED or FAILED, or age is null or negative
      */
     int clean(JobState state, Duration age);
 
-    /** Removes every waiting job and, if {@code delayedToo}, every delayed job; returns how many. */
+    /**
+     * Removes every waiting job and, if {@code delayedToo}, every delayed job. Callers waiting for their
+     * outcomes ({@link #whenFinished}) hear that they were removed.
+     *
+     * @param delayedToo whether delayed jobs go too
+     * @return how many jobs it removed
+     */
     int drain(boolean delayedToo);
 
-    /** Starts a worker running {@code processor} on this queue. */
+    /**
+     * A worker running {@code processor} on this queue, started at once unless the options say otherwise.
+     *
+     * @param processor the work done for each job
+     * @param options its concurrency, and whether it starts at once
+     * @return the worker; close it (or the engine) when done
+     * @throws IllegalArgumentException if an argument is null
+     */
     Worker<T> worker(Processor<T> processor, WorkerOptions options);
 
     /**
@@ -261,49 +318,107 @@ public interface JobQueue<T> {
      * keeps its state (no run is missed or made twice); with another, it replaces it from now on.
      *
      * @param id 1 to 480 characters
+     * @param schedule when it runs
+     * @param template the job each run adds; it must not set a job id (each run has its own)
+     * @return the repeatable job as registered
      * @throws IllegalArgumentException if the id or template is malformed, or the payload cannot be encoded
      */
     RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template);
 
     /**
      * Stops the repeatable job {@code id}: its next run, if it has not started, is removed; runs that started
-     * stay. Returns whether it existed.
+     * stay.
+     *
+     * @param id the repeatable job's id
+     * @return whether it existed
      */
     boolean removeRepeatable(String id);
 
-    /** The repeatable jobs, by id. */
+    /**
+     * The repeatable jobs.
+     *
+     * @return their state, by id
+     */
     List<RepeatableJob<T>> repeatables();
 
-    /** Changes the queue-wide rate ({@code null}: none) from now on. */
+    /**
+     * Changes the queue-wide rate from now on.
+     *
+     * @param rate a rate policy; {@code null} for none
+     * @throws IllegalArgumentException if {@code rate} is a concurrency limit: set a concurrency instead
+     */
     void setRate(LimitPolicy rate);
 
-    /** Changes the queue-wide concurrency from now on. */
+    /**
+     * Changes the queue-wide concurrency from now on.
+     *
+     * @param concurrency how many of the queue's jobs may run at once, over all workers: 1 or more
+     * @throws IllegalArgumentException if it is below 1
+     */
     void setConcurrency(int concurrency);
 
-    /** Changes the limits of every group without limits of its own. */
+    /**
+     * Changes the limits of every group without limits of its own.
+     *
+     * @param limits the new defaults
+     * @throws IllegalArgumentException if {@code limits} is null
+     */
     void setGroupDefaults(GroupLimits limits);
 
-    /** Gives {@code group} limits of its own. */
+    /**
+     * Gives {@code group} limits of its own.
+     *
+     * @param group the group's name
+     * @param limits its limits
+     * @throws IllegalArgumentException if the group name is malformed or {@code limits} is null
+     */
     void setGroupLimits(String group, GroupLimits limits);
 
-    /** Returns {@code group} to the default limits. */
+    /**
+     * Returns {@code group} to the default limits.
+     *
+     * @param group the group's name
+     * @throws IllegalArgumentException if the group name is malformed
+     */
     void clearGroupLimits(String group);
 
-    /** The limits {@code group} runs under now. */
+    /**
+     * The limits {@code group} runs under now.
+     *
+     * @param group the group's name; {@code null} for the ungrouped jobs
+     * @return its own limits, or the defaults
+     */
     GroupLimits groupLimits(String group);
 
-    /** Adds a listener; it hears events from now on. */
+    /**
+     * Adds a listener; it hears events from now on.
+     *
+     * @param listener the listener
+     * @throws IllegalArgumentException if {@code listener} is null
+     */
     void addListener(QueueListener<T> listener);
 
-    /** Removes a listener added before; returns whether it was there. */
+    /**
+     * Removes a listener added before.
+     *
+     * @param listener the listener, compared by identity
+     * @return whether it was there
+     */
     boolean removeListener(QueueListener<T> listener);
 
-    /** Statistics of the whole queue. */
+    /**
+     * Statistics of the whole queue.
+     *
+     * @return counts per state, totals, rates and latencies
+     */
     QueueStats stats();
 
     /**
-     * Statistics of one group ({@code null}: the ungrouped jobs). They outlive the group's idle spells: the
-     * queue keeps them for the 10,000 most recently used groups.
+     * Statistics of one group. They outlive the group's idle spells: the queue keeps them for the 10,000 most
+     * recently used groups.
+     *
+     * @param group the group's name; {@code null} for the ungrouped jobs
+     * @return its counts per state, totals, rates and latencies
      */
     QueueStats stats(String group);
 }

@@ -8,9 +8,12 @@ package dev.sluice.queue;
 @FunctionalInterface
 public interface Processor<T> {
     /**
-     * Runs one attempt of a job.
+     * Runs one attempt of a job. It may run more than once for one job (delivery is at least once, see {@link
+     * Worker}): key side effects on {@link Job#id()}.
      *
-     * @return how it went; {@code null} fails the attempt with a reason saying so
+     * @param job the job and this attempt, to read the payload and report progress
+     * @return how it went: {@link Result#done()} (with a result value or not), {@link Result#runAgainAfter} or
+     *     {@link Result#rateLimited}; {@code null} fails the attempt with a reason saying so
      * @throws UnrecoverableJobException to fail the job at once, whatever attempts remain
      * @throws Exception to fail this attempt; it is retried while attempts remain
      */

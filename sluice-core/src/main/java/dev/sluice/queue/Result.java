@@ -59,7 +59,8 @@ public sealed interface Result {
      * goes back to waiting, behind the jobs of its group that are ready). The attempt is recorded with the
      * outcome {@link Job.Attempt.Outcome#RESCHEDULED}; it does not count against the job's attempts, is not a
      * failure, does not pause the group or the queue, and can be returned any number of times. For polling
-     * something that is not ready yet (an export being built, a payment being settled).
+     * something that is not ready yet (an export being built, a payment being settled). With no delay the job is
+     * ready again at once, so {@link Worker#runDue()} runs it again in the same call.
      *
      * @param delay how long until the job may run again, 0 to about 73 years
      * @return the answer
@@ -128,9 +129,20 @@ public sealed interface Result {
         }
     }
 
-    /** A rate-limited job: what pauses, and for how long. */
+    /**
+     * A rate-limited job: what pauses, and for how long.
+     *
+     * @param scope what pauses
+     * @param retryAfter for how long
+     */
     record RateLimited(Scope scope, Duration retryAfter) implements Result {
-        /** Validates: scope not null, retryAfter zero or positive. */
+        /**
+         * Validates: scope not null, retryAfter zero or positive.
+         *
+         * @param scope what pauses
+         * @param retryAfter for how long, 0 to about 73 years
+         * @throws IllegalArgumentException if scope is null, or retryAfter is null, negative or longer
+         */
         public RateLimited {
             if (scope == null) {
                 throw new IllegalArgumentException("rate-limit scope must be GROUP or QUEUE, was null");

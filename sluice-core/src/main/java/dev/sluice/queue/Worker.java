@@ -24,24 +24,41 @@ public interface Worker<T> extends AutoCloseable {
 
     /**
      * Runs, on the calling thread, every job that may start now (honouring the queue's limits and pauses),
-     * one after another, until none may; returns how many attempts it ran. For tests on a manual clock:
-     * advance the clock, then run what became due.
+     * one after another, until none may. For tests on a manual clock: advance the clock, then run what became
+     * due.
      *
+     * @return how many attempts it ran
      * @throws IllegalStateException if the worker has started or closed
      */
     int runDue();
 
-    /** How many jobs it is running now. */
+    /**
+     * How many jobs it is running now.
+     *
+     * @return 0 to its concurrency
+     */
     int active();
 
     /**
      * Stops taking jobs and lets the running ones finish until {@code deadline} has passed on the engine's
      * clock; jobs still running then go back to waiting (their attempt is not counted) and their threads are
-     * interrupted. Nothing the worker took is lost. Completes when every job has finished or gone back.
+     * interrupted. Nothing the worker took is lost. A processor that ignores the interrupt may still finish
+     * its work, and its job runs again: delivery is at least once. To let queued jobs finish first, call
+     * {@link JobQueue#awaitIdle} before closing.
+     *
+     * @param deadline how long running jobs may go on, on the engine's clock; zero returns them at once
+     * @return completes when every job has finished or gone back; a second close returns the first's outcome
+     * @throws IllegalArgumentException if {@code deadline} is null or negative
      */
     CompletableFuture<CloseReport> closeAsync(Duration deadline);
 
-    /** {@link #closeAsync} and wait for it. */
+    /**
+     * {@link #closeAsync} and wait for it.
+     *
+     * @param deadline as {@link #closeAsync}
+     * @return what the close did
+     * @throws IllegalArgumentException if {@code deadline} is null or negative
+     */
     default CloseReport close(Duration deadline) {
         return closeAsync(deadline).join();
     }
