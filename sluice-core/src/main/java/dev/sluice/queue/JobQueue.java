@@ -39,7 +39,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * {@link #addAsync} and {@link #addBulkAsync} never block the caller's thread, also when a full queue makes
  * {@link #add} wait. {@link #whenFinished} is a future of one job's outcome (BullMQ's {@code
- * waitUntilFinished}), with its result. Workers run on virtual threads, which do not keep the JVM alive: a
+ * waitUntilFinished}), with its result. Results are stored as bytes, like payloads: a processor returns
+ * {@link Result#done(Object, Codec)} with the codec of its result type, and a reader decodes with {@link
+ * Job#result(Codec)} and an equal codec; {@link Result#done(String)} and {@link Job#result()} are the UTF-8
+ * case. A codec per call, rather than per queue, keeps one payload type parameter on the queue and its
+ * workers while the result stays typed at both ends. Workers run on virtual threads, which do not keep the JVM alive: a
  * {@code main} that adds jobs and returns abandons the jobs not yet run, silently. Wait for them with {@link
  * #awaitIdle} before closing the worker and the engine:
  *
@@ -131,7 +135,8 @@ public interface JobQueue<T> {
      * {@link QueueOptions.WhenFull#block} waits, the future completes once room comes, or exceptionally with
      * {@link QueueFullException} when the wait ends without it; with {@link QueueOptions.WhenFull#reject()}
      * it completes exceptionally with {@link QueueFullException} at once. Cancelling the future does not
-     * withdraw the add: find or remove the job by its id.
+     * withdraw the add: find or remove the job by its id. The engine closing ends a wait for room, failing the
+     * future.
      *
      * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
      * @param payload its payload

@@ -182,6 +182,18 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     }
 
     @Test
+    void anAddAsyncWaitingForRoomFailsWhenTheEngineCloses() {
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofHours(1)));
+        queue.add("n", "p", withId("a"));
+        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("b"));
+
+        engine.close();
+
+        eventually().until(added::isDone);
+        assertThat(added).isCompletedExceptionally();
+    }
+
+    @Test
     void addBulkAsyncWithRoomAddsAllAndReportsDuplicatesInOrder() {
         JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("held"));
