@@ -19,7 +19,7 @@ import java.util.List;
  * @param runAt when a delayed job becomes ready; {@code null} unless {@link JobState#DELAYED}
  * @param startedAt when its latest attempt started; {@code null} if it never ran
  * @param finishedAt when it completed or failed for good; {@code null} before
- * @param progress the last progress its processor reported in this attempt, 0 to 100 ({@link
+ * @param progress the last progress its processor reported in its latest attempt, 0 to 100 ({@link
  *     JobContext#progress}); 0 when an attempt starts
  * @param encodedResult the result the processor returned when it completed, as its codec encoded it ({@link
  *     Result#done(Object, Codec)}; UTF-8 for {@link Result#done(String)}); {@code null} before, or if it
