@@ -8,9 +8,11 @@ import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
+import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,6 +177,43 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
         Job<String> job = job(queue, "j");
         assertThat(job.state()).isEqualTo(JobState.FAILED);
         assertThat(job.attempts()).extracting(Job.Attempt::outcome).containsExactly(Outcome.TIMED_OUT);
+    }
+
+    @Test
+    void aFixedRateRunThatRunsAgainNeitherAddsNorSkipsARun() {
+        assertThat(runsWhenTheFirstRunsAgainAfter30s(Schedule.fixedRate(Duration.ofMinutes(1))))
+                .containsExactly("0@0", "0@30", "60@60", "120@120");
+    }
+
+    @Test
+    void aFixedDelayRunThatRunsAgainPlansTheNextRunFromWhenItCompletes() {
+        assertThat(runsWhenTheFirstRunsAgainAfter30s(Schedule.fixedDelay(Duration.ofMinutes(1))))
+                .containsExactly("0@0", "0@30", "90@90", "150@150");
+    }
+
+    /**
+     * Runs the repeatable job for 150 s, its first run asking to run again after 30 s; returns each run as
+     * "scheduled second@ran second", and checks that one next run is pending at the end.
+     */
+    private List<String> runsWhenTheFirstRunsAgainAfter30s(Schedule schedule) {
+        JobQueue<String> queue = newQueue();
+        queue.repeat("poll", schedule, new NewJob<>("poll", "p"));
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            long scheduled = Long.parseLong(ctx.job().id().substring("repeat:poll:".length()));
+            ran.add((scheduled - START.toEpochMilli()) / 1_000 + "@" + (clock.nanos() - T0) / SECOND);
+            return ran.size() == 1 ? Result.runAgainAfter(Duration.ofSeconds(30)) : Result.done();
+        });
+
+        for (int second = 0; second <= 150; second += 10) {
+            worker.runDue();
+            clock.advance(Duration.ofSeconds(10));
+        }
+
+        assertThat(queue.counts().waiting() + queue.counts().delayed())
+                .as("one next run")
+                .isEqualTo(1);
+        return ran;
     }
 
     @Test
