@@ -63,8 +63,21 @@ public interface JobQueue<T> {
      */
     List<Added<T>> addBulk(List<NewJob<T>> jobs);
 
-    /** A snapshot of job {@code id}, if the queue holds it. */
+    /**
+     * A snapshot of job {@code id}, if the queue holds it. A payload the queue's codec cannot decode reads as
+     * {@code null} (such a job fails when a worker takes it); {@link #payloadBytes} still reads its bytes.
+     */
     Optional<Job<T>> job(String id);
+
+    /**
+     * The payload of job {@code id} as the codec encoded it, if the queue holds the job: a copy, readable
+     * whether or not the codec can decode it.
+     *
+     * @param id the job's id
+     * @return the encoded payload, or empty if the queue holds no such job
+     * @throws IllegalArgumentException if {@code id} is null
+     */
+    Optional<byte[]> payloadBytes(String id);
 
     /** Jobs in each state, read at one instant. */
     JobCounts counts();

@@ -193,6 +193,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Payloads the codec cannot decode: the job fails, nothing else is disturbed. */
+    @Nested
+    @DisplayName("payloads the codec cannot decode: the job fails, nothing else is disturbed")
+    class Codecs extends QueueCodecContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")

@@ -46,6 +46,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A queue whose jobs live in this JVM.
@@ -61,6 +63,7 @@ import java.util.function.Consumer;
  * parked groups, the queue's pause, expiring jobs), wakes the queue.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryQueue.class);
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
@@ -87,7 +90,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final PriorityQueue<JobRecord> delayed = new PriorityQueue<>(BY_RUN_AT);
     private final Finished completedJobs = new Finished(JobState.COMPLETED);
     private final Finished failedJobs = new Finished(JobState.FAILED);
-    private final PriorityQueue<JobRecord> expiring = new PriorityQueue<>(Comparator.comparingLong(j -> j.expiresAt));
+    /** When kept finished jobs expire; an entry whose job finished again since (or left) is skipped. */
+    private final PriorityQueue<Expiry> expiring = new PriorityQueue<>(Comparator.comparingLong(Expiry::at));
+
     private final HashMap<String, Long> rememberedIds = new HashMap<>();
     private final PriorityQueue<Map.Entry<String, Long>> forgetting = new PriorityQueue<>(Map.Entry.comparingByValue());
     private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
@@ -107,6 +112,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     };
 
+    private long finishes;
     private long waitingCount;
     private long delayedCount;
     private long activeCount;
@@ -204,7 +210,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 added = duplicate(prepared, now);
                 if (added == null) {
                     events = events();
-                    JobRecord record = insert(prepared, now, events);
+                    JobRecord record = insert(prepared, payload, now, events);
                     added = new Added<>(snapshot(record, payload), false);
                 }
             }
@@ -250,12 +256,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     answers.add(dup);
                     continue;
                 }
-                JobRecord record = insert(p, now, events);
+                T payload = newJobs.get(answers.size()).payload();
+                JobRecord record = insert(p, payload, now, events);
                 if (p.id != null) {
                     inThisBulk.put(p.id, record);
                 }
-                answers.add(
-                        new Added<>(snapshot(record, newJobs.get(answers.size()).payload()), false));
+                answers.add(new Added<>(snapshot(record, payload), false));
             }
             if (idleWorkers > 0) {
                 workAvailable.signalAll();
@@ -370,7 +376,18 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 if (timedOut[0] || clock.nanos() >= deadline || closed) {
                     throw shortage;
                 }
-                roomAvailable.awaitUninterruptibly();
+                try {
+                    roomAvailable.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    QueueFullException interrupted = new QueueFullException(
+                            name,
+                            shortage.group(),
+                            shortage.maxWaiting(),
+                            shortage.getMessage() + "; the producer was interrupted while it waited for room");
+                    interrupted.initCause(e);
+                    throw interrupted;
+                }
             }
         } finally {
             blockedProducers--;
@@ -418,7 +435,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return id;
     }
 
-    private JobRecord insert(Prepared p, long now, Events events) {
+    /** Adds a job; {@code payload} is what {@code p}'s bytes encode, for the event. */
+    private JobRecord insert(Prepared p, T payload, long now, Events events) {
         String id = p.id != null ? p.id : newId();
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
@@ -433,7 +451,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             makeWaiting(record, now, false);
         }
         if (events != null) {
-            Job<T> job = snapshot(record);
+            Job<T> job = snapshot(record, payload);
             events.add(l -> l.onAdded(job));
         }
         return record;
@@ -595,7 +613,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Duration timeout = job.options.timeout();
         if (timeout != null) {
             int token = job.token;
-            job.timeoutTimer = clock.schedule(timeout.toNanos(), () -> timedOut(job, token, timeout));
+            int attempt = job.attemptsMade + 1;
+            job.timeoutTimer = clock.schedule(timeout.toNanos(), () -> timedOut(job, token, attempt, timeout));
         }
     }
 
@@ -747,27 +766,45 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return true;
     }
 
-    private void timedOut(JobRecord job, int token, Duration timeout) {
+    /** Ends attempt {@code attempt} of {@code job} when its timeout passed; its backoff is asked outside the lock. */
+    private void timedOut(JobRecord job, int token, int attempt, Duration timeout) {
+        if (!owns(job, token)) {
+            return;
+        }
+        Retry retry = retry(job, attempt, null, "timed out after " + timeout);
         Events events;
-        Thread thread = null;
+        InMemoryWorker<?>.Slot slot;
         lock.lock();
         try {
+            slot = job.slot;
             events = events();
-            if (job.token != token || job.state != JobState.ACTIVE) {
-                return;
+            if (!fail(
+                    job,
+                    token,
+                    null,
+                    retry.reason(),
+                    Job.Attempt.Outcome.TIMED_OUT,
+                    retry.delay(),
+                    clock.nanos(),
+                    events)) {
+                slot = null;
             }
-            InMemoryWorker<?>.Slot slot = job.slot;
-            long now = clock.nanos();
-            Retry retry = retry(job, job.attemptsMade + 1, null, "timed out after " + timeout);
-            fail(job, token, null, retry.reason(), Job.Attempt.Outcome.TIMED_OUT, retry.delay(), now, events);
-            thread = slot == null ? null : slot.thread();
         } finally {
             lock.unlock();
         }
-        if (thread != null) {
-            thread.interrupt();
+        if (slot != null) {
+            slot.interruptAttempt(job, token);
         }
         fire(events);
+    }
+
+    private boolean owns(JobRecord job, int token) {
+        lock.lock();
+        try {
+            return job.token == token && job.state == JobState.ACTIVE;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -806,19 +843,20 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private void finish(JobRecord job, JobState state, long now) {
         job.state = state;
         job.finishedAt = now;
+        job.finish = ++finishes;
         Group group = group(job);
         count(stats, state, now);
         count(group.stats, state, now);
         Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
         Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
-        kept.add(job, now);
+        kept.add(job);
         while (kept.count > retention.maxCount()) {
             removeFinished(kept.oldest(), now);
         }
         if (!job.removed && retention.maxAge() != null) {
-            job.expiresAt = saturatedAdd(now, retention.maxAge().toNanos());
-            expiring.add(job);
-            armWake(job.expiresAt);
+            long expiresAt = saturatedAdd(now, retention.maxAge().toNanos());
+            expiring.add(new Expiry(job, job.finish, expiresAt));
+            armWake(expiresAt);
         }
         releaseIfIdle(group, now);
     }
@@ -918,7 +956,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 next = Math.min(next, parked.peek().parkedUntil);
             }
             if (!expiring.isEmpty()) {
-                next = Math.min(next, expiring.peek().expiresAt);
+                next = Math.min(next, expiring.peek().at());
             }
             if (!forgetting.isEmpty()) {
                 next = Math.min(next, forgetting.peek().getValue());
@@ -963,10 +1001,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 releaseIfIdle(group, now);
             }
         }
-        while ((job = expiring.peek()) != null && job.expiresAt <= now) {
+        Expiry expiry;
+        while ((expiry = expiring.peek()) != null && expiry.at() <= now) {
             expiring.poll();
-            if (!job.removed && (job.state == JobState.COMPLETED || job.state == JobState.FAILED)) {
-                removeFinished(job, now);
+            if (expiry.isLive()) {
+                removeFinished(expiry.job(), now);
             }
         }
         Map.Entry<String, Long> remembered;
@@ -1034,6 +1073,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return;
         }
         if (repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
+            repeater.nextRun = null;
             return;
         }
         repeater.pendingJobId = null;
@@ -1057,17 +1097,27 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             Instant at = when.get();
             long atNanos = SluiceClock.toEpochNanos(at);
             String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
+            boolean fixedDelay = repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY;
+            JobRecord run = jobs.get(runId);
+            if (run != null && !(repeater.id.equals(run.repeatId) && isUnfinished(run.state))) {
+                // the run of that instant has been made and finished (or the id is taken): the one after it
+                when = repeater.schedule.nextAfter(at, repeater.anchor);
+                continue;
+            }
             repeater.runs++;
-            repeater.nextRun = at;
+            if (run == null) {
+                JobOptions runOptions =
+                        repeater.options.toBuilder().jobId(runId).build();
+                Prepared p = new Prepared(
+                        runId, repeater.template.name(), repeater.payload, runOptions, repeater.id, atNanos);
+                run = insert(p, repeater.template.payload(), now, events);
+            }
             repeater.pendingJobId = runId;
-            if (jobs.containsKey(runId)) {
+            if (run.state == JobState.DELAYED) {
+                repeater.nextRun = at;
                 return;
             }
-            JobOptions runOptions = repeater.options.toBuilder().jobId(runId).build();
-            Prepared p =
-                    new Prepared(runId, repeater.template.name(), repeater.payload, runOptions, repeater.id, atNanos);
-            JobRecord run = insert(p, now, events);
-            if (run.state != JobState.WAITING || repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
+            if (fixedDelay) {
                 return;
             }
             repeater.pendingJobId = null;
@@ -1076,14 +1126,36 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void dropPendingRun(Repeater<T> repeater, long now) {
-        if (repeater.pendingJobId == null) {
+        String pendingId = repeater.pendingJobId;
+        if (pendingId == null) {
             return;
         }
-        JobRecord pending = jobs.get(repeater.pendingJobId);
+        repeater.pendingJobId = null;
+        JobRecord pending = jobs.get(pendingId);
         if (pending != null && (pending.state == JobState.DELAYED || pending.state == JobState.WAITING)) {
-            removeUnstarted(pending, now);
+            removeUnstarted(pending, now, null);
+        }
+    }
+
+    private static boolean isUnfinished(JobState state) {
+        return state == JobState.WAITING || state == JobState.DELAYED || state == JobState.ACTIVE;
+    }
+
+    /**
+     * After the pending run of a repeatable was removed by hand: plans the run after it, so the schedule goes on
+     * (a fixed delay as if the removed run ended now, or at its time if that is later).
+     */
+    private void removedPendingRun(JobRecord run, long now, Events events) {
+        Repeater<T> repeater = repeaters.get(run.repeatId);
+        if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
+            return;
         }
         repeater.pendingJobId = null;
+        Instant after = SluiceClock.toInstant(
+                repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
+                        ? Math.max(now, run.scheduledAt)
+                        : run.scheduledAt);
+        scheduleRun(repeater, repeater.schedule.nextAfter(after, repeater.anchor), now, events);
     }
 
     @Override
@@ -1282,27 +1354,33 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
+        Events events;
         lock.lock();
         try {
             JobRecord job = jobs.get(id);
             if (job == null) {
                 return false;
             }
-            long now = clock.nanos();
-            switch (job.state) {
-                case ACTIVE ->
-                    throw new IllegalStateException(
-                            "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
-                case WAITING, DELAYED -> removeUnstarted(job, now);
-                case COMPLETED, FAILED -> removeFinished(job, now);
+            if (job.state == JobState.ACTIVE) {
+                throw new IllegalStateException(
+                        "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
             }
-            return true;
+            long now = clock.nanos();
+            events = events();
+            if (job.state == JobState.COMPLETED || job.state == JobState.FAILED) {
+                removeFinished(job, now);
+            } else {
+                removeUnstarted(job, now, events);
+            }
         } finally {
             lock.unlock();
         }
+        fire(events);
+        return true;
     }
 
-    private void removeUnstarted(JobRecord job, long now) {
+    /** Removes a waiting or delayed job; a repeatable's pending run is followed by the next ({@code events} given). */
+    private void removeUnstarted(JobRecord job, long now, Events events) {
         Group group = group(job);
         if (job.state == JobState.WAITING) {
             group.forgetWaiting();
@@ -1318,6 +1396,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             roomAvailable.signalAll();
         }
         releaseIfIdle(group, now);
+        if (job.repeatId != null) {
+            removedPendingRun(job, now, events);
+        }
     }
 
     @Override
@@ -1368,7 +1449,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         job.rateLimits = 0;
         job.failure = null;
         job.finishedAt = 0;
-        job.expiresAt = Long.MAX_VALUE;
+        job.finish = 0;
         makeWaiting(job, now, false);
     }
 
@@ -1401,9 +1482,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int drain(boolean delayedToo) {
+        Events events;
+        int drained;
         lock.lock();
         try {
             long now = clock.nanos();
+            events = events();
             List<JobRecord> doomed = new ArrayList<>();
             for (Group group : groups.values()) {
                 group.forEachWaiting(doomed::add);
@@ -1412,12 +1496,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 doomed.addAll(delayed);
             }
             for (JobRecord job : doomed) {
-                removeUnstarted(job, now);
+                removeUnstarted(job, now, events);
             }
-            return doomed.size();
+            drained = doomed.size();
         } finally {
             lock.unlock();
         }
+        fire(events);
+        return drained;
     }
 
     // ---------------------------------------------------------------- limits
@@ -1666,8 +1752,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     for (QueueListener<T> listener : listeners) {
                         try {
                             event.accept(listener);
-                        } catch (RuntimeException ignored) {
-                            // a listener's failure must not fail the queue
+                        } catch (Throwable e) {
+                            LOG.warn("listener {} of queue '{}' threw; the queue goes on", listener, name, e);
                         }
                     }
                 }
@@ -1720,8 +1806,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- snapshots
 
+    /** A snapshot of {@code r}; its payload is null if the codec cannot decode it. */
     Job<T> snapshot(JobRecord r) {
-        return snapshot(r, codec.decode(r.payload));
+        T payload;
+        try {
+            payload = codec.decode(r.payload);
+        } catch (RuntimeException e) {
+            payload = null;
+        }
+        return snapshot(r, payload);
     }
 
     private Job<T> snapshot(JobRecord r, T payload) {
@@ -1746,8 +1839,29 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 r.attempts());
     }
 
+    /** The payload of {@code r}; throws what the codec throws. */
     T decode(JobRecord r) {
         return codec.decode(r.payload);
+    }
+
+    /** Why job {@code r} fails when its payload cannot be decoded. */
+    String undecodable(JobRecord r, RuntimeException cause) {
+        return "the payload of job '" + r.id + "' cannot be decoded by " + codec + ": " + cause
+                + "; the job fails without running, its bytes stay readable by payloadBytes";
+    }
+
+    @Override
+    public Optional<byte[]> payloadBytes(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            JobRecord record = jobs.get(id);
+            return record == null ? Optional.empty() : Optional.of(record.payload.clone());
+        } finally {
+            lock.unlock();
+        }
     }
 
     void progress(JobRecord job, int token, int percent) {
@@ -1774,24 +1888,33 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
+    /** When the job that finished for the {@code finish}-th time expires. */
+    private record Expiry(JobRecord job, long finish, long at) {
+        boolean isLive() {
+            return !job.removed
+                    && job.finish == finish
+                    && (job.state == JobState.COMPLETED || job.state == JobState.FAILED);
+        }
+    }
+
     /** Finished jobs of one state, oldest first; entries of jobs that left the state are skipped. */
     private final class Finished {
         private final JobState state;
         private final ArrayDeque<Entry> entries = new ArrayDeque<>();
         long count;
 
-        private record Entry(JobRecord job, long finishedAt) {}
+        private record Entry(JobRecord job, long finish) {}
 
         Finished(JobState state) {
             this.state = state;
         }
 
         private boolean live(Entry e) {
-            return !e.job.removed && e.job.state == state && e.job.finishedAt == e.finishedAt;
+            return !e.job.removed && e.job.state == state && e.job.finish == e.finish;
         }
 
-        void add(JobRecord job, long now) {
-            entries.addLast(new Entry(job, now));
+        void add(JobRecord job) {
+            entries.addLast(new Entry(job, job.finish));
             count++;
             kept(job, state, 1);
         }

@@ -172,7 +172,7 @@ final class InMemoryWorker<T> implements Worker<T> {
     }
 
     private void deadlinePassed() {
-        List<Thread> interrupt = new ArrayList<>();
+        List<Runnable> interrupt = new ArrayList<>();
         lock.lock();
         try {
             if (state != State.CLOSING) {
@@ -185,14 +185,15 @@ final class InMemoryWorker<T> implements Worker<T> {
                     returned++;
                     active--;
                     slot.job = null;
-                    interrupt.add(slot.thread);
+                    int token = slot.token;
+                    interrupt.add(() -> slot.interruptAttempt(job, token));
                 }
             }
             finishClose();
         } finally {
             lock.unlock();
         }
-        interrupt.forEach(Thread::interrupt);
+        interrupt.forEach(Runnable::run);
     }
 
     /** Under the lock. */
@@ -220,6 +221,43 @@ final class InMemoryWorker<T> implements Worker<T> {
         int token;
         int attempt;
 
+        /** The attempt inside the processor now (job and token), guarded by this slot's monitor. */
+        private JobRecord running;
+
+        private int runningToken;
+        private boolean interruptSent;
+
+        /**
+         * Interrupts this slot's thread if it still runs attempt {@code token} of {@code target}; never the
+         * slot's next attempt, and the interrupt is cleared when the attempt leaves the processor.
+         */
+        void interruptAttempt(JobRecord target, int token) {
+            synchronized (this) {
+                if (running == target && runningToken == token) {
+                    interruptSent = true;
+                    thread.interrupt();
+                }
+            }
+        }
+
+        void enter(JobRecord current, int owned) {
+            synchronized (this) {
+                running = current;
+                runningToken = owned;
+                interruptSent = false;
+            }
+        }
+
+        void leave() {
+            synchronized (this) {
+                running = null;
+                if (interruptSent) {
+                    interruptSent = false;
+                    Thread.interrupted();
+                }
+            }
+        }
+
         /** Under the lock. */
         void take(JobRecord claimed, InMemoryQueue<T>.Events events) {
             job = claimed;
@@ -229,10 +267,6 @@ final class InMemoryWorker<T> implements Worker<T> {
                 Job<T> snapshot = queue.snapshot(claimed);
                 events.add(l -> l.onActive(snapshot));
             }
-        }
-
-        Thread thread() {
-            return thread;
         }
 
         void loop() {
@@ -335,22 +369,22 @@ final class InMemoryWorker<T> implements Worker<T> {
             JobRecord current = job;
             int owned = token;
             int number = attempt;
-            Result result;
+            T payload;
             try {
-                result = processor.process(new Context(current, owned, number));
+                payload = queue.decode(current);
+            } catch (RuntimeException e) {
+                return failureForGood(current, owned, e, queue.undecodable(current, e));
+            }
+            Result result;
+            enter(current, owned);
+            try {
+                result = processor.process(new Context(current, owned, number, payload));
             } catch (UnrecoverableJobException e) {
-                String reason = reasonOf(e);
-                return events -> queue.fail(
-                        current,
-                        owned,
-                        e,
-                        reason,
-                        Job.Attempt.Outcome.FAILED,
-                        null,
-                        queue.clock().nanos(),
-                        events);
+                return failureForGood(current, owned, e, reasonOf(e));
             } catch (Throwable e) {
                 return failure(current, owned, number, e, reasonOf(e));
+            } finally {
+                leave();
             }
             if (result == null) {
                 return failure(
@@ -366,6 +400,19 @@ final class InMemoryWorker<T> implements Worker<T> {
             }
             String value = ((Result.Done) result).value();
             return events -> queue.complete(current, owned, value, queue.clock().nanos(), events);
+        }
+
+        /** Fails the job whatever attempts remain. */
+        private Ending<T> failureForGood(JobRecord current, int owned, Throwable error, String reason) {
+            return events -> queue.fail(
+                    current,
+                    owned,
+                    error,
+                    reason,
+                    Job.Attempt.Outcome.FAILED,
+                    null,
+                    queue.clock().nanos(),
+                    events);
         }
 
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
@@ -387,11 +434,13 @@ final class InMemoryWorker<T> implements Worker<T> {
         private final JobRecord record;
         private final int token;
         private final int attempt;
+        private final T payload;
 
-        Context(JobRecord record, int token, int attempt) {
+        Context(JobRecord record, int token, int attempt, T payload) {
             this.record = record;
             this.token = token;
             this.attempt = attempt;
+            this.payload = payload;
         }
 
         @Override
@@ -406,7 +455,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public T payload() {
-            return queue.decode(record);
+            return payload;
         }
 
         @Override
