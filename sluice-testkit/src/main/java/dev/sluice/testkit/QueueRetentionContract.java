@@ -240,4 +240,27 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
         worker.runDue();
         assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c5", "c4");
     }
+
+    @Test
+    void jobsKeptForDifferentAgesExpireInTheOrderOfTheirExpiry() {
+        JobQueue<String> queue = newQueue();
+        Worker<String> worker = manualWorker(queue, completing());
+        for (int[] idAndSeconds : new int[][] {{1, 30}, {2, 10}, {3, 40}, {4, 20}}) {
+            queue.add(
+                    "ok",
+                    "p",
+                    id("j" + idAndSeconds[0])
+                            .keepCompleted(Retention.keepFor(Duration.ofSeconds(idAndSeconds[1])))
+                            .build());
+        }
+        worker.runDue();
+
+        List<List<String>> keptAfter = new ArrayList<>();
+        for (int step = 1; step <= 4; step++) {
+            advanceMillis(10_000);
+            keptAfter.add(ids(queue.jobs(JobState.COMPLETED, 0, 10)));
+        }
+
+        assertThat(keptAfter).containsExactly(List.of("j4", "j3", "j1"), List.of("j3", "j1"), List.of("j3"), List.of());
+    }
 }
