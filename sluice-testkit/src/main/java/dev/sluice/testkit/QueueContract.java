@@ -193,6 +193,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Boundaries in time: at the instant a state ends, the new state holds. */
+    @Nested
+    @DisplayName("boundaries in time: at the instant a state ends, the new state holds")
+    class Boundaries extends QueueBoundaryContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Payloads the codec cannot decode: the job fails, nothing else is disturbed. */
     @Nested
     @DisplayName("payloads the codec cannot decode: the job fails, nothing else is disturbed")
