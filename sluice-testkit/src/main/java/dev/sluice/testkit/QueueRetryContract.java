@@ -300,6 +300,21 @@ public abstract class QueueRetryContract extends QueueContractSupport {
     }
 
     @Test
+    void aCustomBackoffLongerThanTheClockCanCountDelaysTheJobForGood() {
+        Backoff forAges = Backoff.custom((failedAttempt, error) -> Duration.ofDays(365L * 1_000_000));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(2).backoff(forAges));
+        queue.add("n", "p", withId("j"));
+        Worker<String> worker = manualWorker(queue, throwing("no"));
+
+        assertThat(worker.runDue()).isEqualTo(1);
+
+        assertThat(stateOf(queue, "j")).isEqualTo(JobState.DELAYED);
+        assertThat(queue.counts()).isEqualTo(counts(0, 1, 0, 0, 0));
+        clock.advance(Duration.ofDays(365L * 10));
+        assertThat(worker.runDue()).isZero();
+    }
+
+    @Test
     void unrecoverableExceptionFailsAtOnceWhateverAttemptsRemain() {
         JobQueue<String> queue = queueWith(JobOptions.builder().attempts(10).backoff(Backoff.none()));
         Events events = new Events();

@@ -3,7 +3,6 @@ package dev.sluice.internal.queue;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
-import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
@@ -329,7 +328,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return true;
         }
         Long until = rememberedIds.get(id);
-        return until != null && until > now;
+        return until != null && RetentionRules.isRemembered(until, now);
     }
 
     private Added<T> duplicate(Prepared p, long now) {
@@ -342,7 +341,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         Long until = rememberedIds.get(p.id);
         if (until != null) {
-            if (until > now) {
+            if (RetentionRules.isRemembered(until, now)) {
                 return new Added<>(null, true);
             }
             rememberedIds.remove(p.id);
@@ -518,18 +517,33 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
     private void offer(Group group, long now) {
-        if (group.inRing || group.heldByConcurrency || group.waiting == 0) {
+        if (group.inRing || group.heldByConcurrency) {
             return;
         }
-        if (group.parkedUntil > now) {
-            return;
+        switch (placeOf(group, now)) {
+            case READY -> {
+                ring.addLast(group);
+                group.inRing = true;
+            }
+            case PARKED -> {
+                if (group.parkedUntil <= now) {
+                    park(group, group.pausedUntil);
+                }
+            }
+            case HELD -> group.heldByConcurrency = true;
+            case IDLE, RELEASED -> {}
         }
-        if (group.pausedUntil > now) {
-            park(group, group.pausedUntil);
-            return;
-        }
-        ring.addLast(group);
-        group.inRing = true;
+    }
+
+    private GroupRules.Place placeOf(Group group, long now) {
+        return GroupRules.place(
+                group.waiting,
+                group.delayed,
+                group.active,
+                limitsOf(group.key).concurrency(),
+                group.pausedUntil,
+                group.parkedUntil,
+                now);
     }
 
     private void park(Group group, long until) {
@@ -560,23 +574,23 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Group group;
         while ((group = ring.pollFirst()) != null) {
             group.inRing = false;
-            if (group.waiting == 0 || group.released) {
+            if (group.released) {
                 continue;
             }
-            GroupLimits limits = limitsOf(group.key);
-            if (group.active >= limits.concurrency()) {
-                group.heldByConcurrency = true;
-                continue;
-            }
-            if (group.pausedUntil > now) {
-                park(group, group.pausedUntil);
+            GroupRules.Place place = placeOf(group, now);
+            if (place != GroupRules.Place.READY) {
+                if (place == GroupRules.Place.HELD) {
+                    group.heldByConcurrency = true;
+                } else if (place == GroupRules.Place.PARKED) {
+                    park(group, GroupRules.until(group.pausedUntil, group.parkedUntil));
+                }
                 continue;
             }
             QueueRate groupRate = rateOf(group.key);
             if (groupRate != null) {
                 long wait = groupRate.take(group.key.rateKey(), now);
                 if (wait > 0) {
-                    park(group, now + wait);
+                    park(group, GroupRules.parkedForRate(wait, now));
                     continue;
                 }
             }
@@ -685,8 +699,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         job.attemptsMade++;
         endAttempt(job, now, outcome, reason);
-        boolean exhausted = job.attemptsMade >= job.options.attempts();
-        if (retryDelay == null || exhausted) {
+        AttemptRules.Next next =
+                AttemptRules.afterFailure(job.attemptsMade, job.options.attempts(), retryDelay, reason, now);
+        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             job.failure = failure(reason, error);
             finish(job, JobState.FAILED, now);
             if (events != null) {
@@ -696,10 +711,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             afterFinish(job, now, events);
             return true;
         }
-        long delay = retryDelay.toNanos();
-        if (delay > 0) {
+        if (next.at() > now) {
             Group group = group(job);
-            makeDelayed(job, now + delay);
+            makeDelayed(job, next.at());
             releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
@@ -717,15 +731,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (!leaveActive(job, token, now)) {
             return false;
         }
-        long until = saturatedAdd(now, limited.retryAfter().toNanos());
         String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
         endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
-        if (job.rateLimits >= job.options.maxRateLimits()) {
-            job.failure = new Job.Failure(
-                    "rate limited " + (job.rateLimits + 1) + " times, more than maxRateLimits "
-                            + job.options.maxRateLimits(),
-                    null,
-                    null);
+        AttemptRules.Next next = AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), limited, now);
+        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
+            job.failure = new Job.Failure(next.reason(), null, null);
             finish(job, JobState.FAILED, now);
             if (events != null) {
                 Job<T> snapshot = snapshot(job);
@@ -736,16 +746,17 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         job.rateLimits++;
         Group group = group(job);
+        long until = next.at();
         if (limited.scope() == Result.Scope.GROUP) {
             if (until > group.pausedUntil) {
-                group.pausedUntil = until;
+                group.pausedUntil = GroupRules.pausedUntil(group.pausedUntil, until);
                 if (group.inRing) {
                     ring.remove(group);
                     group.inRing = false;
                 }
             }
         } else if (until > pausedUntil) {
-            pausedUntil = until;
+            pausedUntil = GroupRules.pausedUntil(pausedUntil, until);
             armWake(until);
         }
         makeWaiting(job, now, true);
@@ -771,7 +782,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (!owns(job, token)) {
             return;
         }
-        Retry retry = retry(job, attempt, null, "timed out after " + timeout);
+        AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + timeout);
         Events events;
         InMemoryWorker<?>.Slot slot;
         lock.lock();
@@ -807,37 +818,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     }
 
-    /**
-     * What follows a failed attempt.
-     *
-     * @param delay the wait before the next attempt; null to fail the job now
-     * @param reason why the attempt failed, and why the job cannot be retried when the backoff is at fault
-     */
-    record Retry(Duration delay, String reason) {}
-
-    /**
-     * Plans what follows attempt {@code failedAttempt} failing for {@code reason}: no retry when attempts are
-     * used up; otherwise the backoff's wait, asked once (a custom function may throw, or return null or a
-     * negative duration: then the job fails, saying so). Called outside the lock by workers.
-     */
-    Retry retry(JobRecord job, int failedAttempt, Throwable error, String reason) {
-        if (failedAttempt >= job.options.attempts()) {
-            return new Retry(null, reason);
-        }
-        Backoff backoff = job.options.backoff();
-        Duration delay;
-        try {
-            delay = backoff.delay(failedAttempt, error);
-        } catch (RuntimeException e) {
-            return new Retry(null, reason + "; its backoff " + backoff + " threw " + e);
-        }
-        if (delay == null || delay.isNegative()) {
-            return new Retry(
-                    null,
-                    reason + "; its backoff " + backoff + " returned " + delay + " for attempt " + failedAttempt
-                            + "; a backoff must return zero or a positive duration");
-        }
-        return new Retry(delay, reason);
+    /** The wait after attempt {@code failedAttempt} of {@code job} failed; asks its backoff: call outside the lock. */
+    static AttemptRules.Retry retry(JobRecord job, int failedAttempt, Throwable error, String reason) {
+        return AttemptRules.backoff(failedAttempt, job.options.attempts(), job.options.backoff(), error, reason);
     }
 
     private void finish(JobRecord job, JobState state, long now) {
@@ -850,11 +833,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
         Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
         kept.add(job);
-        while (kept.count > retention.maxCount()) {
+        for (long evict = RetentionRules.evictions(retention, kept.count); evict > 0; evict--) {
             removeFinished(kept.oldest(), now);
         }
-        if (!job.removed && retention.maxAge() != null) {
-            long expiresAt = saturatedAdd(now, retention.maxAge().toNanos());
+        long expiresAt = RetentionRules.expiresAt(retention, now);
+        if (!job.removed && expiresAt != RetentionRules.NEVER) {
             expiring.add(new Expiry(job, job.finish, expiresAt));
             armWake(expiresAt);
         }
@@ -879,7 +862,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 repeater.pendingJobId = null;
                 scheduleRun(
                         repeater,
-                        repeater.schedule.nextAfter(SluiceClock.toInstant(now), repeater.anchor),
+                        RepeatPlanner.afterEnd(repeater.schedule, SluiceClock.toInstant(now), repeater.anchor),
                         now,
                         events);
             }
@@ -896,19 +879,19 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         kept.maybeCompact();
         job.removed = true;
         jobs.remove(job.id);
-        Duration window = job.options.deduplicateFor();
-        if (window != null) {
-            long until = saturatedAdd(job.finishedAt, window.toNanos());
-            if (until > now) {
-                rememberedIds.put(job.id, until);
-                forgetting.add(Map.entry(job.id, until));
-                armWake(until);
-            }
+        long until = RetentionRules.rememberUntil(job.options.deduplicateFor(), job.finishedAt);
+        if (RetentionRules.isRemembered(until, now)) {
+            rememberedIds.put(job.id, until);
+            forgetting.add(Map.entry(job.id, until));
+            armWake(until);
         }
     }
 
     private void releaseIfIdle(Group group, long now) {
-        if (group.isIdle(now) && !group.inRing && group.parkedUntil <= now && !group.released) {
+        if (!group.released
+                && !group.inRing
+                && GroupRules.isReleasable(
+                        group.waiting, group.delayed, group.active, group.pausedUntil, group.parkedUntil, now)) {
             groups.remove(group.key);
             group.released = true;
             if (group.parkedUntil > Long.MIN_VALUE) {
@@ -982,7 +965,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
     private void runDueWork(long now, Events events) {
         JobRecord job;
-        while ((job = delayed.peek()) != null && job.runAt <= now) {
+        while ((job = delayed.peek()) != null && AttemptRules.isDue(job.runAt, now)) {
             delayed.poll();
             Group group = group(job);
             group.delayed--;
@@ -1002,14 +985,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             }
         }
         Expiry expiry;
-        while ((expiry = expiring.peek()) != null && expiry.at() <= now) {
+        while ((expiry = expiring.peek()) != null && RetentionRules.isExpired(expiry.at(), now)) {
             expiring.poll();
             if (expiry.isLive()) {
                 removeFinished(expiry.job(), now);
             }
         }
         Map.Entry<String, Long> remembered;
-        while ((remembered = forgetting.peek()) != null && remembered.getValue() <= now) {
+        while ((remembered = forgetting.peek()) != null && !RetentionRules.isRemembered(remembered.getValue(), now)) {
             forgetting.poll();
             rememberedIds.remove(remembered.getKey(), remembered.getValue());
         }
@@ -1054,9 +1037,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 Repeater<T> repeater = new Repeater<>(
                         id, schedule, template, prepared.payload, prepared.options, SluiceClock.toInstant(now));
                 repeaters.put(id, repeater);
-                Instant first = schedule.nextAfter(SluiceClock.toInstant(now).minusNanos(1), repeater.anchor)
-                        .orElse(null);
-                scheduleRun(repeater, Optional.ofNullable(first), now, events);
+                scheduleRun(
+                        repeater,
+                        RepeatPlanner.first(schedule, SluiceClock.toInstant(now), repeater.anchor),
+                        now,
+                        events);
                 answer = repeater.view();
             }
         } finally {
@@ -1079,7 +1064,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         repeater.pendingJobId = null;
         scheduleRun(
                 repeater,
-                repeater.schedule.nextAfter(SluiceClock.toInstant(run.scheduledAt), repeater.anchor),
+                RepeatPlanner.afterDue(repeater.schedule, SluiceClock.toInstant(run.scheduledAt), repeater.anchor),
                 now,
                 events);
     }
@@ -1089,40 +1074,41 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
      * once by the next one, in a loop, so a clock that jumped over several run times makes each of them.
      */
     private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events events) {
-        while (true) {
-            repeater.nextRun = null;
-            if (when.isEmpty() || repeater.runs >= repeater.schedule.limit()) {
-                return;
-            }
-            Instant at = when.get();
-            long atNanos = SluiceClock.toEpochNanos(at);
-            String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
-            boolean fixedDelay = repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY;
-            JobRecord run = jobs.get(runId);
-            if (run != null && !(repeater.id.equals(run.repeatId) && isUnfinished(run.state))) {
-                // the run of that instant has been made and finished (or the id is taken): the one after it
-                when = repeater.schedule.nextAfter(at, repeater.anchor);
-                continue;
-            }
+        RepeatPlanner.Plan plan = RepeatPlanner.plan(
+                repeater.id,
+                repeater.schedule,
+                repeater.anchor,
+                repeater.runs,
+                when,
+                SluiceClock.toInstant(now),
+                runId -> held(repeater, runId));
+        for (RepeatPlanner.Run run : plan.runs()) {
             repeater.runs++;
-            if (run == null) {
+            if (run.add()) {
                 JobOptions runOptions =
-                        repeater.options.toBuilder().jobId(runId).build();
+                        repeater.options.toBuilder().jobId(run.id()).build();
                 Prepared p = new Prepared(
-                        runId, repeater.template.name(), repeater.payload, runOptions, repeater.id, atNanos);
-                run = insert(p, repeater.template.payload(), now, events);
+                        run.id(),
+                        repeater.template.name(),
+                        repeater.payload,
+                        runOptions,
+                        repeater.id,
+                        SluiceClock.toEpochNanos(run.at()));
+                insert(p, repeater.template.payload(), now, events);
             }
-            repeater.pendingJobId = runId;
-            if (run.state == JobState.DELAYED) {
-                repeater.nextRun = at;
-                return;
-            }
-            if (fixedDelay) {
-                return;
-            }
-            repeater.pendingJobId = null;
-            when = repeater.schedule.nextAfter(at, repeater.anchor);
         }
+        repeater.pendingJobId = plan.pending() == null ? null : plan.pending().id();
+        repeater.nextRun = plan.nextRun();
+    }
+
+    private RepeatPlanner.Held held(Repeater<T> repeater, String runId) {
+        JobRecord job = jobs.get(runId);
+        if (job == null) {
+            return RepeatPlanner.Held.NOTHING;
+        }
+        return repeater.id.equals(job.repeatId) && isUnfinished(job.state)
+                ? RepeatPlanner.Held.UNFINISHED_RUN
+                : RepeatPlanner.Held.TAKEN;
     }
 
     private void dropPendingRun(Repeater<T> repeater, long now) {
@@ -1151,11 +1137,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return;
         }
         repeater.pendingJobId = null;
-        Instant after = SluiceClock.toInstant(
-                repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
-                        ? Math.max(now, run.scheduledAt)
-                        : run.scheduledAt);
-        scheduleRun(repeater, repeater.schedule.nextAfter(after, repeater.anchor), now, events);
+        scheduleRun(
+                repeater,
+                RepeatPlanner.afterRemoval(
+                        repeater.schedule,
+                        SluiceClock.toInstant(run.scheduledAt),
+                        SluiceClock.toInstant(now),
+                        repeater.anchor),
+                now,
+                events);
     }
 
     @Override
@@ -1464,7 +1454,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             long now = clock.nanos();
-            long cutoff = age.getSeconds() >= Long.MAX_VALUE / 4_000_000_000L ? Long.MIN_VALUE : now - age.toNanos();
+            long cutoff = RetentionRules.cleanCutoff(age, now);
             List<JobRecord> old = new ArrayList<>();
             (state == JobState.COMPLETED ? completedJobs : failedJobs).forEachNewestFirst(job -> {
                 if (job.finishedAt <= cutoff) {
@@ -1881,11 +1871,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             lock.unlock();
         }
         fire(events);
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** When the job that finished for the {@code finish}-th time expires. */

@@ -416,7 +416,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
-            InMemoryQueue.Retry retry = queue.retry(current, number, error, reason);
+            AttemptRules.Retry retry = InMemoryQueue.retry(current, number, error, reason);
             return events -> queue.fail(
                     current,
                     owned,
