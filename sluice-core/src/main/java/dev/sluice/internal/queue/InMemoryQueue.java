@@ -45,8 +45,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A queue whose jobs live in this JVM.
@@ -62,7 +60,6 @@ import org.slf4j.LoggerFactory;
  * parked groups, the queue's pause, expiring jobs), wakes the queue.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
-    private static final Logger LOG = LoggerFactory.getLogger(InMemoryQueue.class);
     private static final int MAX_GROUP_KEYS = 1 << 22;
     private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
@@ -126,16 +123,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private QueueRate defaultGroupRate;
     private final HashMap<String, GroupLimits> groupOverrides = new HashMap<>();
     private final HashMap<String, QueueRate> overrideRates = new HashMap<>();
-    private final ArrayDeque<Events> outbox = new ArrayDeque<>();
-    private boolean delivering;
     private int idleWorkers;
     private int blockedProducers;
-    private SluiceClock.Timer wakeTimer;
-    private long wakeAt = Long.MAX_VALUE;
+    private final WakeTimer wakeTimer;
     private boolean closed;
 
-    @SuppressWarnings("unchecked")
-    private volatile QueueListener<T>[] listeners = new QueueListener[0];
+    private final Listeners<T> listeners;
 
     /** A queue called {@code name}; the engine has checked the arguments. */
     public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
@@ -143,6 +136,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.codec = codec;
         this.options = options;
         this.clock = clock;
+        this.listeners = new Listeners<>(name, lock);
+        this.wakeTimer = new WakeTimer(clock, this::wake);
         this.concurrency = options.concurrency();
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
         this.groupDefaults = options.groupDefaults();
@@ -196,7 +191,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         Prepared prepared = prepare(job, -1);
-        Events events = null;
+        Events<T> events = null;
         Added<T> added;
         lock.lock();
         try {
@@ -233,7 +228,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             }
             prepared.add(prepare(job, i));
         }
-        Events events;
+        Events<T> events;
         List<Added<T>> answers = new ArrayList<>(prepared.size());
         lock.lock();
         try {
@@ -435,7 +430,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Adds a job; {@code payload} is what {@code p}'s bytes encode, for the event. */
-    private JobRecord insert(Prepared p, T payload, long now, Events events) {
+    private JobRecord insert(Prepared p, T payload, long now, Events<T> events) {
         String id = p.id != null ? p.id : newId();
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
@@ -512,7 +507,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         delayed.add(job);
         group(job).delayed++;
         delayedCount++;
-        armWake(runAt);
+        wakeTimer.arm(runAt);
     }
 
     /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
@@ -552,7 +547,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         group.parkedUntil = until;
         parked.add(group);
-        armWake(until);
+        wakeTimer.arm(until);
     }
 
     /** The next job that may start now, made active; null if none may. Called under the lock. */
@@ -567,7 +562,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long wait = rate.peek(QUEUE_KEY, now);
             if (wait > 0) {
                 rateBlockedUntil = now + wait;
-                armWake(rateBlockedUntil);
+                wakeTimer.arm(rateBlockedUntil);
                 return null;
             }
         }
@@ -664,7 +659,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
-    boolean complete(JobRecord job, int token, String value, long now, Events events) {
+    boolean complete(JobRecord job, int token, String value, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
@@ -693,7 +688,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             Job.Attempt.Outcome outcome,
             Duration retryDelay,
             long now,
-            Events events) {
+            Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
@@ -727,7 +722,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Records a rate-limited attempt; false if the caller no longer owns the job. */
-    boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events events) {
+    boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
@@ -757,7 +752,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             }
         } else if (until > pausedUntil) {
             pausedUntil = GroupRules.pausedUntil(pausedUntil, until);
-            armWake(until);
+            wakeTimer.arm(until);
         }
         makeWaiting(job, now, true);
         if (events != null) {
@@ -783,7 +778,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return;
         }
         AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + timeout);
-        Events events;
+        Events<T> events;
         InMemoryWorker<?>.Slot slot;
         lock.lock();
         try {
@@ -839,7 +834,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         long expiresAt = RetentionRules.expiresAt(retention, now);
         if (!job.removed && expiresAt != RetentionRules.NEVER) {
             expiring.add(new Expiry(job, job.finish, expiresAt));
-            armWake(expiresAt);
+            wakeTimer.arm(expiresAt);
         }
         releaseIfIdle(group, now);
     }
@@ -853,7 +848,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     }
 
-    private void afterFinish(JobRecord job, long now, Events events) {
+    private void afterFinish(JobRecord job, long now, Events<T> events) {
         if (job.repeatId != null) {
             Repeater<T> repeater = repeaters.get(job.repeatId);
             if (repeater != null
@@ -883,7 +878,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (RetentionRules.isRemembered(until, now)) {
             rememberedIds.put(job.id, until);
             forgetting.add(Map.entry(job.id, until));
-            armWake(until);
+            wakeTimer.arm(until);
         }
     }
 
@@ -911,24 +906,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- time
 
-    private void armWake(long at) {
-        if (at >= wakeAt) {
-            return;
-        }
-        if (wakeTimer != null) {
-            wakeTimer.cancel();
-        }
-        wakeAt = at;
-        wakeTimer = clock.schedule(at - clock.nanos(), this::wake);
-    }
-
     private void wake() {
-        Events events;
+        Events<T> events;
         lock.lock();
         try {
             events = events();
-            wakeTimer = null;
-            wakeAt = Long.MAX_VALUE;
+            wakeTimer.fired();
             long now = clock.nanos();
             runDueWork(now, events);
             long next = Long.MAX_VALUE;
@@ -951,7 +934,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 next = Math.min(next, rateBlockedUntil);
             }
             if (next != Long.MAX_VALUE) {
-                armWake(Math.max(next, now + 1));
+                wakeTimer.arm(Math.max(next, now + 1));
             }
             if (idleWorkers > 0) {
                 workAvailable.signalAll();
@@ -963,7 +946,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
-    private void runDueWork(long now, Events events) {
+    private void runDueWork(long now, Events<T> events) {
         JobRecord job;
         while ((job = delayed.peek()) != null && AttemptRules.isDue(job.runAt, now)) {
             delayed.poll();
@@ -1018,7 +1001,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
         }
         Prepared prepared = prepare(template, -1);
-        Events events;
+        Events<T> events;
         RepeatableJob<T> answer;
         lock.lock();
         try {
@@ -1052,7 +1035,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** After a cron or fixed-rate run became due, adds the run after it. */
-    private void scheduleFollowing(JobRecord run, long now, Events events) {
+    private void scheduleFollowing(JobRecord run, long now, Events<T> events) {
         Repeater<T> repeater = repeaters.get(run.repeatId);
         if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
             return;
@@ -1073,7 +1056,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
      * Adds the repeater's run at {@code when}. A cron or fixed-rate run that is already due is followed at
      * once by the next one, in a loop, so a clock that jumped over several run times makes each of them.
      */
-    private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events events) {
+    private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events<T> events) {
         RepeatPlanner.Plan plan = RepeatPlanner.plan(
                 repeater.id,
                 repeater.schedule,
@@ -1131,7 +1114,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
      * After the pending run of a repeatable was removed by hand: plans the run after it, so the schedule goes on
      * (a fixed delay as if the removed run ended now, or at its time if that is later).
      */
-    private void removedPendingRun(JobRecord run, long now, Events events) {
+    private void removedPendingRun(JobRecord run, long now, Events<T> events) {
         Repeater<T> repeater = repeaters.get(run.repeatId);
         if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
             return;
@@ -1344,7 +1327,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
-        Events events;
+        Events<T> events;
         lock.lock();
         try {
             JobRecord job = jobs.get(id);
@@ -1370,7 +1353,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Removes a waiting or delayed job; a repeatable's pending run is followed by the next ({@code events} given). */
-    private void removeUnstarted(JobRecord job, long now, Events events) {
+    private void removeUnstarted(JobRecord job, long now, Events<T> events) {
         Group group = group(job);
         if (job.state == JobState.WAITING) {
             group.forgetWaiting();
@@ -1472,7 +1455,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int drain(boolean delayedToo) {
-        Events events;
+        Events<T> events;
         int drained;
         lock.lock();
         try {
@@ -1668,94 +1651,26 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void addListener(QueueListener<T> listener) {
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null");
         }
-        synchronized (this) {
-            QueueListener<T>[] now = listeners;
-            QueueListener<T>[] next = java.util.Arrays.copyOf(now, now.length + 1);
-            next[now.length] = listener;
-            listeners = next;
-        }
+        listeners.add(listener);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public boolean removeListener(QueueListener<T> listener) {
-        synchronized (this) {
-            QueueListener<T>[] now = listeners;
-            for (int i = 0; i < now.length; i++) {
-                if (now[i] == listener) {
-                    QueueListener<T>[] next = (QueueListener<T>[]) new QueueListener[now.length - 1];
-                    System.arraycopy(now, 0, next, 0, i);
-                    System.arraycopy(now, i + 1, next, i, now.length - i - 1);
-                    listeners = next;
-                    return true;
-                }
-            }
-            return false;
-        }
+        return listeners.remove(listener);
     }
 
-    /** A batch of events to tell the listeners once the lock is released; null when nobody listens. */
-    final class Events extends ArrayList<Consumer<QueueListener<T>>> {
-        private static final long serialVersionUID = 1L;
+    /** Under the lock, where a critical section starts to record events: see {@link Listeners#batch()}. */
+    Events<T> events() {
+        return listeners.batch();
     }
 
-    /**
-     * Under the lock, right where a critical section starts to record events (and with no wait before the
-     * lock is released): a batch for them, queued behind every earlier batch so listeners hear changes in the
-     * order they happened. Null when nobody listens.
-     */
-    Events events() {
-        if (listeners.length == 0) {
-            return null;
-        }
-        Events batch = new Events();
-        outbox.add(batch);
-        return batch;
-    }
-
-    /**
-     * After the lock is released: delivers the queued batches in order, unless another thread is delivering
-     * (it delivers this batch too).
-     */
-    void fire(Events events) {
-        if (events == null) {
-            return;
-        }
-        while (true) {
-            Events next;
-            lock.lock();
-            try {
-                if (delivering || (next = outbox.poll()) == null) {
-                    return;
-                }
-                delivering = true;
-            } finally {
-                lock.unlock();
-            }
-            try {
-                for (Consumer<QueueListener<T>> event : next) {
-                    for (QueueListener<T> listener : listeners) {
-                        try {
-                            event.accept(listener);
-                        } catch (Throwable e) {
-                            LOG.warn("listener {} of queue '{}' threw; the queue goes on", listener, name, e);
-                        }
-                    }
-                }
-            } finally {
-                lock.lock();
-                try {
-                    delivering = false;
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
+    /** After the lock is released: delivers the recorded events, see {@link Listeners#fire}. */
+    void fire(Events<T> events) {
+        listeners.fire(events);
     }
 
     ReentrantLock lock() {
@@ -1855,7 +1770,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     void progress(JobRecord job, int token, int percent) {
-        Events events;
+        Events<T> events;
         lock.lock();
         try {
             events = events();

@@ -88,7 +88,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord job;
-                InMemoryQueue<T>.Events events;
+                Events<T> events;
                 lock.lock();
                 try {
                     events = queue.events();
@@ -211,7 +211,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     /** How one attempt ended, computed outside the lock and recorded under it. */
     private interface Ending<T> {
-        void apply(InMemoryQueue<T>.Events events);
+        void apply(Events<T> events);
     }
 
     /** One of the worker's threads, and the job it runs. */
@@ -259,7 +259,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         /** Under the lock. */
-        void take(JobRecord claimed, InMemoryQueue<T>.Events events) {
+        void take(JobRecord claimed, Events<T> events) {
             job = claimed;
             token = claimed.token;
             attempt = claimed.attemptsMade + 1;
@@ -279,7 +279,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord next = null;
-                InMemoryQueue<T>.Events events;
+                Events<T> events;
                 queue.lockSpinning();
                 try {
                     events = queue.events();
@@ -314,7 +314,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         /** Under the lock: the next job, taken by this slot, or null. */
-        private JobRecord claimNext(InMemoryQueue<T>.Events events) {
+        private JobRecord claimNext(Events<T> events) {
             JobRecord next = queue.claim(this, queue.clock().nanos());
             if (next != null) {
                 take(next, events);
@@ -325,7 +325,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         /** Waits until a job may start (returned, taken) or the worker closes (null). */
         private JobRecord awaitNext() {
-            InMemoryQueue<T>.Events events = null;
+            Events<T> events = null;
             JobRecord next = null;
             lock.lock();
             try {
