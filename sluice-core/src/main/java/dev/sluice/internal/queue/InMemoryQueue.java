@@ -19,7 +19,6 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
-import dev.sluice.queue.Retention;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -33,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +66,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
-    private static final Comparator<JobRecord> BY_RUN_AT =
-            Comparator.<JobRecord>comparingLong(j -> j.runAt).thenComparingLong(j -> j.seq);
 
     private final String name;
     private final Codec<T> codec;
@@ -79,18 +75,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final Condition workAvailable = lock.newCondition();
     private final Condition roomAvailable = lock.newCondition();
 
-    private final HashMap<String, JobRecord> jobs = new HashMap<>();
     private final HashMap<Group.Key, Group> groups = new HashMap<>();
     private final ArrayDeque<Group> ring = new ArrayDeque<>();
     private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
-    private final PriorityQueue<JobRecord> delayed = new PriorityQueue<>(BY_RUN_AT);
-    private final Finished completedJobs = new Finished(JobState.COMPLETED);
-    private final Finished failedJobs = new Finished(JobState.FAILED);
-    /** When kept finished jobs expire; an entry whose job finished again since (or left) is skipped. */
-    private final PriorityQueue<Expiry> expiring = new PriorityQueue<>(Comparator.comparingLong(Expiry::at));
-
-    private final HashMap<String, Long> rememberedIds = new HashMap<>();
-    private final PriorityQueue<Map.Entry<String, Long>> forgetting = new PriorityQueue<>(Map.Entry.comparingByValue());
     private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
@@ -108,12 +95,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     };
 
-    private long finishes;
     private long waitingCount;
     private long delayedCount;
     private long activeCount;
     private long seq;
-    private long nextId;
     private boolean paused;
     private long pausedUntil = Long.MIN_VALUE;
     private long rateBlockedUntil = Long.MIN_VALUE;
@@ -126,6 +111,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private int idleWorkers;
     private int blockedProducers;
     private final WakeTimer wakeTimer;
+    private final JobStore store;
     private boolean closed;
 
     private final Listeners<T> listeners;
@@ -138,6 +124,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.clock = clock;
         this.listeners = new Listeners<>(name, lock);
         this.wakeTimer = new WakeTimer(clock, this::wake);
+        this.store = new JobStore(wakeTimer);
         this.concurrency = options.concurrency();
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
         this.groupDefaults = options.groupDefaults();
@@ -276,7 +263,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Map<Group.Key, Integer> perGroup = groupsBounded ? new HashMap<>() : Map.of();
         int fresh = 0;
         for (Prepared p : prepared) {
-            if (p.id == null || (!isHeld(p.id, now) && (ids == null || ids.add(p.id)))) {
+            if (p.id == null || (!store.isHeld(p.id, now) && (ids == null || ids.add(p.id)))) {
                 fresh++;
                 if (groupsBounded) {
                     perGroup.merge(Group.Key.of(p.options.group()), 1, Integer::sum);
@@ -318,30 +305,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return bytes;
     }
 
-    private boolean isHeld(String id, long now) {
-        if (jobs.containsKey(id)) {
-            return true;
-        }
-        Long until = rememberedIds.get(id);
-        return until != null && RetentionRules.isRemembered(until, now);
-    }
-
     private Added<T> duplicate(Prepared p, long now) {
         if (p.id == null) {
             return null;
         }
-        JobRecord existing = jobs.get(p.id);
+        JobRecord existing = store.get(p.id);
         if (existing != null) {
             return new Added<>(snapshot(existing), true);
         }
-        Long until = rememberedIds.get(p.id);
-        if (until != null) {
-            if (RetentionRules.isRemembered(until, now)) {
-                return new Added<>(null, true);
-            }
-            rememberedIds.remove(p.id);
-        }
-        return null;
+        return store.remembers(p.id, now) ? new Added<>(null, true) : null;
     }
 
     private void awaitRoom(Demand demand, long now) {
@@ -421,20 +393,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return null;
     }
 
-    private String newId() {
-        String id;
-        do {
-            id = Long.toString(++nextId);
-        } while (jobs.containsKey(id) || rememberedIds.containsKey(id));
-        return id;
-    }
-
     /** Adds a job; {@code payload} is what {@code p}'s bytes encode, for the event. */
     private JobRecord insert(Prepared p, T payload, long now, Events<T> events) {
-        String id = p.id != null ? p.id : newId();
+        String id = p.id != null ? p.id : store.newId();
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
-        jobs.put(id, record);
+        store.put(record);
         record.stats = group(record).stats;
         long delay = p.repeatId != null
                 ? Math.max(0, p.scheduledAt - now)
@@ -472,16 +436,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return group;
     }
 
-    /** Counts a finished job kept (+1) or removed (-1) for its group. */
-    private void kept(JobRecord job, JobState state, int delta) {
-        Group.Stats s = job.stats;
-        if (state == JobState.COMPLETED) {
-            s.keptCompleted += delta;
-        } else {
-            s.keptFailed += delta;
-        }
-    }
-
     private void makeWaiting(JobRecord job, long now, boolean atFront) {
         job.state = JobState.WAITING;
         job.readyAt = now;
@@ -504,10 +458,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         job.state = JobState.DELAYED;
         job.runAt = runAt;
         job.seq = ++seq;
-        delayed.add(job);
+        store.delay(job);
         group(job).delayed++;
         delayedCount++;
-        wakeTimer.arm(runAt);
     }
 
     /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
@@ -819,23 +772,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void finish(JobRecord job, JobState state, long now) {
-        job.state = state;
-        job.finishedAt = now;
-        job.finish = ++finishes;
         Group group = group(job);
         count(stats, state, now);
         count(group.stats, state, now);
-        Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
-        Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
-        kept.add(job);
-        for (long evict = RetentionRules.evictions(retention, kept.count); evict > 0; evict--) {
-            removeFinished(kept.oldest(), now);
-        }
-        long expiresAt = RetentionRules.expiresAt(retention, now);
-        if (!job.removed && expiresAt != RetentionRules.NEVER) {
-            expiring.add(new Expiry(job, job.finish, expiresAt));
-            wakeTimer.arm(expiresAt);
-        }
+        store.finished(job, state, now);
         releaseIfIdle(group, now);
     }
 
@@ -864,21 +804,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
             events.add(QueueListener::onDrained);
-        }
-    }
-
-    private void removeFinished(JobRecord job, long now) {
-        Finished kept = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
-        kept.count--;
-        kept(job, job.state, -1);
-        kept.maybeCompact();
-        job.removed = true;
-        jobs.remove(job.id);
-        long until = RetentionRules.rememberUntil(job.options.deduplicateFor(), job.finishedAt);
-        if (RetentionRules.isRemembered(until, now)) {
-            rememberedIds.put(job.id, until);
-            forgetting.add(Map.entry(job.id, until));
-            wakeTimer.arm(until);
         }
     }
 
@@ -914,18 +839,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             wakeTimer.fired();
             long now = clock.nanos();
             runDueWork(now, events);
-            long next = Long.MAX_VALUE;
-            if (!delayed.isEmpty()) {
-                next = Math.min(next, delayed.peek().runAt);
-            }
+            long next = store.nextDue();
             if (!parked.isEmpty()) {
                 next = Math.min(next, parked.peek().parkedUntil);
-            }
-            if (!expiring.isEmpty()) {
-                next = Math.min(next, expiring.peek().at());
-            }
-            if (!forgetting.isEmpty()) {
-                next = Math.min(next, forgetting.peek().getValue());
             }
             if (pausedUntil > now) {
                 next = Math.min(next, pausedUntil);
@@ -948,8 +864,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
     private void runDueWork(long now, Events<T> events) {
         JobRecord job;
-        while ((job = delayed.peek()) != null && AttemptRules.isDue(job.runAt, now)) {
-            delayed.poll();
+        while ((job = store.pollDue(now)) != null) {
             Group group = group(job);
             group.delayed--;
             delayedCount--;
@@ -967,18 +882,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 releaseIfIdle(group, now);
             }
         }
-        Expiry expiry;
-        while ((expiry = expiring.peek()) != null && RetentionRules.isExpired(expiry.at(), now)) {
-            expiring.poll();
-            if (expiry.isLive()) {
-                removeFinished(expiry.job(), now);
-            }
-        }
-        Map.Entry<String, Long> remembered;
-        while ((remembered = forgetting.peek()) != null && !RetentionRules.isRemembered(remembered.getValue(), now)) {
-            forgetting.poll();
-            rememberedIds.remove(remembered.getKey(), remembered.getValue());
-        }
+        store.expire(now);
     }
 
     // ---------------------------------------------------------------- repeatable jobs
@@ -1085,7 +989,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private RepeatPlanner.Held held(Repeater<T> repeater, String runId) {
-        JobRecord job = jobs.get(runId);
+        JobRecord job = store.get(runId);
         if (job == null) {
             return RepeatPlanner.Held.NOTHING;
         }
@@ -1100,7 +1004,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return;
         }
         repeater.pendingJobId = null;
-        JobRecord pending = jobs.get(pendingId);
+        JobRecord pending = store.get(pendingId);
         if (pending != null && (pending.state == JobState.DELAYED || pending.state == JobState.WAITING)) {
             removeUnstarted(pending, now, null);
         }
@@ -1169,7 +1073,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            JobRecord record = jobs.get(id);
+            JobRecord record = store.get(id);
             return record == null ? Optional.empty() : Optional.of(snapshot(record));
         } finally {
             lock.unlock();
@@ -1187,7 +1091,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private JobCounts countsNow() {
-        return new JobCounts(waitingCount, delayedCount, activeCount, completedJobs.count, failedJobs.count);
+        return new JobCounts(
+                waitingCount, delayedCount, activeCount, store.count(JobState.COMPLETED), store.count(JobState.FAILED));
     }
 
     @Override
@@ -1223,13 +1128,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     }
                 }
                 case DELAYED -> {
-                    List<JobRecord> sorted = new ArrayList<>(delayed);
-                    sorted.sort(BY_RUN_AT);
-                    sorted.forEach(pick);
+                    store.delayedInOrder().forEach(pick);
                 }
                 case ACTIVE -> {
                     List<JobRecord> active = new ArrayList<>();
-                    for (JobRecord job : jobs.values()) {
+                    for (JobRecord job : store.all()) {
                         if (job.state == JobState.ACTIVE) {
                             active.add(job);
                         }
@@ -1238,8 +1141,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                             .thenComparingLong(j -> j.seq));
                     active.forEach(pick);
                 }
-                case COMPLETED -> completedJobs.forEachNewestFirst(pick);
-                case FAILED -> failedJobs.forEachNewestFirst(pick);
+                case COMPLETED, FAILED -> store.forEachNewestFirst(state, pick);
             }
             List<Job<T>> page = new ArrayList<>(selected.size());
             for (JobRecord job : selected) {
@@ -1330,7 +1232,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Events<T> events;
         lock.lock();
         try {
-            JobRecord job = jobs.get(id);
+            JobRecord job = store.get(id);
             if (job == null) {
                 return false;
             }
@@ -1341,7 +1243,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             events = events();
             if (job.state == JobState.COMPLETED || job.state == JobState.FAILED) {
-                removeFinished(job, now);
+                store.removeFinished(job, now);
             } else {
                 removeUnstarted(job, now, events);
             }
@@ -1359,12 +1261,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             group.forgetWaiting();
             waitingCount--;
         } else {
-            delayed.remove(job);
             group.delayed--;
             delayedCount--;
         }
-        job.removed = true;
-        jobs.remove(job.id);
+        store.removeUnstarted(job);
         if (blockedProducers > 0) {
             roomAvailable.signalAll();
         }
@@ -1381,7 +1281,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            JobRecord job = jobs.get(id);
+            JobRecord job = store.get(id);
             if (job == null) {
                 throw new JobNotFoundException(name, id);
             }
@@ -1400,7 +1300,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             List<JobRecord> failed = new ArrayList<>();
-            failedJobs.forEachNewestFirst(failed::add);
+            store.forEachNewestFirst(JobState.FAILED, failed::add);
             long now = clock.nanos();
             for (int i = failed.size() - 1; i >= 0; i--) {
                 revive(failed.get(i), now);
@@ -1415,14 +1315,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void revive(JobRecord job, long now) {
-        failedJobs.count--;
-        failedJobs.maybeCompact();
-        kept(job, JobState.FAILED, -1);
+        store.revive(job);
         job.attemptsMade = 0;
         job.rateLimits = 0;
         job.failure = null;
-        job.finishedAt = 0;
-        job.finish = 0;
         makeWaiting(job, now, false);
     }
 
@@ -1439,13 +1335,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             long cutoff = RetentionRules.cleanCutoff(age, now);
             List<JobRecord> old = new ArrayList<>();
-            (state == JobState.COMPLETED ? completedJobs : failedJobs).forEachNewestFirst(job -> {
+            store.forEachNewestFirst(state, job -> {
                 if (job.finishedAt <= cutoff) {
                     old.add(job);
                 }
             });
             for (JobRecord job : old) {
-                removeFinished(job, now);
+                store.removeFinished(job, now);
             }
             return old.size();
         } finally {
@@ -1466,7 +1362,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 group.forEachWaiting(doomed::add);
             }
             if (delayedToo) {
-                doomed.addAll(delayed);
+                doomed.addAll(store.delayedJobs());
             }
             for (JobRecord job : doomed) {
                 removeUnstarted(job, now, events);
@@ -1762,7 +1658,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            JobRecord record = jobs.get(id);
+            JobRecord record = store.get(id);
             return record == null ? Optional.empty() : Optional.of(record.payload.clone());
         } finally {
             lock.unlock();
@@ -1786,61 +1682,5 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             lock.unlock();
         }
         fire(events);
-    }
-
-    /** When the job that finished for the {@code finish}-th time expires. */
-    private record Expiry(JobRecord job, long finish, long at) {
-        boolean isLive() {
-            return !job.removed
-                    && job.finish == finish
-                    && (job.state == JobState.COMPLETED || job.state == JobState.FAILED);
-        }
-    }
-
-    /** Finished jobs of one state, oldest first; entries of jobs that left the state are skipped. */
-    private final class Finished {
-        private final JobState state;
-        private final ArrayDeque<Entry> entries = new ArrayDeque<>();
-        long count;
-
-        private record Entry(JobRecord job, long finish) {}
-
-        Finished(JobState state) {
-            this.state = state;
-        }
-
-        private boolean live(Entry e) {
-            return !e.job.removed && e.job.state == state && e.job.finish == e.finish;
-        }
-
-        void add(JobRecord job) {
-            entries.addLast(new Entry(job, job.finish));
-            count++;
-            kept(job, state, 1);
-        }
-
-        JobRecord oldest() {
-            Entry e;
-            while ((e = entries.peekFirst()) != null && !live(e)) {
-                entries.pollFirst();
-            }
-            return e == null ? null : e.job;
-        }
-
-        void forEachNewestFirst(Consumer<JobRecord> action) {
-            Iterator<Entry> it = entries.descendingIterator();
-            while (it.hasNext()) {
-                Entry e = it.next();
-                if (live(e)) {
-                    action.accept(e.job);
-                }
-            }
-        }
-
-        void maybeCompact() {
-            if (entries.size() > 64 && entries.size() > 2 * count) {
-                entries.removeIf(e -> !live(e));
-            }
-        }
     }
 }
