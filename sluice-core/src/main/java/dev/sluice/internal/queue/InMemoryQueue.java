@@ -27,16 +27,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -58,8 +55,6 @@ import java.util.function.Consumer;
  * parked groups, the queue's pause, expiring jobs), wakes the queue.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
-    private static final int MAX_GROUP_KEYS = 1 << 22;
-    private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
     /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
     private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
@@ -75,26 +70,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final Condition workAvailable = lock.newCondition();
     private final Condition roomAvailable = lock.newCondition();
 
-    private final HashMap<Group.Key, Group> groups = new HashMap<>();
-    private final ArrayDeque<Group> ring = new ArrayDeque<>();
-    private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
     private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
-    /** The statistics of the most recently used groups, kept while a group is released and created again. */
-    private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
-            Group.Stats s = eldest.getValue();
-            return size() > MAX_GROUP_STATS
-                    && s.keptCompleted == 0
-                    && s.keptFailed == 0
-                    && !groups.containsKey(eldest.getKey());
-        }
-    };
-
     private long waitingCount;
     private long delayedCount;
     private long activeCount;
@@ -104,14 +82,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private long rateBlockedUntil = Long.MIN_VALUE;
     private int concurrency;
     private QueueRate rate;
-    private GroupLimits groupDefaults;
-    private QueueRate defaultGroupRate;
-    private final HashMap<String, GroupLimits> groupOverrides = new HashMap<>();
-    private final HashMap<String, QueueRate> overrideRates = new HashMap<>();
     private int idleWorkers;
     private int blockedProducers;
     private final WakeTimer wakeTimer;
     private final JobStore store;
+    private final GroupRing groups;
     private boolean closed;
 
     private final Listeners<T> listeners;
@@ -127,8 +102,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.store = new JobStore(wakeTimer);
         this.concurrency = options.concurrency();
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
-        this.groupDefaults = options.groupDefaults();
-        this.defaultGroupRate = groupRateFor(groupDefaults.rate(), "default");
+        this.groups = new GroupRing(name, clock, options.groupDefaults(), wakeTimer);
     }
 
     /** The codec the queue was created with. */
@@ -258,7 +232,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private record Demand(int jobs, Map<Group.Key, Integer> perGroup) {}
 
     private Demand demand(List<Prepared> prepared, long now) {
-        boolean groupsBounded = groupDefaults.maxWaiting() != Integer.MAX_VALUE || !groupOverrides.isEmpty();
+        boolean groupsBounded = groups.anyBounded();
         HashSet<String> ids = prepared.size() > 1 ? new HashSet<>() : null;
         Map<Group.Key, Integer> perGroup = groupsBounded ? new HashMap<>() : Map.of();
         int fresh = 0;
@@ -375,8 +349,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         for (Map.Entry<Group.Key, Integer> wanted : demand.perGroup.entrySet()) {
             Group.Key key = wanted.getKey();
-            int groupMax = limitsOf(key).maxWaiting();
-            Group group = groups.get(key);
+            int groupMax = groups.limitsOf(key).maxWaiting();
+            Group group = groups.find(key);
             long held = group == null ? 0 : group.waiting + group.delayed;
             if (held + wanted.getValue() > groupMax) {
                 String which = key.name() == null ? "the ungrouped jobs" : "group '" + key.name() + "'";
@@ -399,7 +373,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
         store.put(record);
-        record.stats = group(record).stats;
+        record.stats = groups.group(record).stats;
         long delay = p.repeatId != null
                 ? Math.max(0, p.scheduledAt - now)
                 : p.options.delay().toNanos();
@@ -417,30 +391,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- moving jobs between states
 
-    private Group group(Group.Key key) {
-        Group group = groups.get(key);
-        if (group == null) {
-            group = new Group(key, statsByGroup.computeIfAbsent(key, k -> new Group.Stats()));
-            groups.put(key, group);
-        }
-        return group;
-    }
-
-    /** The live group of {@code job}, created if it was released. */
-    private Group group(JobRecord job) {
-        Group group = job.group;
-        if (group == null || group.released) {
-            group = group(job.groupKey);
-            job.group = group;
-        }
-        return group;
-    }
-
     private void makeWaiting(JobRecord job, long now, boolean atFront) {
         job.state = JobState.WAITING;
         job.readyAt = now;
         job.runAt = 0;
-        Group group = group(job);
+        Group group = groups.group(job);
         if (atFront) {
             group.addFirst(job);
         } else {
@@ -448,7 +403,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             group.addLast(job);
         }
         waitingCount++;
-        offer(group, now);
+        groups.offer(group, now);
         if (idleWorkers > 0) {
             workAvailable.signal();
         }
@@ -459,48 +414,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         job.runAt = runAt;
         job.seq = ++seq;
         store.delay(job);
-        group(job).delayed++;
+        groups.group(job).delayed++;
         delayedCount++;
-    }
-
-    /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
-    private void offer(Group group, long now) {
-        if (group.inRing || group.heldByConcurrency) {
-            return;
-        }
-        switch (placeOf(group, now)) {
-            case READY -> {
-                ring.addLast(group);
-                group.inRing = true;
-            }
-            case PARKED -> {
-                if (group.parkedUntil <= now) {
-                    park(group, group.pausedUntil);
-                }
-            }
-            case HELD -> group.heldByConcurrency = true;
-            case IDLE, RELEASED -> {}
-        }
-    }
-
-    private GroupRules.Place placeOf(Group group, long now) {
-        return GroupRules.place(
-                group.waiting,
-                group.delayed,
-                group.active,
-                limitsOf(group.key).concurrency(),
-                group.pausedUntil,
-                group.parkedUntil,
-                now);
-    }
-
-    private void park(Group group, long until) {
-        if (group.parkedUntil > Long.MIN_VALUE) {
-            parked.remove(group);
-        }
-        group.parkedUntil = until;
-        parked.add(group);
-        wakeTimer.arm(until);
     }
 
     /** The next job that may start now, made active; null if none may. Called under the lock. */
@@ -519,45 +434,19 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 return null;
             }
         }
-        Group group;
-        while ((group = ring.pollFirst()) != null) {
-            group.inRing = false;
-            if (group.released) {
-                continue;
-            }
-            GroupRules.Place place = placeOf(group, now);
-            if (place != GroupRules.Place.READY) {
-                if (place == GroupRules.Place.HELD) {
-                    group.heldByConcurrency = true;
-                } else if (place == GroupRules.Place.PARKED) {
-                    park(group, GroupRules.until(group.pausedUntil, group.parkedUntil));
-                }
-                continue;
-            }
-            QueueRate groupRate = rateOf(group.key);
-            if (groupRate != null) {
-                long wait = groupRate.take(group.key.rateKey(), now);
-                if (wait > 0) {
-                    park(group, GroupRules.parkedForRate(wait, now));
-                    continue;
-                }
-            }
-            if (rate != null) {
-                rate.take(QUEUE_KEY, now);
-            }
-            JobRecord job = group.poll();
-            waitingCount--;
-            if (blockedProducers > 0) {
-                roomAvailable.signalAll();
-            }
-            if (group.waiting > 0) {
-                ring.addLast(group);
-                group.inRing = true;
-            }
-            start(job, group, slot, now);
-            return job;
+        JobRecord job = groups.poll(now);
+        if (job == null) {
+            return null;
         }
-        return null;
+        if (rate != null) {
+            rate.take(QUEUE_KEY, now);
+        }
+        waitingCount--;
+        if (blockedProducers > 0) {
+            roomAvailable.signalAll();
+        }
+        start(job, groups.group(job), slot, now);
+        return job;
     }
 
     private void start(JobRecord job, Group group, InMemoryWorker<T>.Slot slot, long now) {
@@ -591,16 +480,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             job.timeoutTimer.cancel();
             job.timeoutTimer = null;
         }
-        Group group = group(job);
+        Group group = groups.group(job);
         group.active--;
         activeCount--;
         long took = now - job.startedAt;
         stats.processingTime.record(took);
         group.stats.processingTime.record(took);
-        if (group.heldByConcurrency && group.active < limitsOf(group.key).concurrency()) {
-            group.heldByConcurrency = false;
-            offer(group, now);
-        }
+        groups.jobEnded(group, now);
         if (idleWorkers > 0 && waitingCount > 0) {
             workAvailable.signal();
         }
@@ -660,9 +546,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return true;
         }
         if (next.at() > now) {
-            Group group = group(job);
+            Group group = groups.group(job);
             makeDelayed(job, next.at());
-            releaseIfIdle(group, now);
+            groups.releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
         }
@@ -693,16 +579,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return true;
         }
         job.rateLimits++;
-        Group group = group(job);
+        Group group = groups.group(job);
         long until = next.at();
         if (limited.scope() == Result.Scope.GROUP) {
-            if (until > group.pausedUntil) {
-                group.pausedUntil = GroupRules.pausedUntil(group.pausedUntil, until);
-                if (group.inRing) {
-                    ring.remove(group);
-                    group.inRing = false;
-                }
-            }
+            groups.pause(group, until);
         } else if (until > pausedUntil) {
             pausedUntil = GroupRules.pausedUntil(pausedUntil, until);
             wakeTimer.arm(until);
@@ -772,11 +652,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void finish(JobRecord job, JobState state, long now) {
-        Group group = group(job);
+        Group group = groups.group(job);
         count(stats, state, now);
         count(group.stats, state, now);
         store.finished(job, state, now);
-        releaseIfIdle(group, now);
+        groups.releaseIfIdle(group, now);
     }
 
     private static void count(Group.Stats s, JobState state, long now) {
@@ -807,19 +687,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     }
 
-    private void releaseIfIdle(Group group, long now) {
-        if (!group.released
-                && !group.inRing
-                && GroupRules.isReleasable(
-                        group.waiting, group.delayed, group.active, group.pausedUntil, group.parkedUntil, now)) {
-            groups.remove(group.key);
-            group.released = true;
-            if (group.parkedUntil > Long.MIN_VALUE) {
-                parked.remove(group);
-            }
-        }
-    }
-
     private Job.Failure failure(String reason, Throwable error) {
         if (error == null) {
             return new Job.Failure(reason, null, null);
@@ -840,9 +707,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             runDueWork(now, events);
             long next = store.nextDue();
-            if (!parked.isEmpty()) {
-                next = Math.min(next, parked.peek().parkedUntil);
-            }
+            next = Math.min(next, groups.nextDue());
             if (pausedUntil > now) {
                 next = Math.min(next, pausedUntil);
             }
@@ -865,7 +730,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private void runDueWork(long now, Events<T> events) {
         JobRecord job;
         while ((job = store.pollDue(now)) != null) {
-            Group group = group(job);
+            Group group = groups.group(job);
             group.delayed--;
             delayedCount--;
             makeWaiting(job, now, false);
@@ -873,15 +738,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 scheduleFollowing(job, now, events);
             }
         }
-        Group group;
-        while ((group = parked.peek()) != null && group.parkedUntil <= now) {
-            parked.poll();
-            group.parkedUntil = Long.MIN_VALUE;
-            if (!group.released) {
-                offer(group, now);
-                releaseIfIdle(group, now);
-            }
-        }
+        groups.unparkDue(now);
         store.expire(now);
     }
 
@@ -1123,7 +980,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             };
             switch (state) {
                 case WAITING -> {
-                    for (Group group : groups.values()) {
+                    for (Group group : groups.all()) {
                         group.forEachWaiting(pick);
                     }
                 }
@@ -1168,8 +1025,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             Group.Key key = Group.Key.of(groupName);
-            Group group = groups.get(key);
-            Group.Stats groupStats = statsByGroup.get(key);
+            Group group = groups.find(key);
+            Group.Stats groupStats = groups.statsOf(key);
             long keptCompleted = groupStats == null ? 0 : groupStats.keptCompleted;
             long keptFailed = groupStats == null ? 0 : groupStats.keptFailed;
             JobCounts counts = group == null
@@ -1256,7 +1113,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     /** Removes a waiting or delayed job; a repeatable's pending run is followed by the next ({@code events} given). */
     private void removeUnstarted(JobRecord job, long now, Events<T> events) {
-        Group group = group(job);
+        Group group = groups.group(job);
         if (job.state == JobState.WAITING) {
             group.forgetWaiting();
             waitingCount--;
@@ -1268,7 +1125,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (blockedProducers > 0) {
             roomAvailable.signalAll();
         }
-        releaseIfIdle(group, now);
+        groups.releaseIfIdle(group, now);
         if (job.repeatId != null) {
             removedPendingRun(job, now, events);
         }
@@ -1358,7 +1215,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             events = events();
             List<JobRecord> doomed = new ArrayList<>();
-            for (Group group : groups.values()) {
+            for (Group group : groups.all()) {
                 group.forEachWaiting(doomed::add);
             }
             if (delayedToo) {
@@ -1415,8 +1272,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            defaultGroupRate = updatedRate(defaultGroupRate, limits.rate(), "default");
-            groupDefaults = limits;
+            groups.setDefaults(limits);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1432,13 +1288,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            groupOverrides.put(group, limits);
-            QueueRate updated = updatedRate(overrideRates.get(group), limits.rate(), group);
-            if (updated == null) {
-                overrideRates.remove(group);
-            } else {
-                overrideRates.put(group, updated);
-            }
+            groups.setOwn(group, limits);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1450,8 +1300,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         JobOptions.builder().group(group);
         lock.lock();
         try {
-            groupOverrides.remove(group);
-            overrideRates.remove(group);
+            groups.clearOwn(group);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1462,53 +1311,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public GroupLimits groupLimits(String group) {
         lock.lock();
         try {
-            return limitsOf(Group.Key.of(group));
+            return groups.limitsOf(Group.Key.of(group));
         } finally {
             lock.unlock();
         }
     }
 
-    private GroupLimits limitsOf(Group.Key key) {
-        if (key.name() != null && !groupOverrides.isEmpty()) {
-            GroupLimits own = groupOverrides.get(key.name());
-            if (own != null) {
-                return own;
-            }
-        }
-        return groupDefaults;
-    }
-
-    private QueueRate rateOf(Group.Key key) {
-        if (key.name() != null && !groupOverrides.isEmpty() && groupOverrides.containsKey(key.name())) {
-            return overrideRates.get(key.name());
-        }
-        return defaultGroupRate;
-    }
-
-    private QueueRate groupRateFor(LimitPolicy policy, String what) {
-        return policy == null ? null : new QueueRate(name + ":group:" + what, policy, clock, MAX_GROUP_KEYS);
-    }
-
-    private QueueRate updatedRate(QueueRate current, LimitPolicy policy, String what) {
-        if (policy == null) {
-            return null;
-        }
-        if (current != null && current.canAdopt(policy)) {
-            current.update(policy);
-            return current;
-        }
-        return groupRateFor(policy, what);
-    }
-
     /** Lets every group be looked at again under the new limits. */
     private void limitsChanged() {
-        long now = clock.nanos();
-        parked.clear();
-        for (Group group : groups.values()) {
-            group.parkedUntil = Long.MIN_VALUE;
-            group.heldByConcurrency = false;
-            offer(group, now);
-        }
+        groups.limitsChanged();
         workAvailable.signalAll();
         roomAvailable.signalAll();
     }
