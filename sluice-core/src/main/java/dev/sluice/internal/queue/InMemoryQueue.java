@@ -26,7 +26,6 @@ import dev.sluice.time.SluiceClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -49,10 +47,12 @@ import java.util.function.Consumer;
  * it is taken, processors and listeners run outside it. A worker ends one job and takes the next in one
  * critical section.
  *
- * <p>Ready groups form a ring; a group that cannot start now leaves it (parked until a time for a rate or a
- * pause, or held until one of its jobs ends for its concurrency) and comes back when it can, so a blocked
- * group costs nothing per start. One clock timer, armed for the earliest of all due times (delayed jobs,
- * parked groups, the queue's pause, expiring jobs), wakes the queue.
+ * <p>This class is the queue's state and locking: the API, adds, starts and the ends of attempts. The rest
+ * sits beside it, each guarded by the same lock: {@link JobStore} (jobs, delayed, finished, remembered ids),
+ * {@link GroupRing} (groups, the ready ring, group limits), {@link Repeats} (repeatable jobs), {@link
+ * WakeTimer} (one clock timer for the earliest due time) and {@link Listeners} (events, told after the lock is
+ * released). The rules they apply are pure functions of time: {@link AttemptRules}, {@link RetentionRules},
+ * {@link RepeatPlanner} and {@link GroupRules}.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
     private static final int LOCK_SPINS = 50;
@@ -70,7 +70,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final Condition workAvailable = lock.newCondition();
     private final Condition roomAvailable = lock.newCondition();
 
-    private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
     private long waitingCount;
@@ -87,6 +86,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final WakeTimer wakeTimer;
     private final JobStore store;
     private final GroupRing groups;
+    private final Repeats<T> repeats;
     private boolean closed;
 
     private final Listeners<T> listeners;
@@ -103,6 +103,17 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.concurrency = options.concurrency();
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
         this.groups = new GroupRing(name, clock, options.groupDefaults(), wakeTimer);
+        this.repeats = new Repeats<>(store, new Repeats.Runs<>() {
+            @Override
+            public void add(Repeater<T> repeater, RepeatPlanner.Run run, long now, Events<T> events) {
+                addRun(repeater, run, now, events);
+            }
+
+            @Override
+            public void removeUnstarted(JobRecord job, long now) {
+                InMemoryQueue.this.removeUnstarted(job, now, null);
+            }
+        });
     }
 
     /** The codec the queue was created with. */
@@ -670,17 +681,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     private void afterFinish(JobRecord job, long now, Events<T> events) {
         if (job.repeatId != null) {
-            Repeater<T> repeater = repeaters.get(job.repeatId);
-            if (repeater != null
-                    && repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
-                    && job.id.equals(repeater.pendingJobId)) {
-                repeater.pendingJobId = null;
-                scheduleRun(
-                        repeater,
-                        RepeatPlanner.afterEnd(repeater.schedule, SluiceClock.toInstant(now), repeater.anchor),
-                        now,
-                        events);
-            }
+            repeats.ended(job, now, events);
         }
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
             events.add(QueueListener::onDrained);
@@ -735,7 +736,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             delayedCount--;
             makeWaiting(job, now, false);
             if (job.repeatId != null) {
-                scheduleFollowing(job, now, events);
+                repeats.cameDue(job, now, events);
             }
         }
         groups.unparkDue(now);
@@ -769,25 +770,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             events = events();
             checkOpen();
             long now = clock.nanos();
-            Repeater<T> existing = repeaters.get(id);
-            if (existing != null
-                    && existing.schedule.equals(schedule)
-                    && existing.sameTemplate(template, prepared.payload(), prepared.options())) {
-                answer = existing.view();
-            } else {
-                if (existing != null) {
-                    dropPendingRun(existing, now);
-                }
-                Repeater<T> repeater = new Repeater<>(
-                        id, schedule, template, prepared.payload, prepared.options, SluiceClock.toInstant(now));
-                repeaters.put(id, repeater);
-                scheduleRun(
-                        repeater,
-                        RepeatPlanner.first(schedule, SluiceClock.toInstant(now), repeater.anchor),
-                        now,
-                        events);
-                answer = repeater.view();
-            }
+            answer = repeats.register(id, schedule, template, prepared.payload, prepared.options, now, events);
         } finally {
             lock.unlock();
         }
@@ -795,113 +778,24 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return answer;
     }
 
-    /** After a cron or fixed-rate run became due, adds the run after it. */
-    private void scheduleFollowing(JobRecord run, long now, Events<T> events) {
-        Repeater<T> repeater = repeaters.get(run.repeatId);
-        if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
-            return;
-        }
-        if (repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
-            repeater.nextRun = null;
-            return;
-        }
-        repeater.pendingJobId = null;
-        scheduleRun(
-                repeater,
-                RepeatPlanner.afterDue(repeater.schedule, SluiceClock.toInstant(run.scheduledAt), repeater.anchor),
-                now,
-                events);
-    }
-
-    /**
-     * Adds the repeater's run at {@code when}. A cron or fixed-rate run that is already due is followed at
-     * once by the next one, in a loop, so a clock that jumped over several run times makes each of them.
-     */
-    private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events<T> events) {
-        RepeatPlanner.Plan plan = RepeatPlanner.plan(
+    /** Adds a run of {@code repeater}. */
+    private void addRun(Repeater<T> repeater, RepeatPlanner.Run run, long now, Events<T> events) {
+        JobOptions runOptions = repeater.options.toBuilder().jobId(run.id()).build();
+        Prepared p = new Prepared(
+                run.id(),
+                repeater.template.name(),
+                repeater.payload,
+                runOptions,
                 repeater.id,
-                repeater.schedule,
-                repeater.anchor,
-                repeater.runs,
-                when,
-                SluiceClock.toInstant(now),
-                runId -> held(repeater, runId));
-        for (RepeatPlanner.Run run : plan.runs()) {
-            repeater.runs++;
-            if (run.add()) {
-                JobOptions runOptions =
-                        repeater.options.toBuilder().jobId(run.id()).build();
-                Prepared p = new Prepared(
-                        run.id(),
-                        repeater.template.name(),
-                        repeater.payload,
-                        runOptions,
-                        repeater.id,
-                        SluiceClock.toEpochNanos(run.at()));
-                insert(p, repeater.template.payload(), now, events);
-            }
-        }
-        repeater.pendingJobId = plan.pending() == null ? null : plan.pending().id();
-        repeater.nextRun = plan.nextRun();
-    }
-
-    private RepeatPlanner.Held held(Repeater<T> repeater, String runId) {
-        JobRecord job = store.get(runId);
-        if (job == null) {
-            return RepeatPlanner.Held.NOTHING;
-        }
-        return repeater.id.equals(job.repeatId) && isUnfinished(job.state)
-                ? RepeatPlanner.Held.UNFINISHED_RUN
-                : RepeatPlanner.Held.TAKEN;
-    }
-
-    private void dropPendingRun(Repeater<T> repeater, long now) {
-        String pendingId = repeater.pendingJobId;
-        if (pendingId == null) {
-            return;
-        }
-        repeater.pendingJobId = null;
-        JobRecord pending = store.get(pendingId);
-        if (pending != null && (pending.state == JobState.DELAYED || pending.state == JobState.WAITING)) {
-            removeUnstarted(pending, now, null);
-        }
-    }
-
-    private static boolean isUnfinished(JobState state) {
-        return state == JobState.WAITING || state == JobState.DELAYED || state == JobState.ACTIVE;
-    }
-
-    /**
-     * After the pending run of a repeatable was removed by hand: plans the run after it, so the schedule goes on
-     * (a fixed delay as if the removed run ended now, or at its time if that is later).
-     */
-    private void removedPendingRun(JobRecord run, long now, Events<T> events) {
-        Repeater<T> repeater = repeaters.get(run.repeatId);
-        if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
-            return;
-        }
-        repeater.pendingJobId = null;
-        scheduleRun(
-                repeater,
-                RepeatPlanner.afterRemoval(
-                        repeater.schedule,
-                        SluiceClock.toInstant(run.scheduledAt),
-                        SluiceClock.toInstant(now),
-                        repeater.anchor),
-                now,
-                events);
+                SluiceClock.toEpochNanos(run.at()));
+        insert(p, repeater.template.payload(), now, events);
     }
 
     @Override
     public boolean removeRepeatable(String id) {
         lock.lock();
         try {
-            Repeater<T> repeater = repeaters.remove(id);
-            if (repeater == null) {
-                return false;
-            }
-            dropPendingRun(repeater, clock.nanos());
-            return true;
+            return repeats.remove(id, clock.nanos());
         } finally {
             lock.unlock();
         }
@@ -911,11 +805,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public List<RepeatableJob<T>> repeatables() {
         lock.lock();
         try {
-            List<RepeatableJob<T>> all = new ArrayList<>(repeaters.size());
-            for (Repeater<T> repeater : repeaters.values()) {
-                all.add(repeater.view());
-            }
-            return all;
+            return repeats.views();
         } finally {
             lock.unlock();
         }
@@ -1127,7 +1017,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         groups.releaseIfIdle(group, now);
         if (job.repeatId != null) {
-            removedPendingRun(job, now, events);
+            repeats.removed(job, now, events);
         }
     }
 
