@@ -6,6 +6,7 @@
  */
 module dev.sluice.core {
     requires com.cronutils;
+    requires org.slf4j;
 
     exports dev.sluice;
     exports dev.sluice.limit;

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param id the job's id, unique in its queue
  * @param name what kind of job it is, chosen by the producer
- * @param payload the decoded payload
+ * @param payload the decoded payload; {@code null} if the queue's codec cannot decode it (see {@link
+ *     JobQueue#payloadBytes})
  * @param group the group (tenant) it belongs to; {@code null} for ungrouped jobs
  * @param state its state when read
  * @param options its resolved options

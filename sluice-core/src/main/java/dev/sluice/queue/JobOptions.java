@@ -114,7 +114,10 @@ public final class JobOptions {
         return group;
     }
 
-    /** How long after it is added the job may first run; {@code null} if unset. */
+    /**
+     * How long after it is added the job may first run; {@code null} if unset. A job added at {@code t} with
+     * delay {@code d} is ready at exactly {@code t + d} on the engine clock (delayed until the nanosecond before).
+     */
     public Duration delay() {
         return delay;
     }
@@ -151,7 +154,8 @@ public final class JobOptions {
 
     /**
      * How long after the job finished its id still de-duplicates adds, even once the job itself is removed;
-     * {@code null} for no longer than the job is kept.
+     * {@code null} for no longer than the job is kept. For a job finished at {@code f} with window {@code w}, an
+     * add at {@code f + w} or later is a new job; one up to the nanosecond before is a duplicate.
      */
     public Duration deduplicateFor() {
         return deduplicateFor;

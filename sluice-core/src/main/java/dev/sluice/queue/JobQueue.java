@@ -202,13 +202,24 @@ public interface JobQueue<T> {
     boolean awaitIdle(Duration timeout) throws InterruptedException;
 
     /**
-     * A snapshot of job {@code id}, if the queue holds it.
+     * A snapshot of job {@code id}, if the queue holds it. A payload the queue's codec cannot decode reads as
+     * {@code null} (such a job fails when a worker takes it); {@link #payloadBytes} still reads its bytes.
      *
      * @param id the job's id
      * @return the job; empty if the queue holds no such job
      * @throws IllegalArgumentException if {@code id} is null
      */
     Optional<Job<T>> job(String id);
+
+    /**
+     * The payload of job {@code id} as the codec encoded it, if the queue holds the job: a copy, readable
+     * whether or not the codec can decode it.
+     *
+     * @param id the job's id
+     * @return the encoded payload, or empty if the queue holds no such job
+     * @throws IllegalArgumentException if {@code id} is null
+     */
+    Optional<byte[]> payloadBytes(String id);
 
     /**
      * Jobs in each state, read at one instant.

@@ -102,7 +102,10 @@ public record QueueOptions(
             return new WhenFull(Duration.ZERO);
         }
 
-        /** Wait up to {@code timeout} for room, then throw {@link QueueFullException}. */
+        /**
+         * Wait up to {@code timeout} for room, then throw {@link QueueFullException}. A producer interrupted while
+         * it waits throws {@link QueueFullException} at once, with its interrupt status set; nothing is added.
+         */
         public static WhenFull block(Duration timeout) {
             return new WhenFull(timeout);
         }

@@ -73,7 +73,8 @@ public sealed interface Result {
     /**
      * The job could not run because something downstream is rate-limiting it (an HTTP 429 with Retry-After,
      * say). The job goes back to waiting without using an attempt, and {@code scope} pauses for {@code
-     * retryAfter}: only the job's group, or the whole queue.
+     * retryAfter}: only the job's group, or the whole queue. A pause returned at {@code t} ends at exactly
+     * {@code t + retryAfter}: jobs may start at that instant, none up to the nanosecond before.
      *
      * @param scope what pauses
      * @param retryAfter how long it pauses, 0 to about 73 years

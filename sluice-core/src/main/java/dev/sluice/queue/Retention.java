@@ -7,7 +7,8 @@ import java.time.Duration;
  * is removed; its id is then free again unless {@link JobOptions#deduplicateFor} still holds it.
  *
  * @param maxCount the most jobs kept, 0 to {@link Integer#MAX_VALUE}; the newest are kept
- * @param maxAge the longest a job is kept after it finished; {@code null} for no age limit
+ * @param maxAge the longest a job is kept after it finished; {@code null} for no age limit. A job finished at
+ *     {@code f} is removed at exactly {@code f + maxAge} on the engine clock (kept until the nanosecond before)
  */
 public record Retention(int maxCount, Duration maxAge) {
     private static final Retention ALL = new Retention(Integer.MAX_VALUE, null);
@@ -36,7 +37,7 @@ public record Retention(int maxCount, Duration maxAge) {
         return new Retention(count, null);
     }
 
-    /** Keep finished jobs for {@code age} after they finished. */
+    /** Keep finished jobs for {@code age} after they finished: a job is removed when its age reaches {@code age}. */
     public static Retention keepFor(Duration age) {
         return new Retention(Integer.MAX_VALUE, age);
     }

@@ -184,6 +184,29 @@ public abstract class QueueBoundedContract extends QueueContractSupport {
     }
 
     @Test
+    void aBlockedProducerThatIsInterruptedGivesUpKeepingItsInterrupt() {
+        // pins issue 9: a producer blocked by WhenFull.block ignored interrupts
+        JobQueue<String> queue = bounded(1, WhenFull.block(Duration.ofHours(1)));
+        queue.add("n", "p", withId("a"));
+        Async<Boolean> producer = async(() -> {
+            try {
+                queue.add("n", "p", withId("b"));
+                return false;
+            } catch (QueueFullException e) {
+                assertThat(e.getMessage()).contains("interrupted");
+                return Thread.currentThread().isInterrupted();
+            }
+        });
+        eventually().until(producer::isParked);
+
+        producer.thread().interrupt();
+
+        assertThat(producer.future()).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
+        assertThat(queue.job("b")).isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
     void blockingBulkWaitsForRoomForAllOfIt() throws Exception {
         JobQueue<String> queue = bounded(3, WhenFull.block(Duration.ofSeconds(10)));
         queue.add("n", "p", withId("a"));

@@ -203,6 +203,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Boundaries in time: at the instant a state ends, the new state holds. */
+    @Nested
+    @DisplayName("boundaries in time: at the instant a state ends, the new state holds")
+    class Boundaries extends QueueBoundaryContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** whenFinished and awaitIdle: outcomes with results, idle on the engine clock */
     @Nested
     @DisplayName("whenFinished and awaitIdle: outcomes with results, idle on the engine clock")
@@ -247,6 +257,16 @@ public abstract class QueueContract {
     @Nested
     @DisplayName("progress: 0 to 100, checked at the call")
     class Progress extends QueueProgressContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Payloads the codec cannot decode: the job fails, nothing else is disturbed. */
+    @Nested
+    @DisplayName("payloads the codec cannot decode: the job fails, nothing else is disturbed")
+    class Codecs extends QueueCodecContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);

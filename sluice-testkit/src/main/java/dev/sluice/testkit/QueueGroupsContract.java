@@ -174,4 +174,37 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
                 .hasValue(0);
         assertThat(queue.counts()).as("keepNone: nothing left").isEqualTo(counts(0, 0, 0, 0, 0));
     }
+
+    @Test
+    void groupCountsFollowAPriorityPollADelayedPromotionAndRemovals() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        List<String> seen = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            seen.add(ctx.job().id() + " " + queue.stats("g").counts());
+            return Result.done();
+        });
+        queue.add("n", "p", id("low").group("g").priority(1).build());
+        queue.add("n", "p", id("high").group("g").priority(5).build());
+        queue.add("n", "p", id("later").group("g").delay(Duration.ofSeconds(1)).build());
+        queue.add("n", "p", id("gone").group("g").delay(Duration.ofSeconds(1)).build());
+        queue.add("n", "p", id("other").group("h").build());
+        assertThat(queue.stats("g").counts()).isEqualTo(counts(2, 2, 0, 0, 0));
+
+        assertThat(queue.remove("other")).isTrue();
+        assertThat(worker.runDue()).isEqualTo(2);
+
+        assertThat(seen).containsExactly("high " + counts(1, 2, 1, 0, 0), "low " + counts(0, 2, 1, 1, 0));
+        assertThat(queue.stats("h").counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+        assertThat(queue.remove("gone")).isTrue();
+        assertThat(queue.stats("g").counts()).isEqualTo(counts(0, 1, 0, 2, 0));
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(queue.stats("g").counts()).isEqualTo(counts(1, 0, 0, 2, 0));
+        queue.add("n", "p", id("waits").group("g").build());
+        assertThat(queue.remove("waits")).isTrue();
+        assertThat(queue.stats("g").counts()).isEqualTo(counts(1, 0, 0, 2, 0));
+        assertThat(worker.runDue()).isEqualTo(1);
+        assertThat(seen).last().isEqualTo("later " + counts(0, 0, 1, 2, 0));
+        assertThat(queue.stats("g").counts()).isEqualTo(counts(0, 0, 0, 3, 0));
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 3, 0));
+    }
 }

@@ -471,6 +471,28 @@ public abstract class QueueJobsContract extends QueueContractSupport {
     }
 
     @Test
+    void removingSeveralListenersLeavesExactlyTheOthers() {
+        JobQueue<String> queue = newQueue();
+        List<Events> listeners = List.of(new Events(), new Events(), new Events(), new Events());
+        listeners.forEach(queue::addListener);
+        queue.add("n", "p", withId("a"));
+
+        assertThat(queue.removeListener(listeners.get(1))).isTrue();
+        assertThat(queue.removeListener(listeners.get(3))).isTrue();
+        assertThat(queue.removeListener(listeners.get(0))).isTrue();
+        assertThat(queue.removeListener(listeners.get(0))).isFalse();
+        queue.add("n", "p", withId("b"));
+
+        assertThat(listeners.get(0).log).containsExactly("added a");
+        assertThat(listeners.get(1).log).containsExactly("added a");
+        assertThat(listeners.get(2).log).containsExactly("added a", "added b");
+        assertThat(listeners.get(3).log).containsExactly("added a");
+        assertThat(queue.removeListener(listeners.get(2))).isTrue();
+        queue.add("n", "p", withId("c"));
+        assertThat(listeners.get(2).log).containsExactly("added a", "added b");
+    }
+
+    @Test
     void theSameQueueIsReturnedForTheSameName() {
         JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));

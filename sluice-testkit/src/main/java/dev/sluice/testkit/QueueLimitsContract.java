@@ -16,6 +16,8 @@ import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueLimitsContract extends QueueContractSupport {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
+
+    /** The threads the processors of this test ran on. */
+    private final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
 
     private static List<NewJob<String>> jobs(String prefix, String group, int count) {
         return IntStream.range(0, count)
@@ -384,19 +389,49 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
                 .containsExactlyInAnyOrder(atMillis(0), atMillis(0), atMillis(1_000), atMillis(1_000), atMillis(2_000));
     }
 
-    @Test
-    void startedWorkerResumesAGroupWhenItsRateLimitPauseEnds() {
-        JobQueue<String> queue = newQueue();
-        List<String> ran = new CopyOnWriteArrayList<>();
+    /** A started worker of 2 slots recording into {@code ran}; job a1's first attempt returns rate-limited. */
+    private void startedWorkerRateLimitingA1Once(
+            JobQueue<String> queue, List<String> ran, Result.Scope scope, Duration retryAfter, int concurrency) {
         startedWorker(
                 queue,
                 ctx -> {
                     ran.add(ctx.job().id());
+                    slotThreads.add(Thread.currentThread());
                     return ctx.job().id().equals("a1") && ctx.job().rateLimits() == 0
-                            ? Result.rateLimited(Result.Scope.GROUP, Duration.ofSeconds(30))
+                            ? Result.rateLimited(scope, retryAfter)
                             : Result.done();
                 },
-                2);
+                concurrency);
+    }
+
+    /** Waits until every thread a processor ran on is parked: only a wake-up by the queue makes it go on. */
+    private void awaitSlotsParked() {
+        eventually().until(() -> slotThreads.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
+    }
+
+    @Test
+    void startedWorkerResumesEveryGroupWhenAQueueWidePauseEnds() {
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        startedWorkerRateLimitingA1Once(queue, ran, Result.Scope.QUEUE, Duration.ofSeconds(5), 1);
+        queue.add("n", "p", inGroup("a1", "a"));
+        eventually().until(() -> job(queue, "a1").rateLimits() == 1);
+        queue.add("n", "p", inGroup("b1", "b"));
+        awaitSlotsParked();
+        assertThat(ran).containsExactly("a1");
+
+        clock.advance(Duration.ofSeconds(5));
+
+        eventually().until(() -> queue.counts().completed() == 2);
+        assertThat(job(queue, "a1").startedAt()).isEqualTo(atMillis(5_000));
+        assertThat(job(queue, "b1").startedAt()).isEqualTo(atMillis(5_000));
+    }
+
+    @Test
+    void startedWorkerResumesAGroupWhenItsRateLimitPauseEnds() {
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        startedWorkerRateLimitingA1Once(queue, ran, Result.Scope.GROUP, Duration.ofSeconds(30), 2);
         queue.add("n", "p", inGroup("a1", "a"));
         eventually().until(() -> job(queue, "a1").rateLimits() == 1);
         queue.add("n", "p", inGroup("b1", "b"));
@@ -407,5 +442,78 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
         eventually().until(() -> stateOf(queue, "a1") == JobState.COMPLETED);
         assertThat(job(queue, "a1").startedAt()).isEqualTo(atMillis(30_000));
+    }
+
+    @Test
+    void startedWorkerHeldByTheQueueRateStartsAtOnceWhenTheRateIsLifted() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .rate(FixedWindow.of(1, Duration.ofHours(1)))
+                .build());
+        List<String> ran = new CopyOnWriteArrayList<>();
+        startedWorker(
+                queue,
+                ctx -> {
+                    slotThreads.add(Thread.currentThread());
+                    return recording(ran).process(ctx);
+                },
+                1);
+        queue.addBulk(jobs("j", null, 3));
+        eventually().until(() -> ran.size() == 1);
+        awaitSlotsParked();
+
+        queue.setRate(null);
+
+        eventually().until(() -> ran.size() == 3);
+        assertThat(queue.jobs(JobState.COMPLETED, 0, 10))
+                .extracting(Job::startedAt)
+                .containsOnly(atMillis(0));
+    }
+
+    @Test
+    void startedWorkerHeldByAGroupsLimitsStartsAtOnceWhenTheyAreRaised() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .build());
+        Blocker blocker = blocker();
+        startedWorker(queue, blocker, 4);
+        queue.addBulk(jobs("a", "a", 3));
+        queue.addBulk(jobs("b", "b", 3));
+        eventually().until(() -> blocker.entered.size() == 2);
+
+        queue.setGroupLimits("a", GroupLimits.none().withConcurrency(3));
+        eventually().until(() -> blocker.entered.size() == 4);
+        assertThat(blocker.running("a")).isEqualTo(3);
+        assertThat(blocker.running("b")).isEqualTo(1);
+
+        queue.setGroupDefaults(GroupLimits.none().withConcurrency(2));
+        blocker.release("a0");
+        eventually().until(() -> blocker.entered.size() == 5);
+        assertThat(blocker.running("b")).isEqualTo(2);
+    }
+
+    @Test
+    void aGroupBoundOnlyByItsOwnLimitsLeavesTheOthersUnbounded() {
+        JobQueue<String> queue = newQueue();
+        queue.setGroupLimits("small", GroupLimits.none().withConcurrency(1).withRate(FixedWindow.of(2, ONE_SECOND)));
+        Blocker blocker = blocker();
+        startedWorker(queue, blocker, 10);
+        queue.addBulk(jobs("s", "small", 3));
+        queue.addBulk(jobs("o", "other", 3));
+        queue.addBulk(jobs("u", null, 3));
+
+        eventually().until(() -> blocker.entered.size() == 7);
+        assertThat(blocker.running("small")).isEqualTo(1);
+        assertThat(blocker.running("other")).isEqualTo(3);
+        assertThat(blocker.running(null)).isEqualTo(3);
+
+        blocker.release("s0");
+        eventually().until(() -> blocker.entered.size() == 8);
+        blocker.release("s1");
+        eventually().until(() -> stateOf(queue, "s1") == JobState.COMPLETED);
+        assertThat(stateOf(queue, "s2"))
+                .as("small's rate of 2 per second is used up")
+                .isEqualTo(JobState.WAITING);
+        clock.advance(ONE_SECOND);
+        eventually().until(() -> blocker.entered.contains("s2"));
     }
 }

@@ -224,25 +224,32 @@ public abstract class QueueListenerContract extends QueueContractSupport {
                 .containsExactly("added", "active", "progress", "completed"));
     }
 
-    @Test
-    void aThrowingListenerDoesNotDisturbTheQueueOrOtherListeners() {
-        JobQueue<String> queue = newQueue();
-        queue.addListener(new QueueListener<>() {
+    /** A listener that runs {@code bug} (which throws) on added, active and completed. */
+    private static QueueListener<String> throwingOnEveryEvent(Runnable bug) {
+        return new QueueListener<>() {
             @Override
             public void onAdded(Job<String> job) {
-                throw new IllegalStateException("listener bug");
+                bug.run();
             }
 
             @Override
             public void onActive(Job<String> job) {
-                throw new IllegalStateException("listener bug");
+                bug.run();
             }
 
             @Override
             public void onCompleted(Job<String> job) {
-                throw new IllegalStateException("listener bug");
+                bug.run();
             }
-        });
+        };
+    }
+
+    @Test
+    void aThrowingListenerDoesNotDisturbTheQueueOrOtherListeners() {
+        JobQueue<String> queue = newQueue();
+        queue.addListener(throwingOnEveryEvent(() -> {
+            throw new IllegalStateException("listener bug");
+        }));
         Events events = new Events();
         queue.addListener(events);
 
@@ -251,6 +258,35 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
         assertThat(stateOf(queue, "j")).isEqualTo(JobState.COMPLETED);
         assertThat(events.log).containsExactly("added j", "active j", "completed j", "drained");
+    }
+
+    @Test
+    void aListenerThrowingAnErrorDisturbsNeitherTheCallerNorAWorkersThread() {
+        // pins issue 9: only RuntimeExceptions were caught; an Error reached add() and killed a worker's slot
+        JobQueue<String> queue = newQueue();
+        queue.addListener(throwingOnEveryEvent(() -> {
+            throw new AssertionError("listener bug");
+        }));
+        Events events = new Events();
+        queue.addListener(events);
+        startedWorker(queue, completing(), 1);
+
+        queue.add("n", "p", withId("a"));
+        eventually().until(() -> stateOf(queue, "a") == JobState.COMPLETED);
+        queue.add("n", "p", withId("b"));
+
+        eventually().until(() -> stateOf(queue, "b") == JobState.COMPLETED);
+        eventually().until(() -> events.log.size() == 8);
+        assertThat(events.log)
+                .containsExactly(
+                        "added a",
+                        "active a",
+                        "completed a",
+                        "drained",
+                        "added b",
+                        "active b",
+                        "completed b",
+                        "drained");
     }
 
     @Test

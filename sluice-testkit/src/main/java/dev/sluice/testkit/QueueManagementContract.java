@@ -231,6 +231,29 @@ public abstract class QueueManagementContract extends QueueContractSupport {
     }
 
     @Test
+    void aJobThatFailsAgainAtTheSameInstantIsListedAndRetriedOnce() {
+        // pins issue 9: two failures at one clock reading listed the job twice; retryFailed revived it twice
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            ran.add(ctx.job().id());
+            throw new Boom("no");
+        });
+        queue.add("fail", "p", withId("f"));
+        worker.runDue();
+        queue.retry("f");
+        worker.runDue();
+
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("f");
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 1));
+        assertThat(queue.retryFailed()).isEqualTo(1);
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+        worker.runDue();
+        assertThat(ran).containsExactly("f", "f", "f");
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 1));
+    }
+
+    @Test
     void cleanRemovesFinishedJobsAtLeastThatOld() {
         JobQueue<String> queue = keepingEverything();
         finishFiveJobsOneSecondApart(queue);

@@ -214,4 +214,36 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
         assertThat(job.attemptsMade()).isEqualTo(1);
         assertThat(job.rateLimits()).isEqualTo(3);
     }
+
+    @Test
+    void groupsPausedUntilDifferentTimesComeBackInTheOrderOfTheirTimes() {
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            Job<String> job = ctx.job();
+            ran.add(job.id());
+            if (job.rateLimits() > 0) {
+                return Result.done();
+            }
+            long seconds = switch (job.group()) {
+                case "a" -> 3;
+                case "b" -> 1;
+                case "c" -> 4;
+                default -> 2;
+            };
+            return Result.rateLimited(Result.Scope.GROUP, Duration.ofSeconds(seconds));
+        });
+        for (String group : List.of("a", "b", "c", "d")) {
+            queue.add("n", "p", inGroup(group + "1", group));
+        }
+        worker.runDue();
+        ran.clear();
+
+        for (int second = 1; second <= 4; second++) {
+            advanceMillis(1_000);
+            worker.runDue();
+        }
+
+        assertThat(ran).containsExactly("b1", "d1", "a1", "c1");
+    }
 }

@@ -394,6 +394,92 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     }
 
     @Test
+    void removingThePendingRunOfAFixedRateSkipsItAndTheScheduleGoesOn() {
+        // pins issue 9: the next run was planned only when the pending one came due, so removing it ended the schedule
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, recording(ran));
+        queue.repeat("rate", Schedule.fixedRate(Duration.ofSeconds(10)), TEMPLATE);
+        worker.runDue();
+        clock.advance(Duration.ofSeconds(4));
+
+        assertThat(queue.remove(runId("rate", 10_000))).isTrue();
+
+        assertThat(ids(pendingRuns(queue, "rate"))).containsExactly(runId("rate", 20_000));
+        assertThat(queue.repeatables())
+                .singleElement()
+                .satisfies(r -> assertThat(r.nextRun()).isEqualTo(atMillis(20_000)));
+        clock.advance(Duration.ofSeconds(16));
+        worker.runDue();
+        assertThat(ran).containsExactly(runId("rate", 0), runId("rate", 20_000));
+        assertThat(ids(pendingRuns(queue, "rate"))).containsExactly(runId("rate", 30_000));
+    }
+
+    @Test
+    void drainingThePendingRunsOfCronAndFixedDelaySchedulesKeepsBothGoing() {
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, recording(ran));
+        queue.repeat("hourly", Schedule.cron("0 * * * *"), TEMPLATE);
+        queue.repeat("fd", Schedule.fixedDelay(Duration.ofMinutes(10)), TEMPLATE);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(ids(pendingRuns(queue, "hourly"))).containsExactly(runId("hourly", 0), runId("hourly", 3_600_000));
+
+        assertThat(queue.drain(true)).isEqualTo(3);
+
+        assertThat(ids(pendingRuns(queue, "hourly"))).containsExactly(runId("hourly", 7_200_000));
+        assertThat(ids(pendingRuns(queue, "fd")))
+                .as("a fixed delay whose waiting run was removed goes on as if that run ended now")
+                .containsExactly(runId("fd", 601_000));
+        assertThat(queue.repeatables())
+                .extracting(RepeatableJob::nextRun)
+                .containsExactly(atMillis(601_000), atMillis(7_200_000));
+        clock.advance(Duration.ofHours(2));
+        worker.runDue();
+        assertThat(ran).contains(runId("hourly", 7_200_000), runId("fd", 601_000));
+    }
+
+    @Test
+    void aFixedDelayRunThatIsDueOrRunningShowsNoNextRun() {
+        JobQueue<String> queue = newQueue();
+        List<Instant> nextRunWhileRunning = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            nextRunWhileRunning.add(queue.repeatables().get(0).nextRun());
+            return Result.done();
+        });
+        queue.repeat("fd", Schedule.fixedDelay(Duration.ofSeconds(10)), TEMPLATE);
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(queue.repeatables().get(0).nextRun())
+                .as("the run due at 0 waits; the next run is not known before it ends")
+                .isNull();
+        worker.runDue();
+
+        assertThat(nextRunWhileRunning).containsOnlyNulls().hasSize(1);
+        assertThat(queue.repeatables().get(0).nextRun()).isEqualTo(atMillis(11_000));
+    }
+
+    @Test
+    void changingAScheduleInTheMillisecondOfAKeptRunSkipsThatInstantAndGoesOn() {
+        // pins issue 9: the new first run got the id of the kept completed run, and nothing was planned after it
+        JobQueue<String> queue = newQueue();
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, recording(ran));
+        queue.repeat("r", Schedule.fixedRate(Duration.ofSeconds(10)), TEMPLATE);
+        worker.runDue();
+        assertThat(stateOf(queue, runId("r", 0))).isEqualTo(JobState.COMPLETED);
+
+        queue.repeat("r", Schedule.fixedRate(Duration.ofSeconds(3)), TEMPLATE);
+
+        assertThat(ids(pendingRuns(queue, "r"))).containsExactly(runId("r", 3_000));
+        assertThat(queue.repeatables().get(0).nextRun()).isEqualTo(atMillis(3_000));
+        clock.advance(Duration.ofSeconds(3));
+        worker.runDue();
+        assertThat(ran).containsExactly(runId("r", 0), runId("r", 3_000));
+        assertThat(ids(pendingRuns(queue, "r"))).containsExactly(runId("r", 6_000));
+    }
+
+    @Test
     void repeatablesListsWhatWasRegistered() {
         JobQueue<String> queue = newQueue();
         Schedule cron = Schedule.cron("0 9 * * *", ZoneId.of("Asia/Kolkata"));

@@ -160,6 +160,31 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
     }
 
     @Test
+    void ageBasedRetentionGoesOnAfterARetry() {
+        // pins issue 9: a retry changed the expiry of a job inside the expiry heap, and expiry stopped at it
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepFor(Duration.ofSeconds(5))));
+        Worker<String> worker = manualWorker(queue, throwing("no"));
+        queue.add("fail", "p", withId("a"));
+        worker.runDue();
+        advanceMillis(1_000);
+        queue.add("fail", "p", withId("b"));
+        worker.runDue();
+        advanceMillis(1_000);
+
+        queue.retry("a");
+        advanceMillis(4_000);
+
+        assertThat(queue.job("b")).as("b failed at 1 s and is kept for 5 s").isEmpty();
+        assertThat(stateOf(queue, "a")).isEqualTo(JobState.WAITING);
+        worker.runDue();
+        advanceMillis(4_999);
+        assertThat(stateOf(queue, "a")).isEqualTo(JobState.FAILED);
+        advanceMillis(1);
+        assertThat(queue.job("a")).as("a failed again at 6 s").isEmpty();
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
     void keepLastCountsOnlyJobsStillFailedAfterARetry() {
         JobQueue<String> queue = newQueue(JobOptions.builder().keepFailed(Retention.keepLast(2)));
         addAll(queue, List.of("f1", "f2"));
@@ -214,5 +239,28 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
         addAll(queue, List.of("c5"));
         worker.runDue();
         assertThat(ids(queue.jobs(JobState.COMPLETED, 0, 10))).containsExactly("c5", "c4");
+    }
+
+    @Test
+    void jobsKeptForDifferentAgesExpireInTheOrderOfTheirExpiry() {
+        JobQueue<String> queue = newQueue();
+        Worker<String> worker = manualWorker(queue, completing());
+        for (int[] idAndSeconds : new int[][] {{1, 30}, {2, 10}, {3, 40}, {4, 20}}) {
+            queue.add(
+                    "ok",
+                    "p",
+                    id("j" + idAndSeconds[0])
+                            .keepCompleted(Retention.keepFor(Duration.ofSeconds(idAndSeconds[1])))
+                            .build());
+        }
+        worker.runDue();
+
+        List<List<String>> keptAfter = new ArrayList<>();
+        for (int step = 1; step <= 4; step++) {
+            advanceMillis(10_000);
+            keptAfter.add(ids(queue.jobs(JobState.COMPLETED, 0, 10)));
+        }
+
+        assertThat(keptAfter).containsExactly(List.of("j4", "j3", "j1"), List.of("j3", "j1"), List.of("j3"), List.of());
     }
 }

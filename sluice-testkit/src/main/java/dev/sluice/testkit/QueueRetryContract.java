@@ -15,9 +15,12 @@ import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -259,6 +262,56 @@ public abstract class QueueRetryContract extends QueueContractSupport {
         Job<String> job = job(queue, "j");
         assertThat(job.state()).isEqualTo(JobState.FAILED);
         assertThat(job.failure().reason()).containsIgnoringCase("backoff");
+    }
+
+    @Test
+    void aBackoffAskedAfterATimeoutRunsOutsideTheQueuesLock() {
+        // pins issue 9: after a timeout the backoff ran under the lock, so it could not read the queue from another
+        // thread
+        AtomicReference<JobQueue<String>> queueRef = new AtomicReference<>();
+        List<Long> waitingSeenByBackoff = new CopyOnWriteArrayList<>();
+        Backoff readsTheQueue = Backoff.custom((failedAttempt, error) -> {
+            try {
+                waitingSeenByBackoff.add(CompletableFuture.supplyAsync(
+                                () -> queueRef.get().counts().waiting())
+                        .get(5, TimeUnit.SECONDS));
+            } catch (Exception e) {
+                throw new IllegalStateException("the queue could not be read from another thread", e);
+            }
+            return Duration.ofSeconds(10);
+        });
+        JobQueue<String> queue = queueWith(
+                JobOptions.builder().attempts(2).timeout(Duration.ofSeconds(1)).backoff(readsTheQueue));
+        queueRef.set(queue);
+        queue.add("n", "p", withId("j"));
+        queue.add("n", "p", withId("other"));
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            if (ctx.job().id().equals("j")) {
+                clock.advance(Duration.ofSeconds(2));
+            }
+            return Result.done();
+        });
+
+        worker.runDue();
+
+        assertThat(waitingSeenByBackoff).containsExactly(1L);
+        assertThat(stateOf(queue, "j")).isEqualTo(JobState.DELAYED);
+        assertThat(job(queue, "j").runAt()).isEqualTo(atMillis(11_000));
+    }
+
+    @Test
+    void aCustomBackoffLongerThanTheClockCanCountDelaysTheJobForGood() {
+        Backoff forAges = Backoff.custom((failedAttempt, error) -> Duration.ofDays(365L * 1_000_000));
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(2).backoff(forAges));
+        queue.add("n", "p", withId("j"));
+        Worker<String> worker = manualWorker(queue, throwing("no"));
+
+        assertThat(worker.runDue()).isEqualTo(1);
+
+        assertThat(stateOf(queue, "j")).isEqualTo(JobState.DELAYED);
+        assertThat(queue.counts()).isEqualTo(counts(0, 1, 0, 0, 0));
+        clock.advance(Duration.ofDays(365L * 10));
+        assertThat(worker.runDue()).isZero();
     }
 
     @Test

@@ -143,6 +143,83 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
     }
 
     @Test
+    void aTimeoutInsideRunDueInterruptsOnlyThatAttemptAndNotTheCaller() {
+        // pins issue 9: the interrupt stayed set on runDue's caller, and the next attempt saw it at entry
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2).timeout(Duration.ofSeconds(1)));
+        queue.add("n", "p", withId("j"));
+        List<Boolean> interruptedAtEntry = new CopyOnWriteArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            interruptedAtEntry.add(Thread.currentThread().isInterrupted());
+            clock.advance(Duration.ofSeconds(2)); // times out at 1 s, ignores the interrupt
+            return Result.done();
+        });
+
+        assertThat(worker.runDue()).isEqualTo(2);
+
+        assertThat(interruptedAtEntry).containsExactly(false, false);
+        assertThat(Thread.interrupted())
+                .as("runDue's caller is not left interrupted")
+                .isFalse();
+        assertAttempts(
+                job(queue, "j"),
+                attempt(1, 0, 1_000, Outcome.TIMED_OUT, "timed out"),
+                attempt(2, 2_000, 3_000, Outcome.TIMED_OUT, "timed out"));
+    }
+
+    @Test
+    void aTimeoutsInterruptNeverReachesTheSlotsNextJob() throws Exception {
+        // pins issue 9: the interrupt was sent after the lock was released and could land on the next job
+        JobQueue<String> queue = newQueue();
+        List<String> interruptedNext = new CopyOnWriteArrayList<>();
+        AtomicInteger nextDone = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<CountDownLatch> release =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<CountDownLatch> entered =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        startedWorker(
+                queue,
+                ctx -> {
+                    if (ctx.job().name().equals("slow")) {
+                        entered.get().countDown();
+                        while (true) {
+                            try {
+                                release.get().await();
+                                return Result.done();
+                            } catch (InterruptedException ignored) {
+                                // returns only when released
+                            }
+                        }
+                    }
+                    for (int i = 0; i < 2_000; i++) {
+                        if (Thread.currentThread().isInterrupted()) {
+                            interruptedNext.add(ctx.job().id());
+                            break;
+                        }
+                        Thread.onSpinWait();
+                    }
+                    nextDone.incrementAndGet();
+                    return Result.done();
+                },
+                1);
+        for (int rep = 0; rep < 200; rep++) {
+            release.set(new CountDownLatch(1));
+            entered.set(new CountDownLatch(1));
+            queue.add(
+                    "slow", "p", id("slow" + rep).timeout(Duration.ofSeconds(1)).build());
+            entered.get().await(10, java.util.concurrent.TimeUnit.SECONDS);
+            queue.add("next", "p", withId("next" + rep));
+            CountDownLatch letGo = release.get();
+            Thread releaser = Thread.ofPlatform().start(letGo::countDown);
+            clock.advance(Duration.ofSeconds(1));
+            releaser.join();
+            int want = rep + 1;
+            eventually().until(() -> nextDone.get() == want);
+        }
+
+        assertThat(interruptedNext).isEmpty();
+    }
+
+    @Test
     void jobFinishingWithinItsTimeoutIsNotTimedOutLater() {
         JobQueue<String> queue = newQueue(JobOptions.builder().timeout(Duration.ofSeconds(1)));
         queue.add("n", "p", withId("quick"));

@@ -130,10 +130,6 @@ final class Group {
         }
     }
 
-    boolean isIdle(long now) {
-        return waiting == 0 && delayed == 0 && active == 0 && pausedUntil <= now;
-    }
-
     /** Totals and latencies of one group, or of the queue. */
     static final class Stats {
         long completed;

@@ -3,7 +3,6 @@ package dev.sluice.internal.queue;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
-import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
@@ -20,7 +19,6 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
-import dev.sluice.queue.Retention;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -28,20 +26,14 @@ import dev.sluice.time.SluiceClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.Condition;
@@ -57,22 +49,20 @@ import java.util.function.LongFunction;
  * it is taken, processors and listeners run outside it. A worker ends one job and takes the next in one
  * critical section.
  *
- * <p>Ready groups form a ring; a group that cannot start now leaves it (parked until a time for a rate or a
- * pause, or held until one of its jobs ends for its concurrency) and comes back when it can, so a blocked
- * group costs nothing per start. One clock timer, armed for the earliest of all due times (delayed jobs,
- * parked groups, the queue's pause, expiring jobs), wakes the queue.
+ * <p>This class is the queue's state and locking: the API, adds, starts and the ends of attempts. The rest
+ * sits beside it, each guarded by the same lock: {@link JobStore} (jobs, delayed, finished, remembered ids),
+ * {@link GroupRing} (groups, the ready ring, group limits), {@link Repeats} (repeatable jobs), {@link
+ * WakeTimer} (one clock timer for the earliest due time) and {@link Listeners} (events, told after the lock is
+ * released). The rules they apply are pure functions of time: {@link AttemptRules}, {@link RetentionRules},
+ * {@link RepeatPlanner} and {@link GroupRules}.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
-    private static final int MAX_GROUP_KEYS = 1 << 22;
-    private static final int MAX_GROUP_STATS = 10_000;
     private static final int LOCK_SPINS = 50;
     /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
     private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
 
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
-    private static final Comparator<JobRecord> BY_RUN_AT =
-            Comparator.<JobRecord>comparingLong(j -> j.runAt).thenComparingLong(j -> j.seq);
 
     private final String name;
     private final Codec<T> codec;
@@ -82,58 +72,27 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final Condition workAvailable = lock.newCondition();
     private final Condition roomAvailable = lock.newCondition();
 
-    private final HashMap<String, JobRecord> jobs = new HashMap<>();
-    private final HashMap<Group.Key, Group> groups = new HashMap<>();
-    private final ArrayDeque<Group> ring = new ArrayDeque<>();
-    private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
-    private final PriorityQueue<JobRecord> delayed = new PriorityQueue<>(BY_RUN_AT);
-    private final Finished completedJobs = new Finished(JobState.COMPLETED);
-    private final Finished failedJobs = new Finished(JobState.FAILED);
-    private final PriorityQueue<JobRecord> expiring = new PriorityQueue<>(Comparator.comparingLong(j -> j.expiresAt));
-    private final HashMap<String, Long> rememberedIds = new HashMap<>();
-    private final PriorityQueue<Map.Entry<String, Long>> forgetting = new PriorityQueue<>(Map.Entry.comparingByValue());
-    private final TreeMap<String, Repeater<T>> repeaters = new TreeMap<>();
     private final Set<InMemoryWorker<T>> workers = new HashSet<>();
     private final Group.Stats stats = new Group.Stats();
-    /** The statistics of the most recently used groups, kept while a group is released and created again. */
-    private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
-            Group.Stats s = eldest.getValue();
-            return size() > MAX_GROUP_STATS
-                    && s.keptCompleted == 0
-                    && s.keptFailed == 0
-                    && !groups.containsKey(eldest.getKey());
-        }
-    };
-
     private long waitingCount;
     private long delayedCount;
     private long activeCount;
     private long seq;
-    private long nextId;
     private boolean paused;
     private long pausedUntil = Long.MIN_VALUE;
     private long rateBlockedUntil = Long.MIN_VALUE;
     private int concurrency;
     private QueueRate rate;
-    private GroupLimits groupDefaults;
-    private QueueRate defaultGroupRate;
-    private final HashMap<String, GroupLimits> groupOverrides = new HashMap<>();
-    private final HashMap<String, QueueRate> overrideRates = new HashMap<>();
-    private final ArrayDeque<Events> outbox = new ArrayDeque<>();
-    private boolean delivering;
     private int idleWorkers;
     private int blockedProducers;
-    private SluiceClock.Timer wakeTimer;
-    private long wakeAt = Long.MAX_VALUE;
+    private final WakeTimer wakeTimer;
+    private final JobStore store;
+    private final GroupRing groups;
+    private final Repeats<T> repeats;
     private boolean closed;
     private final Waiters<T> waiters;
 
-    @SuppressWarnings("unchecked")
-    private volatile QueueListener<T>[] listeners = new QueueListener[0];
+    private final Listeners<T> listeners;
 
     /** A queue called {@code name}; the engine has checked the arguments. */
     public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
@@ -141,11 +100,24 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         this.codec = codec;
         this.options = options;
         this.clock = clock;
+        this.listeners = new Listeners<>(name, lock);
+        this.wakeTimer = new WakeTimer(clock, this::wake);
+        this.store = new JobStore(wakeTimer);
         this.concurrency = options.concurrency();
         this.rate = options.rate() == null ? null : new QueueRate(name, options.rate(), clock, 1);
-        this.groupDefaults = options.groupDefaults();
-        this.defaultGroupRate = groupRateFor(groupDefaults.rate(), "default");
         this.waiters = new Waiters<>(name);
+        this.groups = new GroupRing(name, clock, options.groupDefaults(), wakeTimer);
+        this.repeats = new Repeats<>(store, new Repeats.Runs<>() {
+            @Override
+            public void add(Repeater<T> repeater, RepeatPlanner.Run run, long now, Events<T> events) {
+                addRun(repeater, run, now, events);
+            }
+
+            @Override
+            public void removeUnstarted(JobRecord job, long now) {
+                InMemoryQueue.this.removeUnstarted(job, now, null);
+            }
+        });
     }
 
     /** The codec the queue was created with. */
@@ -212,7 +184,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     /** Adds a prepared job, waiting for room until {@code deadline} on the engine clock at most. */
     private Added<T> add(Prepared prepared, T payload, long deadline) {
-        Events events = null;
+        Events<T> events = null;
         Added<T> added;
         lock.lock();
         try {
@@ -225,7 +197,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 added = duplicate(prepared, now);
                 if (added == null) {
                     events = events();
-                    JobRecord record = insert(prepared, now, events);
+                    JobRecord record = insert(prepared, payload, now, events);
                     added = new Added<>(snapshot(record, payload), false);
                 }
             }
@@ -265,7 +237,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     /** Adds prepared jobs, all or none, waiting for room until {@code deadline} on the engine clock at most. */
     private List<Added<T>> addBulk(List<NewJob<T>> newJobs, List<Prepared> prepared, long deadline) {
-        Events events;
+        Events<T> events;
         List<Added<T>> answers = new ArrayList<>(prepared.size());
         lock.lock();
         try {
@@ -287,12 +259,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     answers.add(dup);
                     continue;
                 }
-                JobRecord record = insert(p, now, events);
+                T payload = newJobs.get(answers.size()).payload();
+                JobRecord record = insert(p, payload, now, events);
                 if (p.id != null) {
                     inThisBulk.put(p.id, record);
                 }
-                answers.add(
-                        new Added<>(snapshot(record, newJobs.get(answers.size()).payload()), false));
+                answers.add(new Added<>(snapshot(record, payload), false));
             }
             if (idleWorkers > 0) {
                 workAvailable.signalAll();
@@ -308,12 +280,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private record Demand(int jobs, Map<Group.Key, Integer> perGroup) {}
 
     private Demand demand(List<Prepared> prepared, long now) {
-        boolean groupsBounded = groupDefaults.maxWaiting() != Integer.MAX_VALUE || !groupOverrides.isEmpty();
+        boolean groupsBounded = groups.anyBounded();
         HashSet<String> ids = prepared.size() > 1 ? new HashSet<>() : null;
         Map<Group.Key, Integer> perGroup = groupsBounded ? new HashMap<>() : Map.of();
         int fresh = 0;
         for (Prepared p : prepared) {
-            if (p.id == null || (!isHeld(p.id, now) && (ids == null || ids.add(p.id)))) {
+            if (p.id == null || (!store.isHeld(p.id, now) && (ids == null || ids.add(p.id)))) {
                 fresh++;
                 if (groupsBounded) {
                     perGroup.merge(Group.Key.of(p.options.group()), 1, Integer::sum);
@@ -355,30 +327,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return bytes;
     }
 
-    private boolean isHeld(String id, long now) {
-        if (jobs.containsKey(id)) {
-            return true;
-        }
-        Long until = rememberedIds.get(id);
-        return until != null && until > now;
-    }
-
     private Added<T> duplicate(Prepared p, long now) {
         if (p.id == null) {
             return null;
         }
-        JobRecord existing = jobs.get(p.id);
+        JobRecord existing = store.get(p.id);
         if (existing != null) {
             return new Added<>(snapshot(existing), true);
         }
-        Long until = rememberedIds.get(p.id);
-        if (until != null) {
-            if (until > now) {
-                return new Added<>(null, true);
-            }
-            rememberedIds.remove(p.id);
-        }
-        return null;
+        return store.remembers(p.id, now) ? new Added<>(null, true) : null;
     }
 
     /** How long the queue lets an add wait for room, in nanoseconds; 0 rejects at once. */
@@ -388,7 +345,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     /** Until when an add called at {@code now} may wait for room. */
     private long roomDeadline(long now) {
-        return saturatedAdd(now, blockForNanos());
+        return AttemptRules.saturatedAdd(now, blockForNanos());
     }
 
     private void awaitRoom(Demand demand, long now, long deadline) {
@@ -415,7 +372,18 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 if (timedOut[0] || clock.nanos() >= deadline || closed) {
                     throw shortage;
                 }
-                roomAvailable.awaitUninterruptibly();
+                try {
+                    roomAvailable.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    QueueFullException interrupted = new QueueFullException(
+                            name,
+                            shortage.group(),
+                            shortage.maxWaiting(),
+                            shortage.getMessage() + "; the producer was interrupted while it waited for room");
+                    interrupted.initCause(e);
+                    throw interrupted;
+                }
             }
         } finally {
             blockedProducers--;
@@ -437,8 +405,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         for (Map.Entry<Group.Key, Integer> wanted : demand.perGroup.entrySet()) {
             Group.Key key = wanted.getKey();
-            int groupMax = limitsOf(key).maxWaiting();
-            Group group = groups.get(key);
+            int groupMax = groups.limitsOf(key).maxWaiting();
+            Group group = groups.find(key);
             long held = group == null ? 0 : group.waiting + group.delayed;
             if (held + wanted.getValue() > groupMax) {
                 String which = key.name() == null ? "the ungrouped jobs" : "group '" + key.name() + "'";
@@ -455,20 +423,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return null;
     }
 
-    private String newId() {
-        String id;
-        do {
-            id = Long.toString(++nextId);
-        } while (jobs.containsKey(id) || rememberedIds.containsKey(id));
-        return id;
-    }
-
-    private JobRecord insert(Prepared p, long now, Events events) {
-        String id = p.id != null ? p.id : newId();
+    /** Adds a job; {@code payload} is what {@code p}'s bytes encode, for the event. */
+    private JobRecord insert(Prepared p, T payload, long now, Events<T> events) {
+        String id = p.id != null ? p.id : store.newId();
         Group.Key key = Group.Key.of(p.options.group());
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
-        jobs.put(id, record);
-        record.stats = group(record).stats;
+        store.put(record);
+        record.stats = groups.group(record).stats;
         long delay = p.repeatId != null
                 ? Math.max(0, p.scheduledAt - now)
                 : p.options.delay().toNanos();
@@ -478,7 +439,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             makeWaiting(record, now, false);
         }
         if (events != null) {
-            Job<T> job = snapshot(record);
+            Job<T> job = snapshot(record, payload);
             events.add(l -> l.onAdded(job));
         }
         return record;
@@ -486,40 +447,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- moving jobs between states
 
-    private Group group(Group.Key key) {
-        Group group = groups.get(key);
-        if (group == null) {
-            group = new Group(key, statsByGroup.computeIfAbsent(key, k -> new Group.Stats()));
-            groups.put(key, group);
-        }
-        return group;
-    }
-
-    /** The live group of {@code job}, created if it was released. */
-    private Group group(JobRecord job) {
-        Group group = job.group;
-        if (group == null || group.released) {
-            group = group(job.groupKey);
-            job.group = group;
-        }
-        return group;
-    }
-
-    /** Counts a finished job kept (+1) or removed (-1) for its group. */
-    private void kept(JobRecord job, JobState state, int delta) {
-        Group.Stats s = job.stats;
-        if (state == JobState.COMPLETED) {
-            s.keptCompleted += delta;
-        } else {
-            s.keptFailed += delta;
-        }
-    }
-
     private void makeWaiting(JobRecord job, long now, boolean atFront) {
         job.state = JobState.WAITING;
         job.readyAt = now;
         job.runAt = 0;
-        Group group = group(job);
+        Group group = groups.group(job);
         if (atFront) {
             group.addFirst(job);
         } else {
@@ -527,7 +459,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             group.addLast(job);
         }
         waitingCount++;
-        offer(group, now);
+        groups.offer(group, now);
         if (idleWorkers > 0) {
             workAvailable.signal();
         }
@@ -537,35 +469,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         job.state = JobState.DELAYED;
         job.runAt = runAt;
         job.seq = ++seq;
-        delayed.add(job);
-        group(job).delayed++;
+        store.delay(job);
+        groups.group(job).delayed++;
         delayedCount++;
-        armWake(runAt);
-    }
-
-    /** Puts a group with waiting jobs where it belongs: the ring, or parked until its pause ends. */
-    private void offer(Group group, long now) {
-        if (group.inRing || group.heldByConcurrency || group.waiting == 0) {
-            return;
-        }
-        if (group.parkedUntil > now) {
-            return;
-        }
-        if (group.pausedUntil > now) {
-            park(group, group.pausedUntil);
-            return;
-        }
-        ring.addLast(group);
-        group.inRing = true;
-    }
-
-    private void park(Group group, long until) {
-        if (group.parkedUntil > Long.MIN_VALUE) {
-            parked.remove(group);
-        }
-        group.parkedUntil = until;
-        parked.add(group);
-        armWake(until);
     }
 
     /** The next job that may start now, made active; null if none may. Called under the lock. */
@@ -580,49 +486,23 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long wait = rate.peek(QUEUE_KEY, now);
             if (wait > 0) {
                 rateBlockedUntil = now + wait;
-                armWake(rateBlockedUntil);
+                wakeTimer.arm(rateBlockedUntil);
                 return null;
             }
         }
-        Group group;
-        while ((group = ring.pollFirst()) != null) {
-            group.inRing = false;
-            if (group.waiting == 0 || group.released) {
-                continue;
-            }
-            GroupLimits limits = limitsOf(group.key);
-            if (group.active >= limits.concurrency()) {
-                group.heldByConcurrency = true;
-                continue;
-            }
-            if (group.pausedUntil > now) {
-                park(group, group.pausedUntil);
-                continue;
-            }
-            QueueRate groupRate = rateOf(group.key);
-            if (groupRate != null) {
-                long wait = groupRate.take(group.key.rateKey(), now);
-                if (wait > 0) {
-                    park(group, now + wait);
-                    continue;
-                }
-            }
-            if (rate != null) {
-                rate.take(QUEUE_KEY, now);
-            }
-            JobRecord job = group.poll();
-            waitingCount--;
-            if (blockedProducers > 0) {
-                roomAvailable.signalAll();
-            }
-            if (group.waiting > 0) {
-                ring.addLast(group);
-                group.inRing = true;
-            }
-            start(job, group, slot, now);
-            return job;
+        JobRecord job = groups.poll(now);
+        if (job == null) {
+            return null;
         }
-        return null;
+        if (rate != null) {
+            rate.take(QUEUE_KEY, now);
+        }
+        waitingCount--;
+        if (blockedProducers > 0) {
+            roomAvailable.signalAll();
+        }
+        start(job, groups.group(job), slot, now);
+        return job;
     }
 
     private void start(JobRecord job, Group group, InMemoryWorker<T>.Slot slot, long now) {
@@ -640,7 +520,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         Duration timeout = job.options.timeout();
         if (timeout != null) {
             int token = job.token;
-            job.timeoutTimer = clock.schedule(timeout.toNanos(), () -> timedOut(job, token, timeout));
+            int attempt = job.attemptsMade + 1;
+            job.timeoutTimer = clock.schedule(timeout.toNanos(), () -> timedOut(job, token, attempt, timeout));
         }
     }
 
@@ -655,16 +536,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             job.timeoutTimer.cancel();
             job.timeoutTimer = null;
         }
-        Group group = group(job);
+        Group group = groups.group(job);
         group.active--;
         activeCount--;
         long took = now - job.startedAt;
         stats.processingTime.record(took);
         group.stats.processingTime.record(took);
-        if (group.heldByConcurrency && group.active < limitsOf(group.key).concurrency()) {
-            group.heldByConcurrency = false;
-            offer(group, now);
-        }
+        groups.jobEnded(group, now);
         if (idleWorkers > 0 && waitingCount > 0) {
             workAvailable.signal();
         }
@@ -676,7 +554,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
-    boolean complete(JobRecord job, int token, byte[] value, long now, Events events) {
+    boolean complete(JobRecord job, int token, byte[] value, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
@@ -705,14 +583,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             Job.Attempt.Outcome outcome,
             Duration retryDelay,
             long now,
-            Events events) {
+            Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
         job.attemptsMade++;
         endAttempt(job, now, outcome, reason);
-        boolean exhausted = job.attemptsMade >= job.options.attempts();
-        if (retryDelay == null || exhausted) {
+        AttemptRules.Next next =
+                AttemptRules.afterFailure(job.attemptsMade, job.options.attempts(), retryDelay, reason, now);
+        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             job.failure = failure(reason, error);
             finish(job, JobState.FAILED, now);
             if (events != null) {
@@ -722,11 +601,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             afterFinish(job, now, events);
             return true;
         }
-        long delay = retryDelay.toNanos();
-        if (delay > 0) {
-            Group group = group(job);
-            makeDelayed(job, now + delay);
-            releaseIfIdle(group, now);
+        if (next.at() > now) {
+            Group group = groups.group(job);
+            makeDelayed(job, next.at());
+            groups.releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
         }
@@ -739,19 +617,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Records a rate-limited attempt; false if the caller no longer owns the job. */
-    boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events events) {
+    boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
-        long until = saturatedAdd(now, limited.retryAfter().toNanos());
         String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
         endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
-        if (job.rateLimits >= job.options.maxRateLimits()) {
-            job.failure = new Job.Failure(
-                    "rate limited " + (job.rateLimits + 1) + " times, more than maxRateLimits "
-                            + job.options.maxRateLimits(),
-                    null,
-                    null);
+        AttemptRules.Next next = AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), limited, now);
+        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
+            job.failure = new Job.Failure(next.reason(), null, null);
             finish(job, JobState.FAILED, now);
             if (events != null) {
                 Job<T> snapshot = snapshot(job);
@@ -761,18 +635,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return true;
         }
         job.rateLimits++;
-        Group group = group(job);
+        Group group = groups.group(job);
+        long until = next.at();
         if (limited.scope() == Result.Scope.GROUP) {
-            if (until > group.pausedUntil) {
-                group.pausedUntil = until;
-                if (group.inRing) {
-                    ring.remove(group);
-                    group.inRing = false;
-                }
-            }
+            groups.pause(group, until);
         } else if (until > pausedUntil) {
-            pausedUntil = until;
-            armWake(until);
+            pausedUntil = GroupRules.pausedUntil(pausedUntil, until);
+            wakeTimer.arm(until);
         }
         makeWaiting(job, now, true);
         if (events != null) {
@@ -786,16 +655,16 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
      * Records an attempt whose processor asked to run again after {@code delay}: DELAYED (WAITING for no
      * delay), no attempt used, no pause. False if the caller no longer owns the job.
      */
-    boolean runAgain(JobRecord job, int token, Duration delay, long now, Events events) {
+    boolean runAgain(JobRecord job, int token, Duration delay, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
         endAttempt(job, now, Job.Attempt.Outcome.RESCHEDULED, null);
         long nanos = delay.toNanos();
         if (nanos > 0) {
-            Group group = group(job);
-            makeDelayed(job, saturatedAdd(now, nanos));
-            releaseIfIdle(group, now);
+            Group group = groups.group(job);
+            makeDelayed(job, AttemptRules.saturatedAdd(now, nanos));
+            groups.releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
         }
@@ -816,80 +685,58 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return true;
     }
 
-    private void timedOut(JobRecord job, int token, Duration timeout) {
-        Events events;
-        Thread thread = null;
+    /** Ends attempt {@code attempt} of {@code job} when its timeout passed; its backoff is asked outside the lock. */
+    private void timedOut(JobRecord job, int token, int attempt, Duration timeout) {
+        if (!owns(job, token)) {
+            return;
+        }
+        AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + timeout);
+        Events<T> events;
+        InMemoryWorker<?>.Slot slot;
         lock.lock();
         try {
+            slot = job.slot;
             events = events();
-            if (job.token != token || job.state != JobState.ACTIVE) {
-                return;
+            if (!fail(
+                    job,
+                    token,
+                    null,
+                    retry.reason(),
+                    Job.Attempt.Outcome.TIMED_OUT,
+                    retry.delay(),
+                    clock.nanos(),
+                    events)) {
+                slot = null;
             }
-            InMemoryWorker<?>.Slot slot = job.slot;
-            long now = clock.nanos();
-            Retry retry = retry(job, job.attemptsMade + 1, null, "timed out after " + timeout);
-            fail(job, token, null, retry.reason(), Job.Attempt.Outcome.TIMED_OUT, retry.delay(), now, events);
-            thread = slot == null ? null : slot.thread();
         } finally {
             lock.unlock();
         }
-        if (thread != null) {
-            thread.interrupt();
+        if (slot != null) {
+            slot.interruptAttempt(job, token);
         }
         fire(events);
     }
 
-    /**
-     * What follows a failed attempt.
-     *
-     * @param delay the wait before the next attempt; null to fail the job now
-     * @param reason why the attempt failed, and why the job cannot be retried when the backoff is at fault
-     */
-    record Retry(Duration delay, String reason) {}
-
-    /**
-     * Plans what follows attempt {@code failedAttempt} failing for {@code reason}: no retry when attempts are
-     * used up; otherwise the backoff's wait, asked once (a custom function may throw, or return null or a
-     * negative duration: then the job fails, saying so). Called outside the lock by workers.
-     */
-    Retry retry(JobRecord job, int failedAttempt, Throwable error, String reason) {
-        if (failedAttempt >= job.options.attempts()) {
-            return new Retry(null, reason);
-        }
-        Backoff backoff = job.options.backoff();
-        Duration delay;
+    private boolean owns(JobRecord job, int token) {
+        lock.lock();
         try {
-            delay = backoff.delay(failedAttempt, error);
-        } catch (RuntimeException e) {
-            return new Retry(null, reason + "; its backoff " + backoff + " threw " + e);
+            return job.token == token && job.state == JobState.ACTIVE;
+        } finally {
+            lock.unlock();
         }
-        if (delay == null || delay.isNegative()) {
-            return new Retry(
-                    null,
-                    reason + "; its backoff " + backoff + " returned " + delay + " for attempt " + failedAttempt
-                            + "; a backoff must return zero or a positive duration");
-        }
-        return new Retry(delay, reason);
+    }
+
+    /** The wait after attempt {@code failedAttempt} of {@code job} failed; asks its backoff: call outside the lock. */
+    static AttemptRules.Retry retry(JobRecord job, int failedAttempt, Throwable error, String reason) {
+        return AttemptRules.backoff(failedAttempt, job.options.attempts(), job.options.backoff(), error, reason);
     }
 
     private void finish(JobRecord job, JobState state, long now) {
-        job.state = state;
-        job.finishedAt = now;
-        Group group = group(job);
+        Group group = groups.group(job);
         count(stats, state, now);
         count(group.stats, state, now);
-        Retention retention = state == JobState.COMPLETED ? job.options.keepCompleted() : job.options.keepFailed();
-        Finished kept = state == JobState.COMPLETED ? completedJobs : failedJobs;
-        kept.add(job, now);
-        while (kept.count > retention.maxCount()) {
-            removeFinished(kept.oldest(), now);
-        }
-        if (!job.removed && retention.maxAge() != null) {
-            job.expiresAt = saturatedAdd(now, retention.maxAge().toNanos());
-            expiring.add(job);
-            armWake(job.expiresAt);
-        }
-        releaseIfIdle(group, now);
+        store.finished(job, state, now);
+        groups.releaseIfIdle(group, now);
         if (waiters.waitsFor(job.id)) {
             waiters.finished(snapshot(job));
         }
@@ -904,51 +751,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     }
 
-    private void afterFinish(JobRecord job, long now, Events events) {
+    private void afterFinish(JobRecord job, long now, Events<T> events) {
         if (job.repeatId != null) {
-            Repeater<T> repeater = repeaters.get(job.repeatId);
-            if (repeater != null
-                    && repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY
-                    && job.id.equals(repeater.pendingJobId)) {
-                repeater.pendingJobId = null;
-                scheduleRun(
-                        repeater,
-                        repeater.schedule.nextAfter(SluiceClock.toInstant(now), repeater.anchor),
-                        now,
-                        events);
-            }
+            repeats.ended(job, now, events);
         }
         signalIfIdle();
         if (waitingCount + delayedCount + activeCount == 0 && events != null) {
             events.add(QueueListener::onDrained);
-        }
-    }
-
-    private void removeFinished(JobRecord job, long now) {
-        Finished kept = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
-        kept.count--;
-        kept(job, job.state, -1);
-        kept.maybeCompact();
-        job.removed = true;
-        jobs.remove(job.id);
-        Duration window = job.options.deduplicateFor();
-        if (window != null) {
-            long until = saturatedAdd(job.finishedAt, window.toNanos());
-            if (until > now) {
-                rememberedIds.put(job.id, until);
-                forgetting.add(Map.entry(job.id, until));
-                armWake(until);
-            }
-        }
-    }
-
-    private void releaseIfIdle(Group group, long now) {
-        if (group.isIdle(now) && !group.inRing && group.parkedUntil <= now && !group.released) {
-            groups.remove(group.key);
-            group.released = true;
-            if (group.parkedUntil > Long.MIN_VALUE) {
-                parked.remove(group);
-            }
         }
     }
 
@@ -963,39 +772,16 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- time
 
-    private void armWake(long at) {
-        if (at >= wakeAt) {
-            return;
-        }
-        if (wakeTimer != null) {
-            wakeTimer.cancel();
-        }
-        wakeAt = at;
-        wakeTimer = clock.schedule(at - clock.nanos(), this::wake);
-    }
-
     private void wake() {
-        Events events;
+        Events<T> events;
         lock.lock();
         try {
             events = events();
-            wakeTimer = null;
-            wakeAt = Long.MAX_VALUE;
+            wakeTimer.fired();
             long now = clock.nanos();
             runDueWork(now, events);
-            long next = Long.MAX_VALUE;
-            if (!delayed.isEmpty()) {
-                next = Math.min(next, delayed.peek().runAt);
-            }
-            if (!parked.isEmpty()) {
-                next = Math.min(next, parked.peek().parkedUntil);
-            }
-            if (!expiring.isEmpty()) {
-                next = Math.min(next, expiring.peek().expiresAt);
-            }
-            if (!forgetting.isEmpty()) {
-                next = Math.min(next, forgetting.peek().getValue());
-            }
+            long next = store.nextDue();
+            next = Math.min(next, groups.nextDue());
             if (pausedUntil > now) {
                 next = Math.min(next, pausedUntil);
             }
@@ -1003,7 +789,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 next = Math.min(next, rateBlockedUntil);
             }
             if (next != Long.MAX_VALUE) {
-                armWake(Math.max(next, now + 1));
+                wakeTimer.arm(Math.max(next, now + 1));
             }
             if (idleWorkers > 0) {
                 workAvailable.signalAll();
@@ -1015,38 +801,19 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
-    private void runDueWork(long now, Events events) {
+    private void runDueWork(long now, Events<T> events) {
         JobRecord job;
-        while ((job = delayed.peek()) != null && job.runAt <= now) {
-            delayed.poll();
-            Group group = group(job);
+        while ((job = store.pollDue(now)) != null) {
+            Group group = groups.group(job);
             group.delayed--;
             delayedCount--;
             makeWaiting(job, now, false);
             if (job.repeatId != null) {
-                scheduleFollowing(job, now, events);
+                repeats.cameDue(job, now, events);
             }
         }
-        Group group;
-        while ((group = parked.peek()) != null && group.parkedUntil <= now) {
-            parked.poll();
-            group.parkedUntil = Long.MIN_VALUE;
-            if (!group.released) {
-                offer(group, now);
-                releaseIfIdle(group, now);
-            }
-        }
-        while ((job = expiring.peek()) != null && job.expiresAt <= now) {
-            expiring.poll();
-            if (!job.removed && (job.state == JobState.COMPLETED || job.state == JobState.FAILED)) {
-                removeFinished(job, now);
-            }
-        }
-        Map.Entry<String, Long> remembered;
-        while ((remembered = forgetting.peek()) != null && remembered.getValue() <= now) {
-            forgetting.poll();
-            rememberedIds.remove(remembered.getKey(), remembered.getValue());
-        }
+        groups.unparkDue(now);
+        store.expire(now);
     }
 
     // ---------------------------------------------------------------- repeatable jobs
@@ -1069,30 +836,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                     + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
         }
         Prepared prepared = prepare(template, -1);
-        Events events;
+        Events<T> events;
         RepeatableJob<T> answer;
         lock.lock();
         try {
             events = events();
             checkOpen();
             long now = clock.nanos();
-            Repeater<T> existing = repeaters.get(id);
-            if (existing != null
-                    && existing.schedule.equals(schedule)
-                    && existing.sameTemplate(template, prepared.payload(), prepared.options())) {
-                answer = existing.view();
-            } else {
-                if (existing != null) {
-                    dropPendingRun(existing, now);
-                }
-                Repeater<T> repeater = new Repeater<>(
-                        id, schedule, template, prepared.payload, prepared.options, SluiceClock.toInstant(now));
-                repeaters.put(id, repeater);
-                Instant first = schedule.nextAfter(SluiceClock.toInstant(now).minusNanos(1), repeater.anchor)
-                        .orElse(null);
-                scheduleRun(repeater, Optional.ofNullable(first), now, events);
-                answer = repeater.view();
-            }
+            answer = repeats.register(id, schedule, template, prepared.payload, prepared.options, now, events);
         } finally {
             lock.unlock();
         }
@@ -1100,75 +851,24 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return answer;
     }
 
-    /** After a cron or fixed-rate run became due, adds the run after it. */
-    private void scheduleFollowing(JobRecord run, long now, Events events) {
-        Repeater<T> repeater = repeaters.get(run.repeatId);
-        if (repeater == null || !run.id.equals(repeater.pendingJobId)) {
-            return;
-        }
-        if (repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
-            return;
-        }
-        repeater.pendingJobId = null;
-        scheduleRun(
-                repeater,
-                repeater.schedule.nextAfter(SluiceClock.toInstant(run.scheduledAt), repeater.anchor),
-                now,
-                events);
-    }
-
-    /**
-     * Adds the repeater's run at {@code when}. A cron or fixed-rate run that is already due is followed at
-     * once by the next one, in a loop, so a clock that jumped over several run times makes each of them.
-     */
-    private void scheduleRun(Repeater<T> repeater, Optional<Instant> when, long now, Events events) {
-        while (true) {
-            repeater.nextRun = null;
-            if (when.isEmpty() || repeater.runs >= repeater.schedule.limit()) {
-                return;
-            }
-            Instant at = when.get();
-            long atNanos = SluiceClock.toEpochNanos(at);
-            String runId = "repeat:" + repeater.id + ":" + at.toEpochMilli();
-            repeater.runs++;
-            repeater.nextRun = at;
-            repeater.pendingJobId = runId;
-            if (jobs.containsKey(runId)) {
-                return;
-            }
-            JobOptions runOptions = repeater.options.toBuilder().jobId(runId).build();
-            Prepared p =
-                    new Prepared(runId, repeater.template.name(), repeater.payload, runOptions, repeater.id, atNanos);
-            JobRecord run = insert(p, now, events);
-            if (run.state != JobState.WAITING || repeater.schedule.kind() == Schedule.Kind.FIXED_DELAY) {
-                return;
-            }
-            repeater.pendingJobId = null;
-            when = repeater.schedule.nextAfter(at, repeater.anchor);
-        }
-    }
-
-    private void dropPendingRun(Repeater<T> repeater, long now) {
-        if (repeater.pendingJobId == null) {
-            return;
-        }
-        JobRecord pending = jobs.get(repeater.pendingJobId);
-        if (pending != null && (pending.state == JobState.DELAYED || pending.state == JobState.WAITING)) {
-            removeUnstarted(pending, now);
-        }
-        repeater.pendingJobId = null;
+    /** Adds a run of {@code repeater}. */
+    private void addRun(Repeater<T> repeater, RepeatPlanner.Run run, long now, Events<T> events) {
+        JobOptions runOptions = repeater.options.toBuilder().jobId(run.id()).build();
+        Prepared p = new Prepared(
+                run.id(),
+                repeater.template.name(),
+                repeater.payload,
+                runOptions,
+                repeater.id,
+                SluiceClock.toEpochNanos(run.at()));
+        insert(p, repeater.template.payload(), now, events);
     }
 
     @Override
     public boolean removeRepeatable(String id) {
         lock.lock();
         try {
-            Repeater<T> repeater = repeaters.remove(id);
-            if (repeater == null) {
-                return false;
-            }
-            dropPendingRun(repeater, clock.nanos());
-            return true;
+            return repeats.remove(id, clock.nanos());
         } finally {
             lock.unlock();
         }
@@ -1178,11 +878,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public List<RepeatableJob<T>> repeatables() {
         lock.lock();
         try {
-            List<RepeatableJob<T>> all = new ArrayList<>(repeaters.size());
-            for (Repeater<T> repeater : repeaters.values()) {
-                all.add(repeater.view());
-            }
-            return all;
+            return repeats.views();
         } finally {
             lock.unlock();
         }
@@ -1197,7 +893,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            JobRecord record = jobs.get(id);
+            JobRecord record = store.get(id);
             return record == null ? Optional.empty() : Optional.of(snapshot(record));
         } finally {
             lock.unlock();
@@ -1214,7 +910,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             if (closed) {
                 return CompletableFuture.failedFuture(closedEngine());
             }
-            JobRecord record = jobs.get(id);
+            JobRecord record = store.get(id);
             if (record == null) {
                 return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
             }
@@ -1283,7 +979,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private JobCounts countsNow() {
-        return new JobCounts(waitingCount, delayedCount, activeCount, completedJobs.count, failedJobs.count);
+        return new JobCounts(
+                waitingCount, delayedCount, activeCount, store.count(JobState.COMPLETED), store.count(JobState.FAILED));
     }
 
     @Override
@@ -1314,18 +1011,16 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             };
             switch (state) {
                 case WAITING -> {
-                    for (Group group : groups.values()) {
+                    for (Group group : groups.all()) {
                         group.forEachWaiting(pick);
                     }
                 }
                 case DELAYED -> {
-                    List<JobRecord> sorted = new ArrayList<>(delayed);
-                    sorted.sort(BY_RUN_AT);
-                    sorted.forEach(pick);
+                    store.delayedInOrder().forEach(pick);
                 }
                 case ACTIVE -> {
                     List<JobRecord> active = new ArrayList<>();
-                    for (JobRecord job : jobs.values()) {
+                    for (JobRecord job : store.all()) {
                         if (job.state == JobState.ACTIVE) {
                             active.add(job);
                         }
@@ -1334,8 +1029,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                             .thenComparingLong(j -> j.seq));
                     active.forEach(pick);
                 }
-                case COMPLETED -> completedJobs.forEachNewestFirst(pick);
-                case FAILED -> failedJobs.forEachNewestFirst(pick);
+                case COMPLETED, FAILED -> store.forEachNewestFirst(state, pick);
             }
             List<Job<T>> page = new ArrayList<>(selected.size());
             for (JobRecord job : selected) {
@@ -1362,8 +1056,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             Group.Key key = Group.Key.of(groupName);
-            Group group = groups.get(key);
-            Group.Stats groupStats = statsByGroup.get(key);
+            Group group = groups.find(key);
+            Group.Stats groupStats = groups.statsOf(key);
             long keptCompleted = groupStats == null ? 0 : groupStats.keptCompleted;
             long keptFailed = groupStats == null ? 0 : groupStats.keptFailed;
             JobCounts counts = group == null
@@ -1423,42 +1117,49 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
+        Events<T> events;
         lock.lock();
         try {
-            JobRecord job = jobs.get(id);
+            JobRecord job = store.get(id);
             if (job == null) {
                 return false;
             }
-            long now = clock.nanos();
-            switch (job.state) {
-                case ACTIVE ->
-                    throw new IllegalStateException(
-                            "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
-                case WAITING, DELAYED -> removeUnstarted(job, now);
-                case COMPLETED, FAILED -> removeFinished(job, now);
+            if (job.state == JobState.ACTIVE) {
+                throw new IllegalStateException(
+                        "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
             }
-            return true;
+            long now = clock.nanos();
+            events = events();
+            if (job.state == JobState.COMPLETED || job.state == JobState.FAILED) {
+                store.removeFinished(job, now);
+            } else {
+                removeUnstarted(job, now, events);
+            }
         } finally {
             lock.unlock();
         }
+        fire(events);
+        return true;
     }
 
-    private void removeUnstarted(JobRecord job, long now) {
-        Group group = group(job);
+    /** Removes a waiting or delayed job; a repeatable's pending run is followed by the next ({@code events} given). */
+    private void removeUnstarted(JobRecord job, long now, Events<T> events) {
+        Group group = groups.group(job);
         if (job.state == JobState.WAITING) {
             group.forgetWaiting();
             waitingCount--;
         } else {
-            delayed.remove(job);
             group.delayed--;
             delayedCount--;
         }
-        job.removed = true;
-        jobs.remove(job.id);
+        store.removeUnstarted(job);
         if (blockedProducers > 0) {
             roomAvailable.signalAll();
         }
-        releaseIfIdle(group, now);
+        groups.releaseIfIdle(group, now);
+        if (job.repeatId != null) {
+            repeats.removed(job, now, events);
+        }
         waiters.removed(job.id);
         signalIfIdle();
     }
@@ -1473,7 +1174,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            JobRecord job = jobs.get(id);
+            JobRecord job = store.get(id);
             if (job == null) {
                 throw new JobNotFoundException(name, id);
             }
@@ -1492,7 +1193,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             List<JobRecord> failed = new ArrayList<>();
-            failedJobs.forEachNewestFirst(failed::add);
+            store.forEachNewestFirst(JobState.FAILED, failed::add);
             long now = clock.nanos();
             for (int i = failed.size() - 1; i >= 0; i--) {
                 revive(failed.get(i), now);
@@ -1507,16 +1208,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private void revive(JobRecord job, long now) {
-        Finished finished = job.state == JobState.COMPLETED ? completedJobs : failedJobs;
-        finished.count--;
-        finished.maybeCompact();
-        kept(job, job.state, -1);
+        store.revive(job);
         job.result = null;
         job.attemptsMade = 0;
         job.rateLimits = 0;
         job.failure = null;
-        job.finishedAt = 0;
-        job.expiresAt = Long.MAX_VALUE;
         makeWaiting(job, now, false);
     }
 
@@ -1531,15 +1227,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         lock.lock();
         try {
             long now = clock.nanos();
-            long cutoff = age.getSeconds() >= Long.MAX_VALUE / 4_000_000_000L ? Long.MIN_VALUE : now - age.toNanos();
+            long cutoff = RetentionRules.cleanCutoff(age, now);
             List<JobRecord> old = new ArrayList<>();
-            (state == JobState.COMPLETED ? completedJobs : failedJobs).forEachNewestFirst(job -> {
+            store.forEachNewestFirst(state, job -> {
                 if (job.finishedAt <= cutoff) {
                     old.add(job);
                 }
             });
             for (JobRecord job : old) {
-                removeFinished(job, now);
+                store.removeFinished(job, now);
             }
             return old.size();
         } finally {
@@ -1549,23 +1245,28 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int drain(boolean delayedToo) {
+        Events<T> events;
+        int drained;
         lock.lock();
         try {
             long now = clock.nanos();
+            events = events();
             List<JobRecord> doomed = new ArrayList<>();
-            for (Group group : groups.values()) {
+            for (Group group : groups.all()) {
                 group.forEachWaiting(doomed::add);
             }
             if (delayedToo) {
-                doomed.addAll(delayed);
+                doomed.addAll(store.delayedJobs());
             }
             for (JobRecord job : doomed) {
-                removeUnstarted(job, now);
+                removeUnstarted(job, now, events);
             }
-            return doomed.size();
+            drained = doomed.size();
         } finally {
             lock.unlock();
         }
+        fire(events);
+        return drained;
     }
 
     // ---------------------------------------------------------------- limits
@@ -1608,8 +1309,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            defaultGroupRate = updatedRate(defaultGroupRate, limits.rate(), "default");
-            groupDefaults = limits;
+            groups.setDefaults(limits);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1625,13 +1325,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         lock.lock();
         try {
-            groupOverrides.put(group, limits);
-            QueueRate updated = updatedRate(overrideRates.get(group), limits.rate(), group);
-            if (updated == null) {
-                overrideRates.remove(group);
-            } else {
-                overrideRates.put(group, updated);
-            }
+            groups.setOwn(group, limits);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1643,8 +1337,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         JobOptions.builder().group(group);
         lock.lock();
         try {
-            groupOverrides.remove(group);
-            overrideRates.remove(group);
+            groups.clearOwn(group);
             limitsChanged();
         } finally {
             lock.unlock();
@@ -1655,53 +1348,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public GroupLimits groupLimits(String group) {
         lock.lock();
         try {
-            return limitsOf(Group.Key.of(group));
+            return groups.limitsOf(Group.Key.of(group));
         } finally {
             lock.unlock();
         }
     }
 
-    private GroupLimits limitsOf(Group.Key key) {
-        if (key.name() != null && !groupOverrides.isEmpty()) {
-            GroupLimits own = groupOverrides.get(key.name());
-            if (own != null) {
-                return own;
-            }
-        }
-        return groupDefaults;
-    }
-
-    private QueueRate rateOf(Group.Key key) {
-        if (key.name() != null && !groupOverrides.isEmpty() && groupOverrides.containsKey(key.name())) {
-            return overrideRates.get(key.name());
-        }
-        return defaultGroupRate;
-    }
-
-    private QueueRate groupRateFor(LimitPolicy policy, String what) {
-        return policy == null ? null : new QueueRate(name + ":group:" + what, policy, clock, MAX_GROUP_KEYS);
-    }
-
-    private QueueRate updatedRate(QueueRate current, LimitPolicy policy, String what) {
-        if (policy == null) {
-            return null;
-        }
-        if (current != null && current.canAdopt(policy)) {
-            current.update(policy);
-            return current;
-        }
-        return groupRateFor(policy, what);
-    }
-
     /** Lets every group be looked at again under the new limits. */
     private void limitsChanged() {
-        long now = clock.nanos();
-        parked.clear();
-        for (Group group : groups.values()) {
-            group.parkedUntil = Long.MIN_VALUE;
-            group.heldByConcurrency = false;
-            offer(group, now);
-        }
+        groups.limitsChanged();
         workAvailable.signalAll();
         roomAvailable.signalAll();
     }
@@ -1740,94 +1395,26 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void addListener(QueueListener<T> listener) {
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null");
         }
-        synchronized (this) {
-            QueueListener<T>[] now = listeners;
-            QueueListener<T>[] next = java.util.Arrays.copyOf(now, now.length + 1);
-            next[now.length] = listener;
-            listeners = next;
-        }
+        listeners.add(listener);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public boolean removeListener(QueueListener<T> listener) {
-        synchronized (this) {
-            QueueListener<T>[] now = listeners;
-            for (int i = 0; i < now.length; i++) {
-                if (now[i] == listener) {
-                    QueueListener<T>[] next = (QueueListener<T>[]) new QueueListener[now.length - 1];
-                    System.arraycopy(now, 0, next, 0, i);
-                    System.arraycopy(now, i + 1, next, i, now.length - i - 1);
-                    listeners = next;
-                    return true;
-                }
-            }
-            return false;
-        }
+        return listeners.remove(listener);
     }
 
-    /** A batch of events to tell the listeners once the lock is released; null when nobody listens. */
-    final class Events extends ArrayList<Consumer<QueueListener<T>>> {
-        private static final long serialVersionUID = 1L;
+    /** Under the lock, where a critical section starts to record events: see {@link Listeners#batch()}. */
+    Events<T> events() {
+        return listeners.batch();
     }
 
-    /**
-     * Under the lock, right where a critical section starts to record events (and with no wait before the
-     * lock is released): a batch for them, queued behind every earlier batch so listeners hear changes in the
-     * order they happened. Null when nobody listens.
-     */
-    Events events() {
-        if (listeners.length == 0) {
-            return null;
-        }
-        Events batch = new Events();
-        outbox.add(batch);
-        return batch;
-    }
-
-    /**
-     * After the lock is released: delivers the queued batches in order, unless another thread is delivering
-     * (it delivers this batch too).
-     */
-    void fire(Events events) {
-        if (events == null) {
-            return;
-        }
-        while (true) {
-            Events next;
-            lock.lock();
-            try {
-                if (delivering || (next = outbox.poll()) == null) {
-                    return;
-                }
-                delivering = true;
-            } finally {
-                lock.unlock();
-            }
-            try {
-                for (Consumer<QueueListener<T>> event : next) {
-                    for (QueueListener<T> listener : listeners) {
-                        try {
-                            event.accept(listener);
-                        } catch (RuntimeException ignored) {
-                            // a listener's failure must not fail the queue
-                        }
-                    }
-                }
-            } finally {
-                lock.lock();
-                try {
-                    delivering = false;
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
+    /** After the lock is released: delivers the recorded events, see {@link Listeners#fire}. */
+    void fire(Events<T> events) {
+        listeners.fire(events);
     }
 
     ReentrantLock lock() {
@@ -1872,8 +1459,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- snapshots
 
+    /** A snapshot of {@code r}; its payload is null if the codec cannot decode it. */
     Job<T> snapshot(JobRecord r) {
-        return snapshot(r, codec.decode(r.payload));
+        T payload;
+        try {
+            payload = codec.decode(r.payload);
+        } catch (RuntimeException e) {
+            payload = null;
+        }
+        return snapshot(r, payload);
     }
 
     private Job<T> snapshot(JobRecord r, T payload) {
@@ -1898,12 +1492,33 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 r.attempts());
     }
 
+    /** The payload of {@code r}; throws what the codec throws. */
     T decode(JobRecord r) {
         return codec.decode(r.payload);
     }
 
+    /** Why job {@code r} fails when its payload cannot be decoded. */
+    String undecodable(JobRecord r, RuntimeException cause) {
+        return "the payload of job '" + r.id + "' cannot be decoded by " + codec + ": " + cause
+                + "; the job fails without running, its bytes stay readable by payloadBytes";
+    }
+
+    @Override
+    public Optional<byte[]> payloadBytes(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+        lock.lock();
+        try {
+            JobRecord record = store.get(id);
+            return record == null ? Optional.empty() : Optional.of(record.payload.clone());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     void progress(JobRecord job, int token, int percent) {
-        Events events;
+        Events<T> events;
         lock.lock();
         try {
             events = events();
@@ -1919,57 +1534,5 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             lock.unlock();
         }
         fire(events);
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    /** Finished jobs of one state, oldest first; entries of jobs that left the state are skipped. */
-    private final class Finished {
-        private final JobState state;
-        private final ArrayDeque<Entry> entries = new ArrayDeque<>();
-        long count;
-
-        private record Entry(JobRecord job, long finishedAt) {}
-
-        Finished(JobState state) {
-            this.state = state;
-        }
-
-        private boolean live(Entry e) {
-            return !e.job.removed && e.job.state == state && e.job.finishedAt == e.finishedAt;
-        }
-
-        void add(JobRecord job, long now) {
-            entries.addLast(new Entry(job, now));
-            count++;
-            kept(job, state, 1);
-        }
-
-        JobRecord oldest() {
-            Entry e;
-            while ((e = entries.peekFirst()) != null && !live(e)) {
-                entries.pollFirst();
-            }
-            return e == null ? null : e.job;
-        }
-
-        void forEachNewestFirst(Consumer<JobRecord> action) {
-            Iterator<Entry> it = entries.descendingIterator();
-            while (it.hasNext()) {
-                Entry e = it.next();
-                if (live(e)) {
-                    action.accept(e.job);
-                }
-            }
-        }
-
-        void maybeCompact() {
-            if (entries.size() > 64 && entries.size() > 2 * count) {
-                entries.removeIf(e -> !live(e));
-            }
-        }
     }
 }

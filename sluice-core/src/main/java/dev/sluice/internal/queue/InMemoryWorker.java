@@ -88,7 +88,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord job;
-                InMemoryQueue<T>.Events events;
+                Events<T> events;
                 lock.lock();
                 try {
                     events = queue.events();
@@ -172,7 +172,7 @@ final class InMemoryWorker<T> implements Worker<T> {
     }
 
     private void deadlinePassed() {
-        List<Thread> interrupt = new ArrayList<>();
+        List<Runnable> interrupt = new ArrayList<>();
         lock.lock();
         try {
             if (state != State.CLOSING) {
@@ -185,14 +185,15 @@ final class InMemoryWorker<T> implements Worker<T> {
                     returned++;
                     active--;
                     slot.job = null;
-                    interrupt.add(slot.thread);
+                    int token = slot.token;
+                    interrupt.add(() -> slot.interruptAttempt(job, token));
                 }
             }
             finishClose();
         } finally {
             lock.unlock();
         }
-        interrupt.forEach(Thread::interrupt);
+        interrupt.forEach(Runnable::run);
     }
 
     /** Under the lock. */
@@ -210,7 +211,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     /** How one attempt ended, computed outside the lock and recorded under it. */
     private interface Ending<T> {
-        void apply(InMemoryQueue<T>.Events events);
+        void apply(Events<T> events);
     }
 
     /** One of the worker's threads, and the job it runs. */
@@ -220,8 +221,45 @@ final class InMemoryWorker<T> implements Worker<T> {
         int token;
         int attempt;
 
+        /** The attempt inside the processor now (job and token), guarded by this slot's monitor. */
+        private JobRecord running;
+
+        private int runningToken;
+        private boolean interruptSent;
+
+        /**
+         * Interrupts this slot's thread if it still runs attempt {@code token} of {@code target}; never the
+         * slot's next attempt, and the interrupt is cleared when the attempt leaves the processor.
+         */
+        void interruptAttempt(JobRecord target, int token) {
+            synchronized (this) {
+                if (running == target && runningToken == token) {
+                    interruptSent = true;
+                    thread.interrupt();
+                }
+            }
+        }
+
+        void enter(JobRecord current, int owned) {
+            synchronized (this) {
+                running = current;
+                runningToken = owned;
+                interruptSent = false;
+            }
+        }
+
+        void leave() {
+            synchronized (this) {
+                running = null;
+                if (interruptSent) {
+                    interruptSent = false;
+                    Thread.interrupted();
+                }
+            }
+        }
+
         /** Under the lock. */
-        void take(JobRecord claimed, InMemoryQueue<T>.Events events) {
+        void take(JobRecord claimed, Events<T> events) {
             job = claimed;
             token = claimed.token;
             attempt = claimed.attemptsMade + 1;
@@ -229,10 +267,6 @@ final class InMemoryWorker<T> implements Worker<T> {
                 Job<T> snapshot = queue.snapshot(claimed);
                 events.add(l -> l.onActive(snapshot));
             }
-        }
-
-        Thread thread() {
-            return thread;
         }
 
         void loop() {
@@ -245,7 +279,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             Ending<T> ending = null;
             while (true) {
                 JobRecord next = null;
-                InMemoryQueue<T>.Events events;
+                Events<T> events;
                 queue.lockSpinning();
                 try {
                     events = queue.events();
@@ -280,7 +314,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         /** Under the lock: the next job, taken by this slot, or null. */
-        private JobRecord claimNext(InMemoryQueue<T>.Events events) {
+        private JobRecord claimNext(Events<T> events) {
             JobRecord next = queue.claim(this, queue.clock().nanos());
             if (next != null) {
                 take(next, events);
@@ -291,7 +325,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         /** Waits until a job may start (returned, taken) or the worker closes (null). */
         private JobRecord awaitNext() {
-            InMemoryQueue<T>.Events events = null;
+            Events<T> events = null;
             JobRecord next = null;
             lock.lock();
             try {
@@ -335,22 +369,22 @@ final class InMemoryWorker<T> implements Worker<T> {
             JobRecord current = job;
             int owned = token;
             int number = attempt;
-            Result result;
+            T payload;
             try {
-                result = processor.process(new Context(current, owned, number));
+                payload = queue.decode(current);
+            } catch (RuntimeException e) {
+                return failureForGood(current, owned, e, queue.undecodable(current, e));
+            }
+            Result result;
+            enter(current, owned);
+            try {
+                result = processor.process(new Context(current, owned, number, payload));
             } catch (UnrecoverableJobException e) {
-                String reason = reasonOf(e);
-                return events -> queue.fail(
-                        current,
-                        owned,
-                        e,
-                        reason,
-                        Job.Attempt.Outcome.FAILED,
-                        null,
-                        queue.clock().nanos(),
-                        events);
+                return failureForGood(current, owned, e, reasonOf(e));
             } catch (Throwable e) {
                 return failure(current, owned, number, e, reasonOf(e));
+            } finally {
+                leave();
             }
             if (result == null) {
                 return failure(
@@ -373,8 +407,21 @@ final class InMemoryWorker<T> implements Worker<T> {
             return events -> queue.complete(current, owned, value, queue.clock().nanos(), events);
         }
 
+        /** Fails the job whatever attempts remain. */
+        private Ending<T> failureForGood(JobRecord current, int owned, Throwable error, String reason) {
+            return events -> queue.fail(
+                    current,
+                    owned,
+                    error,
+                    reason,
+                    Job.Attempt.Outcome.FAILED,
+                    null,
+                    queue.clock().nanos(),
+                    events);
+        }
+
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
-            InMemoryQueue.Retry retry = queue.retry(current, number, error, reason);
+            AttemptRules.Retry retry = InMemoryQueue.retry(current, number, error, reason);
             return events -> queue.fail(
                     current,
                     owned,
@@ -392,11 +439,13 @@ final class InMemoryWorker<T> implements Worker<T> {
         private final JobRecord record;
         private final int token;
         private final int attempt;
+        private final T payload;
 
-        Context(JobRecord record, int token, int attempt) {
+        Context(JobRecord record, int token, int attempt, T payload) {
             this.record = record;
             this.token = token;
             this.attempt = attempt;
+            this.payload = payload;
         }
 
         @Override
@@ -411,7 +460,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public T payload() {
-            return queue.decode(record);
+            return payload;
         }
 
         @Override

@@ -25,7 +25,9 @@ final class JobRecord {
     long runAt;
     long startedAt;
     long finishedAt;
-    long expiresAt = Long.MAX_VALUE;
+    /** Which finish of the queue this job's latest is (0 while it is not finished): tells a stale entry from a live one. */
+    long finish;
+
     int attemptsMade;
     int rateLimits;
     int progress;

@@ -1,0 +1,87 @@
+package dev.sluice.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.internal.queue.AttemptRules.Next;
+import dev.sluice.queue.Backoff;
+import dev.sluice.queue.Result;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class AttemptRulesTest {
+    private static final long NOW = 1_000_000_000L;
+
+    @Test
+    void aFailureWithAttemptsLeftIsRetriedAfterItsDelay() {
+        assertThat(AttemptRules.afterFailure(1, 3, Duration.ofMillis(250), "boom", NOW))
+                .isEqualTo(new Next(Next.Kind.RETRY, 1_250_000_000L, null));
+        assertThat(AttemptRules.afterFailure(2, 3, Duration.ZERO, "boom", NOW))
+                .as("no backoff: ready at once")
+                .isEqualTo(new Next(Next.Kind.RETRY, NOW, null));
+    }
+
+    @Test
+    void theLastAttemptOrANullDelayFailsForGood() {
+        assertThat(AttemptRules.afterFailure(3, 3, Duration.ofSeconds(1), "boom", NOW))
+                .isEqualTo(Next.fail("boom"));
+        assertThat(AttemptRules.afterFailure(1, 3, null, "unrecoverable", NOW)).isEqualTo(Next.fail("unrecoverable"));
+    }
+
+    @Test
+    void aRetryFarInTheFutureSaturatesInsteadOfOverflowing() {
+        assertThat(AttemptRules.afterFailure(1, 2, Duration.ofDays(365L * 300), "boom", Long.MAX_VALUE - 10)
+                        .at())
+                .isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aRateLimitPausesUntilNowPlusRetryAfterUntilMaxRateLimitsIsExceeded() {
+        Result.RateLimited limited = new Result.RateLimited(Result.Scope.GROUP, Duration.ofSeconds(2));
+
+        assertThat(AttemptRules.afterRateLimit(0, 2, limited, NOW))
+                .isEqualTo(new Next(Next.Kind.RATE_LIMITED, 3_000_000_000L, null));
+        assertThat(AttemptRules.afterRateLimit(1, 2, limited, NOW).kind()).isEqualTo(Next.Kind.RATE_LIMITED);
+        assertThat(AttemptRules.afterRateLimit(2, 2, limited, NOW))
+                .isEqualTo(Next.fail("rate limited 3 times, more than maxRateLimits 2"));
+        assertThat(AttemptRules.afterRateLimit(0, 0, limited, NOW))
+                .isEqualTo(Next.fail("rate limited 1 times, more than maxRateLimits 0"));
+    }
+
+    @Test
+    void theBackoffIsAskedOnlyWhileAttemptsRemain() {
+        int[] asked = {0};
+        Backoff counting = Backoff.custom((attempt, error) -> {
+            asked[0]++;
+            return Duration.ofMillis(100L * attempt);
+        });
+
+        assertThat(AttemptRules.backoff(2, 3, counting, null, "e"))
+                .isEqualTo(new AttemptRules.Retry(Duration.ofMillis(200), "e"));
+        assertThat(AttemptRules.backoff(3, 3, counting, null, "e")).isEqualTo(new AttemptRules.Retry(null, "e"));
+        assertThat(asked[0]).isEqualTo(1);
+    }
+
+    @Test
+    void aBackoffThatThrowsOrAnswersNullOrNegativeFailsTheJobSayingSo() {
+        Backoff throwing = Backoff.custom((attempt, error) -> {
+            throw new IllegalStateException("bad backoff");
+        });
+        Backoff nulls = Backoff.custom((attempt, error) -> null);
+        Backoff negative = Backoff.custom((attempt, error) -> Duration.ofSeconds(-1));
+
+        assertThat(AttemptRules.backoff(1, 2, throwing, null, "e").reason())
+                .startsWith("e; its backoff ")
+                .contains("threw java.lang.IllegalStateException: bad backoff");
+        assertThat(AttemptRules.backoff(1, 2, nulls, null, "e").reason()).contains("returned null for attempt 1");
+        assertThat(AttemptRules.backoff(1, 2, negative, null, "e"))
+                .satisfies(r -> assertThat(r.delay()).isNull())
+                .satisfies(r -> assertThat(r.reason()).contains("returned PT-1S for attempt 1"));
+    }
+
+    @Test
+    void aDelayedJobIsDueAtItsInstant() {
+        assertThat(AttemptRules.isDue(NOW, NOW - 1)).isFalse();
+        assertThat(AttemptRules.isDue(NOW, NOW)).isTrue();
+        assertThat(AttemptRules.isDue(NOW, NOW + 1)).isTrue();
+    }
+}

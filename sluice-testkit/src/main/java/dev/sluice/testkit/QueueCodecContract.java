@@ -1,0 +1,144 @@
+package dev.sluice.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.Added;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.Job.Attempt.Outcome;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Payloads the codec cannot decode (issue 9: such a job jammed the queue): the job fails for good with a
+ * reason naming the codec, the job and the cause; its bytes stay readable; nothing else is disturbed.
+ */
+public abstract class QueueCodecContract extends QueueContractSupport {
+    /** UTF-8, except that it cannot decode a payload starting with "bad". */
+    private static final class PickyCodec implements Codec<String> {
+        @Override
+        public byte[] encode(String payload) {
+            return payload.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            if (text.startsWith("bad")) {
+                throw new IllegalStateException("no schema for " + text);
+            }
+            return text;
+        }
+
+        @Override
+        public String toString() {
+            return "PickyCodec";
+        }
+    }
+
+    private JobQueue<String> pickyQueue() {
+        return engine.queue(QUEUE, new PickyCodec());
+    }
+
+    private static void assertDecodeFailure(Job<String> job) {
+        assertThat(job.state()).isEqualTo(JobState.FAILED);
+        assertThat(job.payload()).isNull();
+        assertThat(job.attemptsMade()).isEqualTo(1);
+        assertThat(job.failure().reason())
+                .contains("PickyCodec")
+                .contains("'" + job.id() + "'")
+                .contains("no schema for bad");
+        assertThat(job.failure().exceptionClass()).isEqualTo(IllegalStateException.class.getName());
+        assertThat(job.attempts())
+                .singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo(Outcome.FAILED));
+    }
+
+    @Test
+    void addingAnUndecodablePayloadWithAListenerKeepsTheJobAndThrowsNothing() {
+        JobQueue<String> queue = pickyQueue();
+        Events events = new Events();
+        queue.addListener(events);
+
+        Added<String> added = queue.add("n", "bad-1", withId("b"));
+
+        assertThat(added.job().payload()).isEqualTo("bad-1");
+        assertThat(events.log).containsExactly("added b");
+        assertThat(events.snapshotOf("added b").payload()).isEqualTo("bad-1");
+        Job<String> read = job(queue, "b");
+        assertThat(read.state()).isEqualTo(JobState.WAITING);
+        assertThat(read.payload())
+                .as("a payload the codec cannot decode reads as null")
+                .isNull();
+        assertThat(queue.payloadBytes("b"))
+                .hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo("bad-1".getBytes(StandardCharsets.UTF_8)));
+        assertThat(queue.payloadBytes("unknown")).isEmpty();
+    }
+
+    @Test
+    void aManualWorkerFailsTheUndecodableJobWithoutRunningItAndRunsTheOthers() {
+        JobQueue<String> queue = pickyQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            ran.add(ctx.payload());
+            return Result.done();
+        });
+        queue.add("n", "good-1", withId("g1"));
+        queue.add("n", "bad-1", withId("b"));
+        queue.add("n", "good-2", withId("g2"));
+
+        assertThat(worker.runDue()).isEqualTo(3);
+
+        assertThat(ran).containsExactly("good-1", "good-2");
+        assertDecodeFailure(job(queue, "b"));
+        assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("b");
+        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 2, 1));
+        assertThat(events.log).contains("active b", "failed b", "drained");
+        assertThat(queue.payloadBytes("b")).hasValue("bad-1".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aStartedWorkerSlotSurvivesAnUndecodableJobAndRunsTheNextOne() {
+        JobQueue<String> queue = pickyQueue();
+        queue.addListener(new Events());
+        List<String> ran = new CopyOnWriteArrayList<>();
+        startedWorker(
+                queue,
+                ctx -> {
+                    ran.add(ctx.payload());
+                    return Result.done();
+                },
+                1);
+
+        queue.add("n", "bad-1", withId("b"));
+        eventually().until(() -> stateOf(queue, "b") == JobState.FAILED);
+        queue.add("n", "good-1", withId("g"));
+
+        eventually().until(() -> stateOf(queue, "g") == JobState.COMPLETED);
+        assertThat(ran).containsExactly("good-1");
+        assertDecodeFailure(job(queue, "b"));
+    }
+
+    @Test
+    void anUndecodableJobIsNotRetriedWhateverAttemptsRemain() {
+        JobQueue<String> queue = pickyQueue();
+        queue.add(
+                "n",
+                "bad-1",
+                dev.sluice.queue.JobOptions.builder().jobId("b").attempts(5).build());
+        Worker<String> worker = track(queue.worker(ctx -> Result.done(), WorkerOptions.manual()));
+
+        assertThat(worker.runDue()).isEqualTo(1);
+
+        assertDecodeFailure(job(queue, "b"));
+    }
+}
