@@ -9,7 +9,10 @@ public interface JobContext<T> {
     /** The job as it was when this attempt started. */
     Job<T> job();
 
-    /** The job's payload. */
+    /**
+     * The job's payload. If the queue's codec cannot decode it, this throws and the attempt ends: the job fails
+     * for good, its reason naming the codec, the job and the codec's exception.
+     */
     default T payload() {
         return job().payload();
     }
