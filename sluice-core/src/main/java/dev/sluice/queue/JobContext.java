@@ -14,7 +14,8 @@ public interface JobContext<T> {
     Job<T> job();
 
     /**
-     * The job's payload.
+     * The job's payload. If the queue's codec cannot decode it, this throws and the attempt ends: the job fails
+     * for good, its reason naming the codec, the job and the codec's exception.
      *
      * @return the decoded payload
      */

@@ -203,7 +203,8 @@ public interface JobQueue<T> {
 
     /**
      * A snapshot of job {@code id}, if the queue holds it. A payload the queue's codec cannot decode reads as
-     * {@code null} (such a job fails when a worker takes it); {@link #payloadBytes} still reads its bytes.
+     * {@code null} (such a job fails for good when its processor asks for the payload); {@link #payloadBytes}
+     * still reads its bytes.
      *
      * @param id the job's id
      * @return the job; empty if the queue holds no such job

@@ -10,15 +10,15 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
-import dev.sluice.queue.WorkerOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * Payloads the codec cannot decode (issue 9: such a job jammed the queue): the job fails for good with a
- * reason naming the codec, the job and the cause; its bytes stay readable; nothing else is disturbed.
+ * Payloads the codec cannot decode (issue 9: such a job jammed the queue): the job fails for good, when its
+ * processor asks for the payload, with a reason naming the codec, the job and the cause; its bytes stay
+ * readable; nothing else is disturbed.
  */
 public abstract class QueueCodecContract extends QueueContractSupport {
     /** UTF-8, except that it cannot decode a payload starting with "bad". */
@@ -129,13 +129,23 @@ public abstract class QueueCodecContract extends QueueContractSupport {
     }
 
     @Test
+    void aProcessorThatNeverReadsThePayloadCompletesTheJob() {
+        JobQueue<String> queue = pickyQueue();
+        queue.add("n", "bad-1", withId("b"));
+
+        assertThat(manualWorker(queue, completing()).runDue()).isEqualTo(1);
+
+        assertThat(stateOf(queue, "b")).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
     void anUndecodableJobIsNotRetriedWhateverAttemptsRemain() {
         JobQueue<String> queue = pickyQueue();
         queue.add(
                 "n",
                 "bad-1",
                 dev.sluice.queue.JobOptions.builder().jobId("b").attempts(5).build());
-        Worker<String> worker = track(queue.worker(ctx -> Result.done(), WorkerOptions.manual()));
+        Worker<String> worker = manualWorker(queue, ctx -> Result.done(ctx.payload()));
 
         assertThat(worker.runDue()).isEqualTo(1);
 

@@ -1500,7 +1500,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     /** Why job {@code r} fails when its payload cannot be decoded. */
     String undecodable(JobRecord r, RuntimeException cause) {
         return "the payload of job '" + r.id + "' cannot be decoded by " + codec + ": " + cause
-                + "; the job fails without running, its bytes stay readable by payloadBytes";
+                + "; the job fails for good, its bytes stay readable by payloadBytes";
     }
 
     @Override

@@ -369,16 +369,12 @@ final class InMemoryWorker<T> implements Worker<T> {
             JobRecord current = job;
             int owned = token;
             int number = attempt;
-            T payload;
-            try {
-                payload = queue.decode(current);
-            } catch (RuntimeException e) {
-                return failureForGood(current, owned, e, queue.undecodable(current, e));
-            }
             Result result;
             enter(current, owned);
             try {
-                result = processor.process(new Context(current, owned, number, payload));
+                result = processor.process(new Context(current, owned, number));
+            } catch (UndecodablePayload e) {
+                return failureForGood(current, owned, e.getCause(), e.getMessage());
             } catch (UnrecoverableJobException e) {
                 return failureForGood(current, owned, e, reasonOf(e));
             } catch (Throwable e) {
@@ -434,18 +430,30 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
     }
 
-    /** What the processor sees of one attempt. */
+    /**
+     * Thrown to the processor that asks for a payload the codec cannot decode: the job fails for good, with the
+     * codec's exception as its cause.
+     */
+    private static final class UndecodablePayload extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UndecodablePayload(String message, RuntimeException cause) {
+            super(message, cause);
+        }
+    }
+
+    /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
     private final class Context implements JobContext<T> {
         private final JobRecord record;
         private final int token;
         private final int attempt;
-        private final T payload;
+        private T payload;
+        private boolean decoded;
 
-        Context(JobRecord record, int token, int attempt, T payload) {
+        Context(JobRecord record, int token, int attempt) {
             this.record = record;
             this.token = token;
             this.attempt = attempt;
-            this.payload = payload;
         }
 
         @Override
@@ -460,6 +468,14 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public T payload() {
+            if (!decoded) {
+                try {
+                    payload = queue.decode(record);
+                } catch (RuntimeException e) {
+                    throw new UndecodablePayload(queue.undecodable(record, e), e);
+                }
+                decoded = true;
+            }
             return payload;
         }
 
