@@ -15,20 +15,36 @@ public interface Codec<T> {
     /**
      * The bytes of {@code payload}.
      *
+     * @param payload a payload, or a result value
+     * @return its bytes, not null; the engine keeps them, so they must not change afterwards
      * @throws RuntimeException if the payload cannot be encoded; the add that asked fails with an {@link
      *     IllegalArgumentException} naming the job and carrying this cause
      */
     byte[] encode(T payload);
 
-    /** The payload {@code bytes} encode. */
+    /**
+     * The payload {@code bytes} encode.
+     *
+     * @param bytes what {@link #encode} returned, never null
+     * @return the payload
+     * @throws RuntimeException if the bytes cannot be decoded
+     */
     T decode(byte[] bytes);
 
-    /** Strings as UTF-8. Refuses null and strings with unpaired surrogates, which UTF-8 cannot carry. */
+    /**
+     * Strings as UTF-8. Refuses null and strings with unpaired surrogates, which UTF-8 cannot carry.
+     *
+     * @return the codec, always the same instance
+     */
     static Codec<String> utf8() {
         return Utf8Codec.INSTANCE;
     }
 
-    /** Byte arrays as they are (copied in and out). Refuses null. */
+    /**
+     * Byte arrays as they are (copied in and out). Refuses null.
+     *
+     * @return the codec, always the same instance
+     */
     static Codec<byte[]> bytes() {
         return BytesCodec.INSTANCE;
     }
@@ -58,6 +74,9 @@ final class Utf8Codec implements Codec<String> {
 
     @Override
     public String decode(byte[] bytes) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("the UTF-8 codec cannot decode null");
+        }
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
@@ -80,6 +99,9 @@ final class BytesCodec implements Codec<byte[]> {
 
     @Override
     public byte[] decode(byte[] bytes) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("the bytes codec cannot decode null");
+        }
         return bytes.clone();
     }
 

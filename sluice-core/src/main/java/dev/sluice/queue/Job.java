@@ -47,8 +47,16 @@ public record Job<T>(
         Failure failure,
         List<Attempt> attempts) {
 
-    /** Copies the attempt list and the result, so the snapshot stays unchanged. */
+    /**
+     * Copies the attempt list and the result, so the snapshot stays unchanged.
+     *
+     * @throws IllegalArgumentException if {@code attempts} is null or holds a null
+     */
     public Job {
+        if (attempts == null || attempts.stream().anyMatch(a -> a == null)) {
+            throw new IllegalArgumentException(
+                    "attempts of job '" + id + "' must be a list without nulls (List.of() for none), was " + attempts);
+        }
         attempts = List.copyOf(attempts);
         encodedResult = encodedResult == null ? null : encodedResult.clone();
     }
@@ -87,13 +95,53 @@ public record Job<T>(
     }
 
     /**
+     * The job for people: id, name, group, state, counts, times, the size of its result and its failure's
+     * reason. Neither the payload nor the result is shown (they may be large, or secret); read them with
+     * {@link #payload()} and {@link #result(Codec)}.
+     *
+     * @return for example {@code Job{id=42, name=email, state=COMPLETED, attemptsMade=1, createdAt=..., result=12
+     *     bytes}}
+     */
+    @Override
+    public String toString() {
+        return new ToString("Job")
+                .add("id", id)
+                .add("name", name)
+                .add("group", group)
+                .add("state", state)
+                .add("attemptsMade", attemptsMade)
+                .add("rateLimits", rateLimits == 0 ? null : rateLimits)
+                .add("progress", progress == 0 ? null : progress)
+                .add("createdAt", createdAt)
+                .add("runAt", runAt)
+                .add("startedAt", startedAt)
+                .add("finishedAt", finishedAt)
+                .add("result", encodedResult == null ? null : encodedResult.length + " bytes")
+                .add("failure", failure == null ? null : failure.reason())
+                .toString();
+    }
+
+    /**
      * Why a job failed.
      *
      * @param reason a message that says what went wrong
      * @param exceptionClass the class of the exception thrown, or {@code null} if none was (a timeout)
      * @param stackTrace the stack trace of that exception, or {@code null}
      */
-    public record Failure(String reason, String exceptionClass, String stackTrace) {}
+    public record Failure(String reason, String exceptionClass, String stackTrace) {
+        /**
+         * The failure for people, without the stack trace.
+         *
+         * @return for example {@code Failure{reason=card declined, exceptionClass=java.lang.IllegalStateException}}
+         */
+        @Override
+        public String toString() {
+            return new ToString("Failure")
+                    .add("reason", reason)
+                    .add("exceptionClass", exceptionClass)
+                    .toString();
+        }
+    }
 
     /**
      * One run of a job.

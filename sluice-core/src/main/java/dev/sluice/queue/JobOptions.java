@@ -55,22 +55,38 @@ public final class JobOptions {
         this.maxRateLimits = b.maxRateLimits;
     }
 
-    /** A builder with nothing set. */
+    /**
+     * A builder with nothing set.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Options with nothing set: every value comes from the queue's defaults. */
+    /**
+     * Options with nothing set: every value comes from the queue's defaults.
+     *
+     * @return the empty options, always the same instance
+     */
     public static JobOptions empty() {
         return EMPTY;
     }
 
-    /** The built-in defaults listed above, every value set. */
+    /**
+     * The built-in defaults listed above, every value set.
+     *
+     * @return the defaults, always the same instance
+     */
     public static JobOptions defaults() {
         return DEFAULTS;
     }
 
-    /** A builder holding these options. */
+    /**
+     * A builder holding these options, to make a variant.
+     *
+     * @return a new builder
+     */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.jobId = jobId;
@@ -87,8 +103,17 @@ public final class JobOptions {
         return b;
     }
 
-    /** These options, with every unset value taken from {@code defaults}. */
+    /**
+     * These options, with every unset value taken from {@code defaults}.
+     *
+     * @param defaults the values to fall back on, such as {@link #defaults()}
+     * @return the merged options
+     * @throws IllegalArgumentException if {@code defaults} is null
+     */
     public JobOptions orElse(JobOptions defaults) {
+        if (defaults == null) {
+            throw new IllegalArgumentException("defaults must not be null; use JobOptions.defaults()");
+        }
         Builder b = toBuilder();
         b.jobId = jobId != null ? jobId : defaults.jobId;
         b.group = group != null ? group : defaults.group;
@@ -104,64 +129,104 @@ public final class JobOptions {
         return b.build();
     }
 
-    /** The producer's id for the job, which de-duplicates adds; {@code null} lets the queue assign one. */
+    /**
+     * The producer's id for the job, which de-duplicates adds.
+     *
+     * @return the id; {@code null} lets the queue assign one
+     */
     public String jobId() {
         return jobId;
     }
 
-    /** The group (tenant) the job belongs to; {@code null} for the queue's ungrouped jobs. */
+    /**
+     * The group (tenant) the job belongs to.
+     *
+     * @return the group; {@code null} for the queue's ungrouped jobs
+     */
     public String group() {
         return group;
     }
 
     /**
-     * How long after it is added the job may first run; {@code null} if unset. A job added at {@code t} with
-     * delay {@code d} is ready at exactly {@code t + d} on the engine clock (delayed until the nanosecond before).
+     * How long after it is added the job may first run. A job added at {@code t} with delay {@code d} is ready
+     * at exactly {@code t + d} on the engine clock (delayed until the nanosecond before).
+     *
+     * @return the delay; {@code null} if unset
      */
     public Duration delay() {
         return delay;
     }
 
-    /** How many times the job may run before it fails for good; {@code null} if unset. */
+    /**
+     * How many times the job may run before it fails for good.
+     *
+     * @return 1 to {@value #MAX_ATTEMPTS}; {@code null} if unset
+     */
     public Integer attempts() {
         return attempts;
     }
 
-    /** The wait between attempts; {@code null} if unset. */
+    /**
+     * The wait between attempts.
+     *
+     * @return the backoff; {@code null} if unset
+     */
     public Backoff backoff() {
         return backoff;
     }
 
-    /** Within its group, a job with a larger priority runs first; equal priorities run in order added. */
+    /**
+     * Within its group, a job with a larger priority runs first; equal priorities run in order added.
+     *
+     * @return the priority; {@code null} if unset
+     */
     public Integer priority() {
         return priority;
     }
 
-    /** The longest one attempt may run before it counts as failed; {@code null} for no limit. */
+    /**
+     * The longest one attempt may run before it counts as failed.
+     *
+     * @return the timeout; {@code null} for no limit
+     */
     public Duration timeout() {
         return timeout;
     }
 
-    /** Which completed jobs are kept; {@code null} if unset. */
+    /**
+     * Which completed jobs are kept.
+     *
+     * @return the retention; {@code null} if unset
+     */
     public Retention keepCompleted() {
         return keepCompleted;
     }
 
-    /** Which failed jobs are kept; {@code null} if unset. */
+    /**
+     * Which failed jobs are kept.
+     *
+     * @return the retention; {@code null} if unset
+     */
     public Retention keepFailed() {
         return keepFailed;
     }
 
     /**
-     * How long after the job finished its id still de-duplicates adds, even once the job itself is removed;
-     * {@code null} for no longer than the job is kept. For a job finished at {@code f} with window {@code w}, an
-     * add at {@code f + w} or later is a new job; one up to the nanosecond before is a duplicate.
+     * How long after the job finished its id still de-duplicates adds, even once the job itself is removed. For a
+     * job finished at {@code f} with window {@code w}, an add at {@code f + w} or later is a new job; one up to the
+     * nanosecond before is a duplicate.
+     *
+     * @return the window; {@code null} for no longer than the job is kept
      */
     public Duration deduplicateFor() {
         return deduplicateFor;
     }
 
-    /** How many times the job may go back to waiting because it was rate-limited before it fails. */
+    /**
+     * How many times the job may go back to waiting because it was rate-limited before it fails.
+     *
+     * @return 0 to {@link Integer#MAX_VALUE}; {@code null} if unset
+     */
     public Integer maxRateLimits() {
         return maxRateLimits;
     }
@@ -187,12 +252,27 @@ public final class JobOptions {
         return Objects.hash(jobId, group, delay, attempts, backoff, priority, timeout, keepCompleted, keepFailed);
     }
 
+    /**
+     * The options that are set, for people.
+     *
+     * @return for example {@code JobOptions{jobId=order-17, delay=30 s, attempts=5}}; {@code JobOptions{}} when
+     *     nothing is set
+     */
     @Override
     public String toString() {
-        return "JobOptions{jobId=" + jobId + ", group=" + group + ", delay=" + delay + ", attempts=" + attempts
-                + ", backoff=" + backoff + ", priority=" + priority + ", timeout=" + timeout + ", keepCompleted="
-                + keepCompleted + ", keepFailed=" + keepFailed + ", deduplicateFor=" + deduplicateFor
-                + ", maxRateLimits=" + maxRateLimits + "}";
+        return new ToString("JobOptions")
+                .add("jobId", jobId)
+                .add("group", group)
+                .add("delay", delay)
+                .add("attempts", attempts)
+                .add("backoff", backoff)
+                .add("priority", priority)
+                .add("timeout", timeout)
+                .add("keepCompleted", keepCompleted)
+                .add("keepFailed", keepFailed)
+                .add("deduplicateFor", deduplicateFor)
+                .add("maxRateLimits", maxRateLimits)
+                .toString();
     }
 
     /** Builds {@link JobOptions}; every setter validates at once and names the bad value and the range. */
@@ -211,31 +291,62 @@ public final class JobOptions {
 
         private Builder() {}
 
-        /** @param jobId 1 to {@value #MAX_NAME_LENGTH} characters */
+        /**
+         * The producer's id for the job: an add with an id the queue holds (or still remembers, {@link
+         * #deduplicateFor}) is a duplicate and adds nothing.
+         *
+         * @param jobId 1 to {@value #MAX_NAME_LENGTH} characters
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, empty or longer
+         */
         public Builder jobId(String jobId) {
             this.jobId = checkName("job id", jobId);
             return this;
         }
 
-        /** @param group 1 to {@value #MAX_NAME_LENGTH} characters */
+        /**
+         * The group (tenant) the job belongs to.
+         *
+         * @param group 1 to {@value #MAX_NAME_LENGTH} characters
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, empty or longer
+         */
         public Builder group(String group) {
             this.group = checkName("group", group);
             return this;
         }
 
-        /** @param delay zero or positive */
+        /**
+         * How long after it is added the job may first run.
+         *
+         * @param delay 0 to about 73 years
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, negative or longer
+         */
         public Builder delay(Duration delay) {
             this.delay = Durations.notNegative("delay", delay);
             return this;
         }
 
-        /** @param attempts 1 to {@value #MAX_ATTEMPTS} */
+        /**
+         * How many times the job may run before it fails for good.
+         *
+         * @param attempts 1 to {@value #MAX_ATTEMPTS}
+         * @return this builder
+         * @throws IllegalArgumentException if it is outside that range
+         */
         public Builder attempts(int attempts) {
             this.attempts = Durations.inRange("attempts", attempts, 1, MAX_ATTEMPTS);
             return this;
         }
 
-        /** @param backoff not null */
+        /**
+         * The wait between attempts.
+         *
+         * @param backoff the backoff; {@link Backoff#none()} to retry at once
+         * @return this builder
+         * @throws IllegalArgumentException if it is null
+         */
         public Builder backoff(Backoff backoff) {
             if (backoff == null) {
                 throw new IllegalArgumentException("backoff must not be null; use Backoff.none()");
@@ -244,43 +355,83 @@ public final class JobOptions {
             return this;
         }
 
-        /** @param priority any int; larger runs first within the group */
+        /**
+         * The job's priority within its group.
+         *
+         * @param priority any int; larger runs first
+         * @return this builder
+         */
         public Builder priority(int priority) {
             this.priority = priority;
             return this;
         }
 
-        /** @param timeout positive */
+        /**
+         * The longest one attempt may run before it counts as failed.
+         *
+         * @param timeout positive, at most about 73 years
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, zero, negative or longer
+         */
         public Builder timeout(Duration timeout) {
             this.timeout = Durations.positive("timeout", timeout);
             return this;
         }
 
-        /** @param retention not null */
+        /**
+         * Which completed jobs are kept.
+         *
+         * @param retention the retention; {@link Retention#keepAll()} to keep every one
+         * @return this builder
+         * @throws IllegalArgumentException if it is null
+         */
         public Builder keepCompleted(Retention retention) {
             this.keepCompleted = checkRetention("keepCompleted", retention);
             return this;
         }
 
-        /** @param retention not null */
+        /**
+         * Which failed jobs are kept.
+         *
+         * @param retention the retention; {@link Retention#keepAll()} to keep every one
+         * @return this builder
+         * @throws IllegalArgumentException if it is null
+         */
         public Builder keepFailed(Retention retention) {
             this.keepFailed = checkRetention("keepFailed", retention);
             return this;
         }
 
-        /** @param window positive; needs a {@link #jobId} when the job is added */
+        /**
+         * How long after the job finished its id still de-duplicates adds, even once the job is removed. The
+         * job then needs a {@link #jobId}: an add without one is refused.
+         *
+         * @param window positive, at most about 73 years
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, zero, negative or longer
+         */
         public Builder deduplicateFor(Duration window) {
             this.deduplicateFor = Durations.positive("deduplicateFor", window);
             return this;
         }
 
-        /** @param maxRateLimits 0 to {@link Integer#MAX_VALUE} */
+        /**
+         * How many times the job may go back to waiting because it was rate-limited before it fails.
+         *
+         * @param maxRateLimits 0 to {@link Integer#MAX_VALUE}
+         * @return this builder
+         * @throws IllegalArgumentException if it is negative
+         */
         public Builder maxRateLimits(int maxRateLimits) {
             this.maxRateLimits = Durations.inRange("maxRateLimits", maxRateLimits, 0, Integer.MAX_VALUE);
             return this;
         }
 
-        /** The options. */
+        /**
+         * The options; every value was checked when it was set.
+         *
+         * @return the options
+         */
         public JobOptions build() {
             return new JobOptions(this);
         }

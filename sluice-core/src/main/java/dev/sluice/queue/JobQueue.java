@@ -338,7 +338,8 @@ public interface JobQueue<T> {
      * @param schedule when it runs
      * @param template the job each run adds; it must not set a job id (each run has its own)
      * @return the repeatable job as registered
-     * @throws IllegalArgumentException if the id or template is malformed, or the payload cannot be encoded
+     * @throws IllegalArgumentException if the id, schedule or template is null, the id or template is
+     *     malformed, or the payload cannot be encoded; nothing is registered
      */
     RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template);
 
@@ -348,6 +349,7 @@ public interface JobQueue<T> {
      *
      * @param id the repeatable job's id
      * @return whether it existed
+     * @throws IllegalArgumentException if {@code id} is null
      */
     boolean removeRepeatable(String id);
 

@@ -8,13 +8,20 @@ import dev.sluice.SluiceException;
  */
 public class QueueFullException extends SluiceException {
     private static final long serialVersionUID = 1L;
+    /** The queue's name. */
     private final String queue;
+    /** The group that was full, or {@code null} when the queue itself was. */
     private final String group;
+    /** The bound that was reached. */
     private final int maxWaiting;
 
     /**
-     * A full queue called {@code queue}, or a full {@code group} of it ({@code null}: the queue itself), which
-     * holds at most {@code maxWaiting} jobs not yet started.
+     * A full queue, or a full group of it.
+     *
+     * @param queue the queue's name
+     * @param group the group that was full; {@code null} when the queue itself was
+     * @param maxWaiting the most waiting and delayed jobs the queue or the group holds
+     * @param message what happened, for people
      */
     public QueueFullException(String queue, String group, int maxWaiting, String message) {
         super(message);
@@ -23,17 +30,29 @@ public class QueueFullException extends SluiceException {
         this.maxWaiting = maxWaiting;
     }
 
-    /** The queue's name. */
+    /**
+     * The queue's name.
+     *
+     * @return the name
+     */
     public String queue() {
         return queue;
     }
 
-    /** The group that was full, or {@code null} when the queue itself was. */
+    /**
+     * The group that was full.
+     *
+     * @return the group; {@code null} when the queue itself was full
+     */
     public String group() {
         return group;
     }
 
-    /** The bound on waiting and delayed jobs that was reached: the queue's, or the group's. */
+    /**
+     * The bound on waiting and delayed jobs that was reached: the queue's, or the group's.
+     *
+     * @return the bound
+     */
     public int maxWaiting() {
         return maxWaiting;
     }

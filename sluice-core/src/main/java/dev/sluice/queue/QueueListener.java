@@ -7,7 +7,7 @@ import java.time.Duration;
  * Events are delivered after the change is made, outside the queue's locks, one at a time and in the order
  * the changes happened (a job's {@code onAdded} comes before its {@code onActive}), on the thread that made
  * the change or on another thread that is delivering events at that moment. Keep listeners quick; what a
- * listener throws is caught and dropped.
+ * listener throws is caught and logged (SLF4J, at WARN); it changes nothing in the queue.
  *
  * @param <T> the payload type
  */

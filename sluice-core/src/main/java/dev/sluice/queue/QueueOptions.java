@@ -36,7 +36,13 @@ public record QueueOptions(
         static final QueueOptions INSTANCE = builder().build();
     }
 
-    /** Validates every value; each {@link IllegalArgumentException} names the bad value and the range. */
+    /**
+     * Validates every value, and fills the job defaults' unset values from {@link JobOptions#defaults()}.
+     *
+     * @throws IllegalArgumentException naming the first bad value and the allowed ones: a bound or concurrency
+     *     below 1, a null {@code whenFull}, {@code groupDefaults} or {@code jobDefaults}, a concurrency limit
+     *     as the rate, or job defaults that set a job id
+     */
     public QueueOptions {
         Durations.inRange("maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
         if (whenFull == null) {
@@ -57,17 +63,29 @@ public record QueueOptions(
         jobDefaults = jobDefaults.orElse(JobOptions.defaults());
     }
 
-    /** The defaults listed above. */
+    /**
+     * The defaults listed above.
+     *
+     * @return the defaults, always the same instance
+     */
     public static QueueOptions defaults() {
         return Defaults.INSTANCE;
     }
 
-    /** A builder starting from the defaults. */
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder holding these options. */
+    /**
+     * A builder holding these options, to make a variant.
+     *
+     * @return a new builder
+     */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.maxWaiting = maxWaiting;
@@ -77,6 +95,24 @@ public record QueueOptions(
         b.groupDefaults = groupDefaults;
         b.jobDefaults = jobDefaults;
         return b;
+    }
+
+    /**
+     * The options for people: the bound and what a full queue does, then the limits that are set.
+     *
+     * @return for example {@code QueueOptions{maxWaiting=1000000, whenFull=reject, concurrency=10,
+     *     groupDefaults=GroupLimits.none(), jobDefaults=JobOptions{...}}}
+     */
+    @Override
+    public String toString() {
+        return new ToString("QueueOptions")
+                .add("maxWaiting", maxWaiting)
+                .add("whenFull", whenFull)
+                .add("rate", rate)
+                .addBound("concurrency", concurrency)
+                .add("groupDefaults", groupDefaults)
+                .add("jobDefaults", jobDefaults)
+                .toString();
     }
 
     static void checkRate(String what, LimitPolicy rate) {
@@ -92,12 +128,21 @@ public record QueueOptions(
      * @param blockFor how long the producer waits for room; zero rejects at once
      */
     public record WhenFull(Duration blockFor) {
-        /** Validates: zero or positive. */
+        /**
+         * Validates the wait.
+         *
+         * @param blockFor 0 to about 73 years
+         * @throws IllegalArgumentException if it is null, negative or longer
+         */
         public WhenFull {
             Durations.notNegative("whenFull blockFor", blockFor);
         }
 
-        /** Throw {@link QueueFullException} at once. */
+        /**
+         * Throw {@link QueueFullException} at once.
+         *
+         * @return a wait of zero
+         */
         public static WhenFull reject() {
             return new WhenFull(Duration.ZERO);
         }
@@ -105,9 +150,23 @@ public record QueueOptions(
         /**
          * Wait up to {@code timeout} for room, then throw {@link QueueFullException}. A producer interrupted while
          * it waits throws {@link QueueFullException} at once, with its interrupt status set; nothing is added.
+         *
+         * @param timeout the longest wait, 0 (reject at once) to about 73 years
+         * @return the choice
+         * @throws IllegalArgumentException if {@code timeout} is null, negative or longer
          */
         public static WhenFull block(Duration timeout) {
             return new WhenFull(timeout);
+        }
+
+        /**
+         * The choice for people.
+         *
+         * @return {@code reject}, or for example {@code block(30 s)}
+         */
+        @Override
+        public String toString() {
+            return blockFor.isZero() ? "reject" : "block(" + Durations.text(blockFor) + ")";
         }
     }
 
@@ -122,43 +181,79 @@ public record QueueOptions(
 
         private Builder() {}
 
-        /** The most jobs waiting or delayed at once. */
+        /**
+         * The most jobs waiting or delayed at once; checked by {@link #build()}.
+         *
+         * @param maxWaiting 1 to {@link Integer#MAX_VALUE}
+         * @return this builder
+         */
         public Builder maxWaiting(int maxWaiting) {
             this.maxWaiting = maxWaiting;
             return this;
         }
 
-        /** What an add does when the queue is full. */
+        /**
+         * What an add does when the queue is full; checked by {@link #build()}.
+         *
+         * @param whenFull {@link WhenFull#reject()} or {@link WhenFull#block(Duration)}
+         * @return this builder
+         */
         public Builder whenFull(WhenFull whenFull) {
             this.whenFull = whenFull;
             return this;
         }
 
-        /** How often jobs of the whole queue may start ({@code null}: no limit). */
+        /**
+         * How often jobs of the whole queue may start; checked by {@link #build()}.
+         *
+         * @param rate any policy but {@link ConcurrencyLimit}; {@code null} for no limit
+         * @return this builder
+         */
         public Builder rate(LimitPolicy rate) {
             this.rate = rate;
             return this;
         }
 
-        /** How many of the queue's jobs may run at once, over all workers. */
+        /**
+         * How many of the queue's jobs may run at once, over all workers; checked by {@link #build()}.
+         *
+         * @param concurrency 1 to {@link Integer#MAX_VALUE}
+         * @return this builder
+         */
         public Builder concurrency(int concurrency) {
             this.concurrency = concurrency;
             return this;
         }
 
-        /** The limits of each group without limits of its own. */
+        /**
+         * The limits of each group without limits of its own; checked by {@link #build()}.
+         *
+         * @param groupDefaults the limits; {@link GroupLimits#none()} for none
+         * @return this builder
+         */
         public Builder groupDefaults(GroupLimits groupDefaults) {
             this.groupDefaults = groupDefaults;
             return this;
         }
 
-        /** Options for jobs that leave them unset; its own unset values come from {@link JobOptions#defaults()}. */
+        /**
+         * Options for jobs that leave them unset; its own unset values come from {@link JobOptions#defaults()}.
+         * Checked by {@link #build()}.
+         *
+         * @param jobDefaults the options, without a job id
+         * @return this builder
+         */
         public Builder jobDefaults(JobOptions jobDefaults) {
             this.jobDefaults = jobDefaults;
             return this;
         }
 
-        /** The options; throws {@link IllegalArgumentException} naming the first bad value. */
+        /**
+         * The options.
+         *
+         * @return the options
+         * @throws IllegalArgumentException naming the first bad value and the allowed ones
+         */
         public QueueOptions build() {
             return new QueueOptions(maxWaiting, whenFull, rate, concurrency, groupDefaults, jobDefaults);
         }

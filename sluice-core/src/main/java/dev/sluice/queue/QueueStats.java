@@ -29,5 +29,21 @@ public record QueueStats(
      * @param p99 99th percentile
      * @param max the largest sample
      */
-    public record Latency(long count, Duration p50, Duration p90, Duration p99, Duration max) {}
+    public record Latency(long count, Duration p50, Duration p90, Duration p99, Duration max) {
+        /**
+         * The percentiles for people.
+         *
+         * @return for example {@code Latency{count=120, p50=2.5 ms, p90=8 ms, p99=31.5 ms, max=40 ms}}
+         */
+        @Override
+        public String toString() {
+            return new ToString("Latency")
+                    .add("count", count)
+                    .add("p50", p50)
+                    .add("p90", p90)
+                    .add("p99", p99)
+                    .add("max", max)
+                    .toString();
+        }
+    }
 }

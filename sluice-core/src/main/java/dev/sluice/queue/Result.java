@@ -111,6 +111,16 @@ public sealed interface Result {
         public byte[] value() {
             return value == null ? null : value.clone();
         }
+
+        /**
+         * The answer for people, with the size of the result but not its bytes.
+         *
+         * @return {@code Result.done()}, or for example {@code Result.done(12 bytes)}
+         */
+        @Override
+        public String toString() {
+            return value == null ? "Result.done()" : "Result.done(" + value.length + " bytes)";
+        }
     }
 
     /**
@@ -127,6 +137,16 @@ public sealed interface Result {
          */
         public RunAgain {
             Durations.notNegative("runAgainAfter delay", delay);
+        }
+
+        /**
+         * The answer for people.
+         *
+         * @return for example {@code Result.runAgainAfter(2.5 s)}
+         */
+        @Override
+        public String toString() {
+            return "Result.runAgainAfter(" + Durations.text(delay) + ")";
         }
     }
 
@@ -149,6 +169,16 @@ public sealed interface Result {
                 throw new IllegalArgumentException("rate-limit scope must be GROUP or QUEUE, was null");
             }
             Durations.notNegative("retryAfter", retryAfter);
+        }
+
+        /**
+         * The answer for people.
+         *
+         * @return for example {@code Result.rateLimited(GROUP, 30 s)}
+         */
+        @Override
+        public String toString() {
+            return "Result.rateLimited(" + scope + ", " + Durations.text(retryAfter) + ")";
         }
     }
 

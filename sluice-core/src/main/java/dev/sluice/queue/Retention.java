@@ -14,7 +14,12 @@ public record Retention(int maxCount, Duration maxAge) {
     private static final Retention ALL = new Retention(Integer.MAX_VALUE, null);
     private static final Retention NONE = new Retention(0, null);
 
-    /** Validates the bounds; each {@link IllegalArgumentException} names the bad value and the range. */
+    /**
+     * Validates the bounds.
+     *
+     * @throws IllegalArgumentException if {@code maxCount} is negative, or {@code maxAge} is not positive or
+     *     longer than about 73 years; the message names the value and the range
+     */
     public Retention {
         Durations.inRange("retention maxCount", maxCount, 0, Integer.MAX_VALUE);
         if (maxAge != null) {
@@ -22,28 +27,73 @@ public record Retention(int maxCount, Duration maxAge) {
         }
     }
 
-    /** Keep every finished job (memory grows with them: prefer a bound). */
+    /**
+     * Keep every finished job (memory grows with them: prefer a bound).
+     *
+     * @return no count and no age bound
+     */
     public static Retention keepAll() {
         return ALL;
     }
 
-    /** Remove a job as soon as it finishes. */
+    /**
+     * Remove a job as soon as it finishes.
+     *
+     * @return a count bound of 0
+     */
     public static Retention keepNone() {
         return NONE;
     }
 
-    /** Keep the newest {@code count} finished jobs. */
+    /**
+     * Keep the newest {@code count} finished jobs.
+     *
+     * @param count 0 to {@link Integer#MAX_VALUE}
+     * @return the retention, with no age bound
+     * @throws IllegalArgumentException if {@code count} is negative
+     */
     public static Retention keepLast(int count) {
         return new Retention(count, null);
     }
 
-    /** Keep finished jobs for {@code age} after they finished: a job is removed when its age reaches {@code age}. */
+    /**
+     * Keep finished jobs for {@code age} after they finished: a job is removed when its age reaches {@code age}.
+     *
+     * @param age positive, at most about 73 years; {@code null} for no age bound ({@link #keepAll()})
+     * @return the retention, with no count bound
+     * @throws IllegalArgumentException if {@code age} is not positive or longer
+     */
     public static Retention keepFor(Duration age) {
         return new Retention(Integer.MAX_VALUE, age);
     }
 
-    /** This retention, also bounded by {@code age}. */
+    /**
+     * This retention, bounded by {@code age} instead of its own age bound.
+     *
+     * @param age positive, at most about 73 years; {@code null} for no age bound
+     * @return the retention with this count bound and that age bound
+     * @throws IllegalArgumentException if {@code age} is not positive or longer
+     */
     public Retention andFor(Duration age) {
         return new Retention(maxCount, age);
+    }
+
+    /**
+     * The retention for people, as the factories would make it.
+     *
+     * @return for example {@code Retention.keepLast(1000)}, {@code Retention.keepFor(7 d)} or {@code
+     *     Retention.keepAll()}
+     */
+    @Override
+    public String toString() {
+        if (maxAge == null) {
+            return maxCount == Integer.MAX_VALUE
+                    ? "Retention.keepAll()"
+                    : maxCount == 0 ? "Retention.keepNone()" : "Retention.keepLast(" + maxCount + ")";
+        }
+        String age = "(" + Durations.text(maxAge) + ")";
+        return maxCount == Integer.MAX_VALUE
+                ? "Retention.keepFor" + age
+                : "Retention.keepLast(" + maxCount + ").andFor" + age;
     }
 }

@@ -88,7 +88,10 @@ public final class Schedule {
      * back) runs once, at its first occurrence; wildcard hours run in both passes of a repeated hour.
      *
      * @param expression five fields (minute hour day-of-month month day-of-week), or six with seconds first
-     * @throws IllegalArgumentException if the expression does not parse; the message says why
+     * @param zone the time zone the fields are read in, such as {@code ZoneId.of("Europe/Paris")}
+     * @return the schedule, with no start, end or limit
+     * @throws IllegalArgumentException if the expression or the zone is null, or the expression does not
+     *     parse; the message says why
      */
     public static Schedule cron(String expression, ZoneId zone) {
         if (expression == null) {
@@ -112,12 +115,24 @@ public final class Schedule {
         return new Schedule(Kind.CRON, trimmed, zone, times, null, null, null, Integer.MAX_VALUE);
     }
 
-    /** A cron expression in UTC. */
+    /**
+     * A cron expression in UTC: {@link #cron(String, ZoneId) cron(expression, ZoneOffset.UTC)}.
+     *
+     * @param expression as {@link #cron(String, ZoneId)}
+     * @return the schedule, with no start, end or limit
+     * @throws IllegalArgumentException if the expression is null or does not parse
+     */
     public static Schedule cron(String expression) {
         return cron(expression, ZoneOffset.UTC);
     }
 
-    /** Runs every {@code period} (at least 1 ms), counted from the start. */
+    /**
+     * Runs every {@code period}, counted from the start.
+     *
+     * @param period 1 ms to about 73 years
+     * @return the schedule, with no start, end or limit
+     * @throws IllegalArgumentException if {@code period} is null, shorter or longer
+     */
     public static Schedule fixedRate(Duration period) {
         return new Schedule(
                 Kind.FIXED_RATE,
@@ -130,7 +145,13 @@ public final class Schedule {
                 Integer.MAX_VALUE);
     }
 
-    /** Runs {@code delay} (at least 1 ms) after the previous run finished; the first run at the start. */
+    /**
+     * Runs {@code delay} after the previous run finished; the first run at the start.
+     *
+     * @param delay 1 ms to about 73 years
+     * @return the schedule, with no start, end or limit
+     * @throws IllegalArgumentException if {@code delay} is null, shorter or longer
+     */
     public static Schedule fixedDelay(Duration delay) {
         return new Schedule(
                 Kind.FIXED_DELAY, null, null, null, checkInterval("fixed delay", delay), null, null, Integer.MAX_VALUE);
@@ -139,12 +160,18 @@ public final class Schedule {
     private static Duration checkInterval(String what, Duration value) {
         Durations.positive(what, value);
         if (value.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new IllegalArgumentException(what + " must be at least 1 ms, was " + value);
+            throw new IllegalArgumentException(what + " must be at least 1 ms, was " + Durations.text(value));
         }
         return value;
     }
 
-    /** This schedule, making no run before {@code start}. */
+    /**
+     * This schedule, making no run before {@code start}.
+     *
+     * @param start the first instant a run may have; a fixed rate counts its periods from it
+     * @return the new schedule
+     * @throws IllegalArgumentException if {@code start} is null, or not before this schedule's end
+     */
     public Schedule startingAt(Instant start) {
         if (start == null) {
             throw new IllegalArgumentException("schedule start must not be null");
@@ -155,7 +182,13 @@ public final class Schedule {
         return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
     }
 
-    /** This schedule, making no run at or after {@code end}. */
+    /**
+     * This schedule, making no run at or after {@code end}.
+     *
+     * @param end the first instant no run may have
+     * @return the new schedule
+     * @throws IllegalArgumentException if {@code end} is null, or not after this schedule's start
+     */
     public Schedule endingAt(Instant end) {
         if (end == null) {
             throw new IllegalArgumentException("schedule end must not be null");
@@ -166,7 +199,13 @@ public final class Schedule {
         return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
     }
 
-    /** This schedule, making at most {@code runs} runs (1 to {@link Integer#MAX_VALUE}). */
+    /**
+     * This schedule, making at most {@code runs} runs.
+     *
+     * @param runs 1 to {@link Integer#MAX_VALUE} (no limit)
+     * @return the new schedule
+     * @throws IllegalArgumentException if {@code runs} is below 1
+     */
     public Schedule limit(int runs) {
         Durations.inRange("schedule limit", runs, 1, Integer.MAX_VALUE);
         return new Schedule(kind, expression, zone, cron, interval, start, end, runs);
@@ -177,8 +216,19 @@ public final class Schedule {
      * anchor} as the start of a fixed rate that has no start of its own; a fixed delay runs {@link
      * #interval()} after {@code after} (the previous run's finish). Empty once the schedule has ended; the run
      * limit is the caller's to count.
+     *
+     * @param after the instant to look after: now, the previous run's time, or (fixed delay) its finish
+     * @param anchor when the schedule was registered
+     * @return the next run time; empty once the schedule has ended
+     * @throws IllegalArgumentException if {@code after} or {@code anchor} is null
      */
     public Optional<Instant> nextAfter(Instant after, Instant anchor) {
+        if (after == null) {
+            throw new IllegalArgumentException("nextAfter: after must be an instant, was null");
+        }
+        if (anchor == null) {
+            throw new IllegalArgumentException("nextAfter: anchor must be an instant, was null");
+        }
         Instant first = start != null ? start : anchor;
         Instant next;
         switch (kind) {
@@ -203,37 +253,65 @@ public final class Schedule {
         return end != null && !next.isBefore(end) ? Optional.empty() : Optional.of(next);
     }
 
-    /** How the run times are found. */
+    /**
+     * How the run times are found.
+     *
+     * @return the kind
+     */
     public Kind kind() {
         return kind;
     }
 
-    /** The cron expression; {@code null} for the other kinds. */
+    /**
+     * The cron expression.
+     *
+     * @return the expression, trimmed; {@code null} for the other kinds
+     */
     public String expression() {
         return expression;
     }
 
-    /** The cron time zone; {@code null} for the other kinds. */
+    /**
+     * The cron time zone.
+     *
+     * @return the zone; {@code null} for the other kinds
+     */
     public ZoneId zone() {
         return zone;
     }
 
-    /** The period or delay; {@code null} for cron. */
+    /**
+     * The period or delay.
+     *
+     * @return the interval; {@code null} for cron
+     */
     public Duration interval() {
         return interval;
     }
 
-    /** No run before this; {@code null}: from when the schedule was registered. */
+    /**
+     * No run before this.
+     *
+     * @return the start; {@code null}: from when the schedule was registered
+     */
     public Instant start() {
         return start;
     }
 
-    /** No run at or after this; {@code null}: no end. */
+    /**
+     * No run at or after this.
+     *
+     * @return the end; {@code null} for none
+     */
     public Instant end() {
         return end;
     }
 
-    /** The most runs; {@link Integer#MAX_VALUE} for no limit. */
+    /**
+     * The most runs.
+     *
+     * @return the limit; {@link Integer#MAX_VALUE} for none
+     */
     public int limit() {
         return limit;
     }
@@ -255,10 +333,22 @@ public final class Schedule {
         return Objects.hash(kind, expression, zone, interval, start, end, limit);
     }
 
+    /**
+     * The schedule for people, as the factories would make it.
+     *
+     * @return for example {@code Schedule.cron("0 9 * * 1-5", Europe/Paris)} or {@code
+     *     Schedule.fixedRate(15 min).startingAt(2026-01-01T00:00:00Z).limit(10)}
+     */
     @Override
     public String toString() {
-        String what = kind == Kind.CRON ? "cron '" + expression + "' in " + zone : kind + " " + interval;
-        return "Schedule{" + what + (start != null ? ", from " + start : "") + (end != null ? ", until " + end : "")
-                + (limit != Integer.MAX_VALUE ? ", limit " + limit : "") + "}";
+        String made = switch (kind) {
+            case CRON -> "Schedule.cron(\"" + expression + "\", " + zone + ")";
+            case FIXED_RATE -> "Schedule.fixedRate(" + Durations.text(interval) + ")";
+            case FIXED_DELAY -> "Schedule.fixedDelay(" + Durations.text(interval) + ")";
+        };
+        return made
+                + (start != null ? ".startingAt(" + start + ")" : "")
+                + (end != null ? ".endingAt(" + end + ")" : "")
+                + (limit != Integer.MAX_VALUE ? ".limit(" + limit + ")" : "");
     }
 }

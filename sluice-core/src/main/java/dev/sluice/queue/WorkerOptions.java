@@ -11,22 +11,41 @@ public record WorkerOptions(int concurrency, boolean autoStart) {
     /** The most jobs one worker runs at once. */
     public static final int MAX_CONCURRENCY = 100_000;
 
-    /** Validates the concurrency. */
+    /**
+     * Validates the concurrency.
+     *
+     * @throws IllegalArgumentException if {@code concurrency} is not 1 to {@value #MAX_CONCURRENCY}
+     */
     public WorkerOptions {
         Durations.inRange("worker concurrency", concurrency, 1, MAX_CONCURRENCY);
     }
 
-    /** {@code concurrency} jobs at once, starting at once. */
+    /**
+     * {@code concurrency} jobs at once, starting at once.
+     *
+     * @param concurrency 1 to {@value #MAX_CONCURRENCY}
+     * @return the options
+     * @throws IllegalArgumentException if it is outside that range
+     */
     public static WorkerOptions concurrency(int concurrency) {
         return new WorkerOptions(concurrency, true);
     }
 
-    /** A worker that runs one job at a time only when {@link Worker#runDue()} is called. */
+    /**
+     * A worker that runs one job at a time only when {@link Worker#runDue()} is called.
+     *
+     * @return concurrency 1, no auto-start
+     */
     public static WorkerOptions manual() {
         return new WorkerOptions(1, false);
     }
 
-    /** These options with {@code autoStart}. */
+    /**
+     * These options with another start.
+     *
+     * @param autoStart whether the worker starts taking jobs at once
+     * @return the new options
+     */
     public WorkerOptions withAutoStart(boolean autoStart) {
         return new WorkerOptions(concurrency, autoStart);
     }

@@ -151,4 +151,14 @@ class CodecTest {
         assertThat(Codec.utf8()).isSameAs(utf8).hasToString("Codec.utf8()");
         assertThat(Codec.bytes()).isSameAs(bytes).hasToString("Codec.bytes()");
     }
+
+    @Test
+    void decodingNullIsAnIllegalArgumentNamingTheCodec() {
+        assertThatThrownBy(() -> utf8.decode(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the UTF-8 codec cannot decode null");
+        assertThatThrownBy(() -> bytes.decode(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the bytes codec cannot decode null");
+    }
 }

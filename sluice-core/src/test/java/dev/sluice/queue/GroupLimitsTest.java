@@ -87,4 +87,14 @@ class GroupLimitsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("group maxWaiting must be between 1 and 2147483647, was " + maxWaiting);
     }
+
+    @Test
+    void toStringListsOnlyTheLimitsThatAreSet() {
+        LimitPolicy rate = TokenBucket.perSecond(10);
+
+        assertThat(GroupLimits.none()).hasToString("GroupLimits.none()");
+        assertThat(GroupLimits.none().withConcurrency(4)).hasToString("GroupLimits{concurrency=4}");
+        assertThat(new GroupLimits(rate, 2, 500))
+                .hasToString("GroupLimits{rate=" + rate + ", concurrency=2, maxWaiting=500}");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import net.jqwik.api.ForAll;
@@ -38,5 +39,12 @@ class JobCountsTest {
         long sum = Arrays.stream(JobState.values()).mapToLong(random::of).sum();
 
         assertThat(random.total()).isEqualTo(sum).isEqualTo(waiting + delayed + active + completed + failed);
+    }
+
+    @Test
+    void ofNullIsAnIllegalArgumentNamingTheStates() {
+        assertThatThrownBy(() -> counts.of(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("state must be one of [WAITING, DELAYED, ACTIVE, COMPLETED, FAILED], was null");
     }
 }

@@ -3,6 +3,8 @@ package dev.sluice.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class NewJobTest {
@@ -66,5 +68,27 @@ class NewJobTest {
                 .isNotEqualTo(new NewJob<>("a", "p"))
                 .isNotEqualTo(new NewJob<>("b", "p", options))
                 .isNotEqualTo(new NewJob<>("a", "q", options));
+    }
+
+    @Test
+    void toStringShowsTheNameAndOptionsButNotThePayload() {
+        NewJob<String> job = new NewJob<>(
+                "email", "secret: card 4242", JobOptions.builder().attempts(3).build());
+
+        assertThat(job).hasToString("NewJob{name=email, options=JobOptions{attempts=3}}");
+    }
+
+    @Test
+    void repeatableJobToStringShowsItsScheduleButNotThePayload() {
+        RepeatableJob<String> repeatable = new RepeatableJob<>(
+                "nightly",
+                Schedule.fixedRate(Duration.ofHours(24)),
+                new NewJob<>("report", "secret payload"),
+                4,
+                Instant.parse("2026-01-05T03:00:00Z"));
+
+        assertThat(repeatable)
+                .hasToString("RepeatableJob{id=nightly, schedule=Schedule.fixedRate(1 d),"
+                        + " template=NewJob{name=report, options=JobOptions{}}, runs=4, nextRun=2026-01-05T03:00:00Z}");
     }
 }

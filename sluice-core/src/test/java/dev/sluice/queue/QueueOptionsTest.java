@@ -171,10 +171,10 @@ class QueueOptionsTest {
     void whenFullRejectsANegativeOrNullTimeoutNamingTheValueAndRange() {
         assertThatThrownBy(() -> WhenFull.block(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("whenFull blockFor must be between 0 and " + Durations.MAX + ", was PT-1S");
+                .hasMessage("whenFull blockFor must be between 0 and about 73 years, was -1 s");
         assertThatThrownBy(() -> WhenFull.block(null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("whenFull blockFor must be between 0 and " + Durations.MAX + ", was null");
+                .hasMessage("whenFull blockFor must be between 0 and about 73 years, was null");
     }
 
     /**
@@ -199,5 +199,21 @@ class QueueOptionsTest {
             assertThat(none).isNotNull();
             assertThat(queueOptions.getMethod("groupDefaults").invoke(defaults)).isSameAs(none);
         }
+    }
+
+    @Test
+    void toStringShowsTheBoundWhatAFullQueueDoesAndTheLimitsThatAreSet() {
+        assertThat(WhenFull.reject()).hasToString("reject");
+        assertThat(WhenFull.block(Duration.ofSeconds(30))).hasToString("block(30 s)");
+        assertThat(QueueOptions.builder()
+                        .maxWaiting(500)
+                        .whenFull(WhenFull.block(Duration.ofMillis(1500)))
+                        .concurrency(10)
+                        .jobDefaults(JobOptions.builder().attempts(3).build())
+                        .build())
+                .hasToString("QueueOptions{maxWaiting=500, whenFull=block(1.5 s), concurrency=10,"
+                        + " groupDefaults=GroupLimits.none(), jobDefaults=JobOptions{delay=0 ns, attempts=3,"
+                        + " backoff=Backoff.none(), priority=0, keepCompleted=Retention.keepLast(1000),"
+                        + " keepFailed=Retention.keepLast(10000), maxRateLimits=100}}");
     }
 }

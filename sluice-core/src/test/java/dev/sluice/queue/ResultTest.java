@@ -74,6 +74,28 @@ class ResultTest {
                 .hasMessageContaining("runAgainAfter");
         assertThatThrownBy(() -> Result.runAgainAfter(Duration.ofNanos(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("-0.000000001");
+                .hasMessageContaining("-1 ns");
+    }
+
+    @Test
+    void toStringSaysWhatTheProcessorAnsweredWithoutTheResultBytes() {
+        assertThat(Result.done()).hasToString("Result.done()");
+        assertThat(Result.done("twelve bytes")).hasToString("Result.done(12 bytes)");
+        assertThat(Result.runAgainAfter(Duration.ofMillis(2500))).hasToString("Result.runAgainAfter(2.5 s)");
+        assertThat(Result.rateLimited(Result.Scope.GROUP, Duration.ofSeconds(30)))
+                .hasToString("Result.rateLimited(GROUP, 30 s)");
+    }
+
+    @Test
+    void rateLimitedRefusesANullScopeNamingTheChoices() {
+        assertThatThrownBy(() -> Result.rateLimited(null, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rate-limit scope must be GROUP or QUEUE, was null");
+        assertThatThrownBy(() -> Result.rateLimited(Result.Scope.QUEUE, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("retryAfter must be between 0 and about 73 years, was null");
+        assertThatThrownBy(() -> Result.done("x", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("result codec must not be null");
     }
 }

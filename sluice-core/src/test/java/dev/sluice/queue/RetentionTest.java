@@ -55,10 +55,10 @@ class RetentionTest {
     void zeroOrNegativeAgeIsRejectedNamingTheValueAndRange() {
         assertThatThrownBy(() -> Retention.keepFor(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("retention maxAge must be positive and at most " + Durations.MAX + ", was PT0S");
+                .hasMessage("retention maxAge must be positive and at most about 73 years, was 0 ns");
         assertThatThrownBy(() -> Retention.keepLast(5).andFor(Duration.ofSeconds(-30)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("retention maxAge must be positive and at most " + Durations.MAX + ", was PT-30S");
+                .hasMessage("retention maxAge must be positive and at most about 73 years, was -30 s");
     }
 
     @Test
@@ -66,7 +66,7 @@ class RetentionTest {
         assertThat(Retention.keepFor(Durations.MAX).maxAge()).isEqualTo(Durations.MAX);
         assertThatThrownBy(() -> Retention.keepFor(Durations.MAX.plusNanos(1)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("retention maxAge must be positive and at most " + Durations.MAX);
+                .hasMessageContaining("retention maxAge must be positive and at most about 73 years");
     }
 
     @Test
@@ -74,5 +74,15 @@ class RetentionTest {
         assertThat(new Retention(10, null).maxAge()).isNull();
         assertThat(Retention.keepLast(10).andFor(Duration.ofDays(1)).andFor(null))
                 .isEqualTo(Retention.keepLast(10));
+    }
+
+    @Test
+    void toStringSaysHowTheRetentionWasMade() {
+        assertThat(Retention.keepAll()).hasToString("Retention.keepAll()");
+        assertThat(Retention.keepNone()).hasToString("Retention.keepNone()");
+        assertThat(Retention.keepLast(1000)).hasToString("Retention.keepLast(1000)");
+        assertThat(Retention.keepFor(Duration.ofDays(7))).hasToString("Retention.keepFor(7 d)");
+        assertThat(Retention.keepLast(50).andFor(Duration.ofMinutes(90)))
+                .hasToString("Retention.keepLast(50).andFor(1 h 30 min)");
     }
 }

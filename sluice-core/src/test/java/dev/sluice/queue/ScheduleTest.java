@@ -546,20 +546,20 @@ class ScheduleTest {
         void subMillisecondIntervalIsRejectedNamingTheValue() {
             assertThatThrownBy(() -> Schedule.fixedRate(Duration.ofNanos(999_999)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("fixed rate period must be at least 1 ms, was PT0.000999999S");
+                    .hasMessage("fixed rate period must be at least 1 ms, was 999.999 µs");
             assertThatThrownBy(() -> Schedule.fixedDelay(Duration.ofNanos(1)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("fixed delay must be at least 1 ms, was PT0.000000001S");
+                    .hasMessage("fixed delay must be at least 1 ms, was 1 ns");
         }
 
         @Test
         void zeroNegativeOrNullIntervalIsRejectedNamingTheValueAndRange() {
             assertThatThrownBy(() -> Schedule.fixedRate(Duration.ZERO))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("fixed rate period must be positive and at most " + Durations.MAX + ", was PT0S");
+                    .hasMessage("fixed rate period must be positive and at most about 73 years, was 0 ns");
             assertThatThrownBy(() -> Schedule.fixedDelay(Duration.ofSeconds(-5)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("fixed delay must be positive and at most " + Durations.MAX + ", was PT-5S");
+                    .hasMessage("fixed delay must be positive and at most about 73 years, was -5 s");
             assertThatThrownBy(() -> Schedule.fixedRate(null))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageEndingWith("was null");
@@ -570,7 +570,7 @@ class ScheduleTest {
             assertThat(Schedule.fixedRate(Durations.MAX).interval()).isEqualTo(Durations.MAX);
             assertThatThrownBy(() -> Schedule.fixedRate(Durations.MAX.plusNanos(1)))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("at most " + Durations.MAX);
+                    .hasMessageContaining("at most about 73 years");
         }
     }
 
@@ -721,9 +721,26 @@ class ScheduleTest {
                     .limit(3);
 
             assertThat(schedule)
-                    .hasToString("Schedule{cron '0 9 * * *' in Europe/Kyiv, from 2024-01-01T00:00:00Z,"
-                            + " until 2024-02-01T00:00:00Z, limit 3}");
-            assertThat(Schedule.fixedDelay(Duration.ofSeconds(5))).hasToString("Schedule{FIXED_DELAY PT5S}");
+                    .hasToString("Schedule.cron(\"0 9 * * *\", Europe/Kyiv).startingAt(2024-01-01T00:00:00Z)"
+                            + ".endingAt(2024-02-01T00:00:00Z).limit(3)");
+            assertThat(Schedule.fixedDelay(Duration.ofSeconds(5))).hasToString("Schedule.fixedDelay(5 s)");
+            assertThat(Schedule.fixedRate(Duration.ofMillis(90_500))).hasToString("Schedule.fixedRate(1 min 30.5 s)");
+        }
+    }
+
+    @Nested
+    class NextAfterArguments {
+        @Test
+        void nullInstantsAreRejectedNamingTheArgument() {
+            Schedule everyMinute = Schedule.fixedRate(Duration.ofMinutes(1));
+            Instant now = at("2024-01-01T00:00:00Z");
+
+            assertThatThrownBy(() -> everyMinute.nextAfter(null, now))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("nextAfter: after must be an instant, was null");
+            assertThatThrownBy(() -> Schedule.cron("0 9 * * *").nextAfter(now, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("nextAfter: anchor must be an instant, was null");
         }
     }
 }

@@ -55,11 +55,11 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void jobOptionsRejectOutOfRangeValuesNamingValueAndRange() {
-        assertRejected(() -> JobOptions.builder().delay(Duration.ofSeconds(-1)), "delay", "between 0 and", "PT-1S");
+        assertRejected(() -> JobOptions.builder().delay(Duration.ofSeconds(-1)), "delay", "between 0 and", "-1 s");
         assertRejected(() -> JobOptions.builder().delay(null), "delay", "null");
         assertRejected(() -> JobOptions.builder().attempts(0), "attempts", "between 1 and 1000000", "was 0");
         assertRejected(() -> JobOptions.builder().attempts(1_000_001), "attempts", "1000001");
-        assertRejected(() -> JobOptions.builder().timeout(Duration.ZERO), "timeout", "positive", "PT0S");
+        assertRejected(() -> JobOptions.builder().timeout(Duration.ZERO), "timeout", "positive", "was 0 ns");
         assertRejected(() -> JobOptions.builder().deduplicateFor(Duration.ofMillis(-5)), "deduplicateFor", "positive");
         assertRejected(() -> JobOptions.builder().maxRateLimits(-1), "maxRateLimits", "between 0 and", "-1");
         assertRejected(() -> JobOptions.builder().jobId(""), "job id", "1 to 512", "empty");
@@ -67,9 +67,11 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> JobOptions.builder().backoff(null), "backoff", "null");
         assertRejected(() -> JobOptions.builder().keepCompleted(null), "keepCompleted", "null");
         assertRejected(() -> Retention.keepLast(-1), "retention maxCount", "-1");
-        assertRejected(() -> Backoff.fixed(Duration.ofSeconds(-1)), "fixed backoff", "PT-1S");
+        assertRejected(() -> Backoff.fixed(Duration.ofSeconds(-1)), "fixed backoff", "was -1 s");
         assertRejected(
-                () -> Backoff.exponential(Duration.ofSeconds(2), SECOND_DURATION), "cap", "at least its base", "PT2S");
+                () -> Backoff.exponential(Duration.ofSeconds(2), SECOND_DURATION),
+                "cap",
+                "at least its base 2 s, was 1 s");
         assertRejected(() -> Backoff.custom(null), "custom backoff", "null");
     }
 
@@ -232,7 +234,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> QueueOptions.builder().maxWaiting(0).build(), "maxWaiting", "between 1 and", "was 0");
         assertRejected(() -> QueueOptions.builder().concurrency(0).build(), "queue concurrency", "was 0");
         assertRejected(() -> QueueOptions.builder().whenFull(null).build(), "whenFull", "null");
-        assertRejected(() -> QueueOptions.WhenFull.block(Duration.ofSeconds(-1)), "whenFull blockFor", "PT-1S");
+        assertRejected(() -> QueueOptions.WhenFull.block(Duration.ofSeconds(-1)), "whenFull blockFor", "was -1 s");
         assertRejected(() -> GroupLimits.none().withConcurrency(0), "group concurrency", "was 0");
         assertRejected(() -> WorkerOptions.concurrency(0), "worker concurrency", "between 1 and 100000", "was 0");
 
@@ -308,6 +310,40 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
         assertThat(job(queue, "returns-null").failure().reason()).contains("returned null");
         assertThat(job(queue, "never-returns").failure().reason()).contains("timed out");
+    }
+
+    @Test
+    void nullArgumentsToTheQueueAreIllegalArgumentsNamingTheArgument() throws Exception {
+        JobQueue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        Schedule everyMinute = Schedule.fixedRate(Duration.ofMinutes(1));
+        NewJob<String> template = new NewJob<>("tick", "p");
+
+        assertRejected(() -> queue.addAsync(null, "p"), "job name", "null");
+        assertRejected(() -> queue.addAsync("n", "p", null), "options", "null");
+        assertRejected(() -> queue.addBulkAsync(null), "jobs", "null");
+        assertRejected(() -> queue.whenFinished(null), "job id", "null");
+        assertRejected(() -> queue.awaitIdle(null), "timeout", "null");
+        assertRejected(() -> queue.job(null), "job id", "null");
+        assertRejected(() -> queue.remove(null), "job id", "null");
+        assertRejected(() -> queue.retry(null), "job id", "null");
+        assertRejected(() -> queue.retry("j", null), "FAILED", "COMPLETED", "null");
+        assertRejected(() -> queue.jobs(null, 0, 10), "state", "null");
+        assertRejected(() -> queue.clean(null, SECOND_DURATION), "COMPLETED", "FAILED", "null");
+        assertRejected(() -> queue.clean(JobState.COMPLETED, null), "age", "null");
+        assertRejected(() -> queue.worker(null, WorkerOptions.manual()), "processor", "null");
+        assertRejected(() -> queue.worker(ctx -> Result.done(), null), "options", "null");
+        assertRejected(() -> queue.repeat(null, everyMinute, template), "repeatable job id", "null");
+        assertRejected(() -> queue.repeat("r", null, template), "schedule", "null");
+        assertRejected(() -> queue.repeat("r", everyMinute, null), "template", "null");
+        assertRejected(() -> queue.clearGroupLimits(null), "group", "null");
+        assertRejected(() -> queue.addListener(null), "listener", "null");
+        assertRejected(() -> queue.removeRepeatable(null), "repeatable job id", "null");
+        assertRejected(() -> manualWorker(queue, completing()).close(null), "deadline", "null");
+
+        assertNothingAdded(queue, events);
+        assertThat(queue.repeatables()).isEmpty();
     }
 
     @Test

@@ -866,6 +866,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean removeRepeatable(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("repeatable job id must not be null");
+        }
         lock.lock();
         try {
             return repeats.remove(id, clock.nanos());
