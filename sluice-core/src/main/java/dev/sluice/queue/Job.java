@@ -1,7 +1,9 @@
 package dev.sluice.queue;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A snapshot of one job, taken when it was read: later changes to the job do not change it.
@@ -59,6 +61,60 @@ public record Job<T>(
         }
         attempts = List.copyOf(attempts);
         encodedResult = encodedResult == null ? null : encodedResult.clone();
+    }
+
+    /**
+     * Equal to another job with equal components, the encoded result compared by its bytes.
+     *
+     * @param other the object to compare with
+     * @return whether {@code other} is the same job in the same state
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Job<?> job
+                && Objects.equals(id, job.id)
+                && Objects.equals(name, job.name)
+                && Objects.equals(payload, job.payload)
+                && Objects.equals(group, job.group)
+                && state == job.state
+                && Objects.equals(options, job.options)
+                && attemptsMade == job.attemptsMade
+                && rateLimits == job.rateLimits
+                && Objects.equals(createdAt, job.createdAt)
+                && Objects.equals(runAt, job.runAt)
+                && Objects.equals(startedAt, job.startedAt)
+                && Objects.equals(finishedAt, job.finishedAt)
+                && progress == job.progress
+                && Arrays.equals(encodedResult, job.encodedResult)
+                && Objects.equals(failure, job.failure)
+                && attempts.equals(job.attempts);
+    }
+
+    /**
+     * A hash of the components, the encoded result hashed by its bytes.
+     *
+     * @return the hash code
+     */
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                                id,
+                                name,
+                                payload,
+                                group,
+                                state,
+                                options,
+                                attemptsMade,
+                                rateLimits,
+                                createdAt,
+                                runAt,
+                                startedAt,
+                                finishedAt,
+                                progress,
+                                failure,
+                                attempts)
+                        * 31
+                + Arrays.hashCode(encodedResult);
     }
 
     /**

@@ -406,6 +406,7 @@ public interface JobQueue<T> {
      *
      * @param group the group's name; {@code null} for the ungrouped jobs
      * @return its own limits, or the defaults
+     * @throws IllegalArgumentException if the group name is malformed
      */
     GroupLimits groupLimits(String group);
 
@@ -438,6 +439,7 @@ public interface JobQueue<T> {
      *
      * @param group the group's name; {@code null} for the ungrouped jobs
      * @return its counts per state, totals, rates and latencies
+     * @throws IllegalArgumentException if the group name is malformed
      */
     QueueStats stats(String group);
 }

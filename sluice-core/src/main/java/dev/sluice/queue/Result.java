@@ -1,6 +1,7 @@
 package dev.sluice.queue;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * What a {@link Processor} says about the job it ran. A processor that fails throws instead: any exception
@@ -110,6 +111,27 @@ public sealed interface Result {
         @Override
         public byte[] value() {
             return value == null ? null : value.clone();
+        }
+
+        /**
+         * Equal to another {@code Done} with the same bytes.
+         *
+         * @param other the object to compare with
+         * @return whether {@code other} is a {@code Done} with an equal result
+         */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Done done && Arrays.equals(value, done.value);
+        }
+
+        /**
+         * A hash of the bytes.
+         *
+         * @return the hash code
+         */
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(value);
         }
 
         /**

@@ -73,4 +73,16 @@ class JobTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("without nulls");
     }
+
+    @Test
+    void jobsWithEqualResultBytesAreEqualAndOtherBytesAreNot() {
+        Attempt attempt = new Attempt(1, STARTED, FINISHED, Outcome.COMPLETED, null);
+        Job<String> one = job(JobState.COMPLETED, new byte[] {1, 2}, null, List.of(attempt), 0, 100);
+        Job<String> same = job(JobState.COMPLETED, new byte[] {1, 2}, null, List.of(attempt), 0, 100);
+
+        assertThat(one).isEqualTo(same).hasSameHashCodeAs(same);
+        assertThat(one).isNotEqualTo(job(JobState.COMPLETED, new byte[] {1, 3}, null, List.of(attempt), 0, 100));
+        assertThat(one).isNotEqualTo(job(JobState.COMPLETED, null, null, List.of(attempt), 0, 100));
+        assertThat(one).isNotEqualTo(job(JobState.COMPLETED, new byte[] {1, 2}, null, List.of(attempt), 0, 99));
+    }
 }

@@ -98,4 +98,11 @@ class ResultTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("result codec must not be null");
     }
+
+    @Test
+    void resultsWithEqualBytesAreEqual() {
+        assertThat(Result.done("a")).isEqualTo(Result.done("a")).hasSameHashCodeAs(Result.done("a"));
+        assertThat(Result.done("a")).isNotEqualTo(Result.done("b"));
+        assertThat(Result.done((String) null)).isEqualTo(Result.done()).isNotEqualTo(Result.done(""));
+    }
 }

@@ -246,6 +246,19 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
+    void aGroupNameThatNoJobCouldCarryIsRejectedByLookupsAsBySetters() {
+        JobQueue<String> queue = newQueue();
+        String tooLong = "g".repeat(513);
+        assertRejected(() -> queue.setGroupLimits("", GroupLimits.none()), "group");
+        assertRejected(() -> queue.groupLimits(""), "group");
+        assertRejected(() -> queue.stats(""), "group");
+        assertRejected(() -> queue.groupLimits(tooLong), "group", "1 to 512");
+        assertRejected(() -> queue.stats(tooLong), "group", "1 to 512");
+        assertThat(queue.stats(null).counts().waiting()).isZero();
+        assertThat(queue.groupLimits(null)).isEqualTo(GroupLimits.none());
+    }
+
+    @Test
     void queueNamesAndCodecsAreChecked() {
         assertRejected(() -> engine.queue("has space", Codec.utf8()), "queue", "has space");
         assertRejected(() -> engine.queue("", Codec.utf8()), "queue");

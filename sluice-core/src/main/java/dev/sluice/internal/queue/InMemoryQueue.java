@@ -1056,6 +1056,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public QueueStats stats(String groupName) {
+        checkLookedUpGroup(groupName);
         lock.lock();
         try {
             Group.Key key = Group.Key.of(groupName);
@@ -1349,11 +1350,19 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public GroupLimits groupLimits(String group) {
+        checkLookedUpGroup(group);
         lock.lock();
         try {
             return groups.limitsOf(Group.Key.of(group));
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Rejects a malformed group name, as a job's options do; null names the ungrouped jobs. */
+    private static void checkLookedUpGroup(String group) {
+        if (group != null) {
+            JobOptions.builder().group(group);
         }
     }
 
