@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -96,5 +97,26 @@ public abstract class KeyTableContract extends ContractSupport {
         assertDecision(limiter.tryAcquire("a", 2), allowed("lim", 2, 0, T0 + 62 * SECOND));
 
         assertThat(listener.events).contains("evicted lim a");
+    }
+
+    /**
+     * A sliding window counter's key is idle, and may be dropped, from the instant its last window stops
+     * counting (two windows after the one it took permits in), not a nanosecond before.
+     */
+    @Test
+    void aSlidingCounterKeyIsDroppedExactlyWhenItsPreviousWindowStopsCounting() {
+        RateLimiter limiter = engine.limiter(
+                "lim",
+                SlidingWindowCounter.of(10, Duration.ofSeconds(1)),
+                LimiterOptions.defaults().withMaxKeys(1).withListener(listener));
+        limiter.tryAcquire("a", 10);
+        clock.advanceNanos(2 * SECOND - 1); // a's 10 still weigh 1
+        limiter.tryAcquire("b");
+        clock.advanceNanos(1);
+        limiter.tryAcquire("c");
+
+        assertThat(listener.events)
+                .containsExactly(
+                        "allowed lim a 10", "full lim b", "allowed lim b 1", "evicted lim a", "allowed lim c 1");
     }
 }
