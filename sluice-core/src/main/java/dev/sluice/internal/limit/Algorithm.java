@@ -76,6 +76,15 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
      */
     abstract void undo(KeyState state, long now, long permits, Decision granted);
 
+    /**
+     * Gives {@code permits} back to {@code state} at {@code now}, never beyond its full limit, as {@link
+     * dev.sluice.limit.RateLimiter#refund} states for each policy. Does nothing to a retired state.
+     */
+    abstract void refund(KeyState state, long now, long permits);
+
+    /** Puts {@code state} back at its full limit; does nothing to a retired state. */
+    abstract void reset(KeyState state);
+
     /** Whether {@code state} is back at its full limit at {@code now}, so that dropping it changes nothing. */
     abstract boolean isIdle(KeyState state, long now);
 

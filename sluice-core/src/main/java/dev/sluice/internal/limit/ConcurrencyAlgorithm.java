@@ -154,6 +154,19 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     }
 
     @Override
+    void refund(KeyState keyState, long now, long permits) {
+        Limits.checkRefundable(limiter, policy);
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.clear();
+        }
+    }
+
+    @Override
     boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
         state.expire(now);

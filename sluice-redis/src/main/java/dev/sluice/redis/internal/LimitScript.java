@@ -37,7 +37,10 @@ final class LimitScript {
     static final long MAX_SPAN_NANOS = 1L << 52;
 
     static final String ACQUIRE = "acquire";
+    static final String PEEK = "peek";
     static final String RELEASE = "release";
+    static final String REFUND = "refund";
+    static final String RESET = "reset";
 
     /** The value of {@code now} that makes the script read Redis's clock. */
     static final long REDIS_TIME = Long.MIN_VALUE;
@@ -128,8 +131,16 @@ final class LimitScript {
      *     Redis's clock
      */
     static String[] acquireArgs(List<Layer> layers, long permits, long now) {
+        return layerArgs(ACQUIRE, layers, permits, now);
+    }
+
+    /**
+     * The ARGV of {@code operation} ({@link #ACQUIRE}, {@link #PEEK}, or {@link #REFUND} of one layer whose
+     * policy is not a {@link ConcurrencyLimit}) of {@code permits} on {@code layers}.
+     */
+    static String[] layerArgs(String operation, List<Layer> layers, long permits, long now) {
         String[] args = new String[4 + 4 * layers.size()];
-        args[0] = ACQUIRE;
+        args[0] = operation;
         args[1] = time(now);
         args[2] = permits == 1 ? "1" : Long.toString(permits);
         args[3] = layers.size() == 1 ? "1" : Integer.toString(layers.size());
@@ -143,6 +154,11 @@ final class LimitScript {
             args[at + 3] = layer.policy() instanceof ConcurrencyLimit ? checkLeaseId(layer.leaseId()) : "";
         }
         return args;
+    }
+
+    /** The ARGV of a reset of a layer's state (its keys: {@link #keys(Layer)}). */
+    static String[] resetArgs(long now) {
+        return new String[] {RESET, time(now)};
     }
 
     /** The ARGV of a release of the lease {@code leaseMember} (from {@link Result#leaseMember()}). */
