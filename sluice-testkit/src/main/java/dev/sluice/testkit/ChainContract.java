@@ -302,4 +302,17 @@ public abstract class ChainContract extends ContractSupport {
                 "foreign",
                 "another engine");
     }
+
+    @Test
+    void missingLayerPartsAreIllegalArguments() {
+        RateLimiter local = engine.limiter("local", TENANT);
+        java.util.function.Function<String, String> noKey = null;
+
+        assertRejected(() -> engine.<String>chain().layer(null, k -> k), "limiter", "null");
+        assertRejected(() -> engine.<String>chain().layer(null, "all"), "limiter", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, noKey), "key", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, (String) null), "key", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, ""), "key", "empty");
+        assertRejected(() -> new LimitChain.Layer<String>(null, k -> k), "limiter", "null");
+    }
 }

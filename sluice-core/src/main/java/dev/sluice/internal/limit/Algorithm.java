@@ -64,11 +64,6 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
         return decision == null ? RETIRED : decision.allowed() ? GRANTED : DENIED;
     }
 
-    /** Whether decisions carry leases that the caller must release. */
-    final boolean grantsLeases() {
-        return this instanceof ConcurrencyAlgorithm;
-    }
-
     /**
      * Returns what is left at {@code now} of the permits that {@code granted} took from {@code state}, and never
      * more: other requests may have used the key since, and the grant's time is read from {@code granted}, not

@@ -337,7 +337,7 @@ final class RedisRateLimiter implements RateLimiter {
             if (released.get() || engine.isClosed() || engine.skipping()) {
                 return false;
             }
-            Long returned = engine.run(
+            Object returned = engine.run(
                     ScriptOutputType.INTEGER,
                     LimitScript.keys(List.of(layer)),
                     LimitScript.releaseArgs(member, engine.scriptNow()));
@@ -346,7 +346,7 @@ final class RedisRateLimiter implements RateLimiter {
                 return false;
             }
             recovered();
-            return returned == 1 && released.compareAndSet(false, true);
+            return LimitScript.parseRelease(returned) && released.compareAndSet(false, true);
         }
 
         @Override
