@@ -44,6 +44,7 @@ public final class RedisSluice {
      * @param url {@code redis://[[user]:password@]host[:port][/database]}, {@code rediss://} for TLS, or
      *     {@code redis-sentinel://[password@]host[:port][,host2[:port2]][/database]#masterName} for the master
      *     that Redis Sentinel names (followed through failovers)
+     * @return the engine, connected
      * @throws IllegalArgumentException if the URL is malformed
      * @throws dev.sluice.SluiceException if Redis cannot be reached, or is older than 6.2
      */
@@ -51,7 +52,11 @@ public final class RedisSluice {
         return builder().url(url).build();
     }
 
-    /** Starts describing an engine: where Redis is, how keys are named, how long a call may take. */
+    /**
+     * Starts describing an engine: where Redis is, how keys are named, how long a call may take.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -132,6 +137,10 @@ public final class RedisSluice {
         /**
          * The start of every key this engine writes, {@code "sluice"} by default: engines with different prefixes
          * share nothing. 1 to 64 letters, digits or {@code . _ - :}.
+         *
+         * @param keyPrefix the prefix
+         * @return this builder
+         * @throws IllegalArgumentException if the prefix is null or malformed
          */
         public Builder keyPrefix(String keyPrefix) {
             if (keyPrefix == null || !PREFIX.matcher(keyPrefix).matches()) {
@@ -145,6 +154,10 @@ public final class RedisSluice {
         /**
          * The longest a decision waits for Redis, 500 ms by default (1 ms to 1 minute). When it passes, the
          * limiter answers by its {@link dev.sluice.limit.WhenUnavailable} option: no caller waits longer.
+         *
+         * @param commandTimeout 1 ms to 1 minute
+         * @return this builder
+         * @throws IllegalArgumentException if the timeout is null or out of range
          */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = checkDuration("commandTimeout", commandTimeout);
@@ -155,6 +168,10 @@ public final class RedisSluice {
          * After Redis failed to answer, how long limiters answer without asking it before they try again, 1 second
          * by default (1 ms to 1 minute). The first call after that asks Redis; if it answers, every limiter is
          * back on Redis.
+         *
+         * @param retryInterval 1 ms to 1 minute
+         * @return this builder
+         * @throws IllegalArgumentException if the interval is null or out of range
          */
         public Builder retryInterval(Duration retryInterval) {
             this.retryInterval = checkDuration("retryInterval", retryInterval);
@@ -177,6 +194,7 @@ public final class RedisSluice {
         /**
          * Connects and checks the server (Redis 6.2 or newer).
          *
+         * @return the engine, connected
          * @throws IllegalArgumentException if no Redis, or more than one, was given
          * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old
          */
