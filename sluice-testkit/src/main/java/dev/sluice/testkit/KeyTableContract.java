@@ -119,4 +119,26 @@ public abstract class KeyTableContract extends ContractSupport {
                 .containsExactly(
                         "allowed lim a 10", "full lim b", "allowed lim b 1", "evicted lim a", "allowed lim c 1");
     }
+
+    /**
+     * A key decided against the overflow has no state of its own: a refund gives the permits back to the
+     * overflow, where it took them, and a reset leaves the overflow as it is, since that would reset every other
+     * key in it.
+     */
+    @Test
+    void refundsOfAnUntrackedKeyGoToTheOverflowAndResetsLeaveIt() {
+        RateLimiter limiter = twoKeys();
+        limiter.tryAcquire("a", 2);
+        limiter.tryAcquire("b", 2);
+        assertDecision(limiter.tryAcquire("c", 2), allowed("lim", 2, 0, T0 + SECOND)); // in the overflow
+
+        limiter.reset("c");
+        assertDecision(limiter.tryAcquire("d"), denied("lim", 2, 0, 500 * MS, T0 + SECOND));
+
+        limiter.refund("c", 1);
+        assertDecision(limiter.tryAcquire("d"), allowed("lim", 2, 0, T0 + SECOND));
+        assertThat(limiter.available("a"))
+                .as("tracked keys keep their own state")
+                .isZero();
+    }
 }
