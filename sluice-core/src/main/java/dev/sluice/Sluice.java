@@ -15,9 +15,10 @@ import dev.sluice.time.SluiceClock;
  * engine such as Redis by changing only how the {@code Sluice} is created.
  *
  * <p>Thread-safe. {@link #close()} releases what the engine holds; from then on every use of the engine and of
- * what it handed out (limiters and their decisions, chains, queues and workers) throws an {@link
+ * what it handed out (limiters, bound keys, chains and their builders, queues and workers) throws an {@link
  * IllegalStateException} that names the engine. What an object is stays readable ({@code name()}, {@code
- * policy()}, {@code options()}, {@code toString()}), and closing again does nothing.
+ * policy()}, {@code options()}, {@code toString()}), closing again does nothing, and releasing a lease taken
+ * before does not throw.
  */
 public interface Sluice extends AutoCloseable {
 

@@ -52,8 +52,15 @@ public record Decision(
         UNAVAILABLE_DENIED
     }
 
-    /** Checks that the basis is given. */
+    /**
+     * Checks that the lease and the basis are given.
+     *
+     * @throws IllegalArgumentException if the lease or the basis is null
+     */
     public Decision {
+        if (lease == null) {
+            throw new IllegalArgumentException("lease must not be null; use Lease.NONE for a decision without one");
+        }
         if (basis == null) {
             throw new IllegalArgumentException(
                     "basis must be one of " + Arrays.toString(Basis.values()) + ", was null");
