@@ -12,7 +12,10 @@ import org.slf4j.LoggerFactory;
  * later ones at debug level, so a listener that always throws cannot flood the log.
  */
 public final class SafeListener implements LimiterListener {
-    private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
+    /** Made on the first failure, so that limiters whose listeners never throw never start SLF4J. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
+    }
 
     private final String limiter;
     private final LimiterListener listener;
@@ -86,9 +89,9 @@ public final class SafeListener implements LimiterListener {
         String message =
                 "listener " + listener + " of limiter '" + limiter + "' threw from " + event + "; the decision stands";
         if (warned.compareAndSet(false, true)) {
-            LOG.warn("{} (later failures of this listener are logged at debug level)", message, e);
+            Log.LOG.warn("{} (later failures of this listener are logged at debug level)", message, e);
         } else {
-            LOG.debug(message, e);
+            Log.LOG.debug(message, e);
         }
     }
 }
