@@ -18,7 +18,7 @@ import dev.sluice.time.SluiceClock;
  * what it handed out (limiters, bound keys, chains and their builders, queues and workers) throws an {@link
  * IllegalStateException} that names the engine. What an object is stays readable ({@code name()}, {@code
  * policy()}, {@code options()}, {@code toString()}), closing again does nothing, and releasing a lease taken
- * before does not throw.
+ * before returns false without throwing.
  */
 public interface Sluice extends AutoCloseable {
 

@@ -10,6 +10,7 @@ import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.SluiceClock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The math of one policy, applied to one key's {@link KeyState} at a given time. Every method takes the
@@ -27,13 +28,18 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
     }
 
     static Algorithm of(String limiter, LimitPolicy policy, SluiceClock clock) {
+        return of(limiter, policy, clock, () -> false);
+    }
+
+    /** As {@link #of(String, LimitPolicy, SluiceClock)}; leases release nothing once {@code closed} says so. */
+    static Algorithm of(String limiter, LimitPolicy policy, SluiceClock clock, BooleanSupplier closed) {
         return switch (policy) {
             case TokenBucket bucket -> new GcraAlgorithm(limiter, bucket, bucket.nanosPerPermit(), bucket.capacity());
             case Gcra gcra -> new GcraAlgorithm(limiter, gcra, gcra.nanosPerPermit(), gcra.burst());
             case FixedWindow window -> new FixedWindowAlgorithm(limiter, window);
             case SlidingWindowCounter window -> new SlidingCounterAlgorithm(limiter, window);
             case SlidingWindowLog log -> new SlidingLogAlgorithm(limiter, log);
-            case ConcurrencyLimit concurrency -> new ConcurrencyAlgorithm(limiter, concurrency, clock);
+            case ConcurrencyLimit concurrency -> new ConcurrencyAlgorithm(limiter, concurrency, clock, closed);
         };
     }
 

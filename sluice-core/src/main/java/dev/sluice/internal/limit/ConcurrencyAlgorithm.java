@@ -7,6 +7,7 @@ import dev.sluice.time.SluiceClock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /** Permits held by leases; a lease returns its permits when released or when it expires. */
 final class ConcurrencyAlgorithm extends LockedAlgorithm {
@@ -15,11 +16,13 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
     private final long leaseTimeout;
     private final SluiceClock clock;
+    private final BooleanSupplier closed;
 
-    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, SluiceClock clock) {
+    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, SluiceClock clock, BooleanSupplier closed) {
         super(limiter, policy);
         this.leaseTimeout = policy.leaseTimeout().toNanos();
         this.clock = clock;
+        this.closed = closed;
     }
 
     /**
@@ -68,6 +71,9 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
         @Override
         public boolean release() {
+            if (closed.getAsBoolean()) {
+                return false;
+            }
             long now = clock.nanos();
             synchronized (this) {
                 if (expiresAtNanos <= now || released) {

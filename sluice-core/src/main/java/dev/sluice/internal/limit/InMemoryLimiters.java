@@ -67,6 +67,11 @@ public final class InMemoryLimiters {
         limiters.clear();
     }
 
+    /** Whether {@link #close()} was called. */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Fails if the engine is closed. */
     public void checkOpen() {
         if (closed) {

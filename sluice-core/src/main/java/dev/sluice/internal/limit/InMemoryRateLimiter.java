@@ -28,7 +28,7 @@ final class InMemoryRateLimiter implements RateLimiter {
         this.clock = owner.clock();
         this.options = options;
         this.listener = SafeListener.of(name, options.listener());
-        this.algorithm = Algorithm.of(name, policy, clock);
+        this.algorithm = Algorithm.of(name, policy, clock, owner::isClosed);
         this.table = new KeyTable(name, options.maxKeys(), listener, clock.nanos());
     }
 
@@ -219,7 +219,7 @@ final class InMemoryRateLimiter implements RateLimiter {
         owner.checkOpen();
         Algorithm previous = algorithm;
         Limits.checkUpdate(name, previous.policy, policy);
-        Algorithm next = Algorithm.of(name, policy, clock);
+        Algorithm next = Algorithm.of(name, policy, clock, owner::isClosed);
         algorithm = next;
         table.adopt(next, previous, clock.nanos());
     }
