@@ -20,7 +20,8 @@ import java.util.Objects;
 
 /**
  * The one Lua script ({@code limit.lua}) that makes every rate-limit decision on Redis, and the protocol to
- * call it: the keys and arguments of an {@code acquire} or {@code release}, and the parsing of the reply.
+ * call it: the keys and arguments of an {@code acquire}, {@code peek}, {@code release}, {@code refund} or {@code
+ * reset}, and the parsing of the reply.
  *
  * <p>An acquire decides one or more layers (a chain is several) all or nothing, atomically, with the same
  * numbers the in-memory algorithms give at the same time. Times are nanoseconds since the Unix epoch; the
