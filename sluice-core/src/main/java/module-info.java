@@ -12,7 +12,7 @@ module dev.sluice.core {
     exports dev.sluice.limit;
     exports dev.sluice.queue;
     exports dev.sluice.time;
-    // the Redis engine reuses the in-memory algorithms (its fallback) and waiting; users never see them
+    // the Redis engine reuses the in-memory limiters (its fallback), the checks and waiting; users never see them
     exports dev.sluice.internal.limit to
             dev.sluice.redis;
 }

@@ -1,6 +1,6 @@
 package dev.sluice;
 
-import dev.sluice.internal.limit.InMemoryEngine;
+import dev.sluice.internal.InMemoryEngine;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
@@ -14,31 +14,51 @@ import dev.sluice.time.SluiceClock;
  * An engine: where limits (and queues) keep their state. Start with {@link #inMemory()}; move to a shared
  * engine such as Redis by changing only how the {@code Sluice} is created.
  *
- * <p>Thread-safe. Closing it releases what the engine holds; limiters obtained from it must not be used
- * afterwards.
+ * <p>Thread-safe. {@link #close()} releases what the engine holds; from then on every use of the engine and of
+ * what it handed out (limiters, bound keys, chains and their builders, queues and workers) throws an {@link
+ * IllegalStateException} that names the engine. What an object is stays readable ({@code name()}, {@code
+ * policy()}, {@code options()}, {@code toString()}), closing again does nothing, and releasing a lease taken
+ * before returns false without throwing.
  */
 public interface Sluice extends AutoCloseable {
 
-    /** An engine that keeps everything in this JVM, on the system clock. */
+    /**
+     * An engine that keeps everything in this JVM, on the system clock.
+     *
+     * @return a new engine
+     */
     static Sluice inMemory() {
         return inMemory(SluiceClock.system());
     }
 
-    /** An engine that keeps everything in this JVM, on {@code clock} (a ManualClock in tests). */
+    /**
+     * An engine that keeps everything in this JVM, on {@code clock} (a ManualClock in tests).
+     *
+     * @param clock the clock of every decision and job
+     * @return a new engine
+     * @throws IllegalArgumentException if the clock is null
+     */
     static Sluice inMemory(SluiceClock clock) {
         return new InMemoryEngine(clock);
     }
 
-    /** The clock every decision of this engine is made on. */
+    /**
+     * The clock every decision of this engine is made on.
+     *
+     * @return the clock
+     */
     SluiceClock clock();
 
     /**
      * The limiter called {@code name}, created with {@code policy} and default options if it does not exist
-     * yet. An existing limiter is returned as it is, whatever its policy: change a policy with {@link
-     * RateLimiter#updatePolicy}.
+     * yet. As {@link #limiter(String, LimitPolicy, LimiterOptions)}.
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
-     * @throws IllegalArgumentException if the name is malformed or the policy is null
+     * @param policy the limiter's policy
+     * @return the limiter
+     * @throws IllegalArgumentException if the name is malformed, the policy is null, or the limiter exists with
+     *     another policy
+     * @throws IllegalStateException if the engine is closed
      */
     default RateLimiter limiter(String name, LimitPolicy policy) {
         return limiter(name, policy, LimiterOptions.defaults());
@@ -46,16 +66,30 @@ public interface Sluice extends AutoCloseable {
 
     /**
      * The limiter called {@code name}, created with {@code policy} and {@code options} if it does not exist
-     * yet.
+     * yet. An existing limiter is returned if its policy in force equals {@code policy} (with the options it
+     * was created with); if it has another policy, this throws rather than hand out a limiter that would not
+     * limit as asked: change a limiter's policy with {@link RateLimiter#updatePolicy}.
      *
-     * @throws IllegalArgumentException as {@link #limiter(String, LimitPolicy)}
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @param policy the limiter's policy
+     * @param options the options of a new limiter
+     * @return the limiter
+     * @throws IllegalArgumentException if the name is malformed, an argument is null, or the limiter exists with
+     *     another policy (the message names the limiter and both policies)
+     * @throws IllegalStateException if the engine is closed
      */
     RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options);
 
     /**
      * The queue called {@code name}, created with default options if it does not exist yet.
      *
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @param codec how payloads are stored
+     * @param <T> the payload type
+     * @return the queue
      * @throws IllegalArgumentException as {@link #queue(String, Codec, QueueOptions)}
+     * @throws UnsupportedOperationException as {@link #queue(String, Codec, QueueOptions)}
+     * @throws IllegalStateException if the engine is closed
      */
     default <T> JobQueue<T> queue(String name, Codec<T> codec) {
         return queue(name, codec, QueueOptions.defaults());
@@ -67,21 +101,32 @@ public interface Sluice extends AutoCloseable {
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
      * @param codec how payloads are stored; an existing queue must have been opened with an equal codec
+     * @param options the options of a new queue
+     * @param <T> the payload type
+     * @return the queue
      * @throws IllegalArgumentException if the name is malformed, an argument is null, or the queue exists with
      *     another codec
      * @throws UnsupportedOperationException if the engine keeps no queues: the Redis engine shares limiters
      *     only, for now
+     * @throws IllegalStateException if the engine is closed
      */
     <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options);
 
-    /** Starts a chain of limiters of this engine, acquired all or nothing. */
+    /**
+     * Starts a chain of limiters of this engine, acquired all or nothing.
+     *
+     * @param <C> what a request is identified by
+     * @return a builder of the chain
+     * @throws IllegalStateException if the engine is closed
+     */
     <C> LimitChain.Builder<C> chain();
 
     /**
      * Closes every worker of its queues, giving running jobs 30 seconds on the engine's clock to finish (then
-     * they go back to waiting), waits for that, and releases what the engine holds. On a {@code ManualClock}
-     * that deadline passes only when the clock is advanced: close workers with a zero deadline first in tests
-     * whose processors may still be running.
+     * they go back to waiting), waits for that, and releases what the engine holds; from then on the engine
+     * and everything it handed out refuse every use (see above). Idempotent: a second call does nothing and
+     * logs nothing. On a {@code ManualClock} that deadline passes only when the clock is advanced: close
+     * workers with a zero deadline first in tests whose processors may still be running.
      */
     @Override
     void close();

@@ -3,6 +3,7 @@ package dev.sluice;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -20,7 +21,9 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import dev.sluice.internal.limit.InMemoryEngine;
+import dev.sluice.fixture.cycle.one.First;
+import dev.sluice.fixture.cycle.two.Second;
+import dev.sluice.internal.InMemoryEngine;
 import dev.sluice.internal.limit.Waiting;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -102,6 +105,17 @@ class ArchitectureTest {
             .callMethodWhere(readsOrWaitsOnRealTime())
             .because("engine code asks its SluiceClock, so tests can run on a ManualClock");
 
+    /**
+     * Each package below {@code dev.sluice} is a slice. The root package is left out: it holds the entry points,
+     * {@code Sluice} (which names the API types and creates the in-memory engine) and {@code SluiceException}
+     * (which every package may throw), so it is the one package both above and below the others.
+     */
+    static final ArchRule NO_CYCLES_BETWEEN_PACKAGES = slices().matching("dev.sluice.(**)")
+            .should()
+            .beFreeOfCycles()
+            .because("a package that depends on another which depends back on it cannot be understood, tested or"
+                    + " moved alone");
+
     // ---- the rules on sluice-core ----
 
     @Test
@@ -136,6 +150,11 @@ class ArchitectureTest {
     @Test
     void onlyScheduleParsesCron() {
         ONLY_SCHEDULE_PARSES_CRON.check(CORE);
+    }
+
+    @Test
+    void noCyclesBetweenPackages() {
+        NO_CYCLES_BETWEEN_PACKAGES.check(CORE);
     }
 
     @Test
@@ -174,6 +193,15 @@ class ArchitectureTest {
         EvaluationResult result = evaluate(ONLY_SLUICE_ROOT_REACHES_THE_ENGINE, QuietlyUsesTheEngine.class);
         assertThat(result.hasViolation()).isTrue();
         assertThat(result.getFailureReport().toString()).contains(InMemoryEngine.class.getName());
+    }
+
+    @Test
+    void theCycleRuleCatchesTwoPackagesThatDependOnEachOther() {
+        EvaluationResult result = evaluate(NO_CYCLES_BETWEEN_PACKAGES, First.class, Second.class);
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().toString())
+                .contains(First.class.getName())
+                .contains(Second.class.getName());
     }
 
     @Test

@@ -20,7 +20,14 @@ public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implem
         Checks.positiveNanos("leaseTimeout", leaseTimeout);
     }
 
-    /** {@code maxConcurrent} permits at once, leases expiring after {@code leaseTimeout}. */
+    /**
+     * {@code maxConcurrent} permits at once, leases expiring after {@code leaseTimeout}.
+     *
+     * @param maxConcurrent the most permits held at once, 1 to 1,000,000
+     * @param leaseTimeout how long a lease lasts unless released first, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static ConcurrencyLimit of(long maxConcurrent, Duration leaseTimeout) {
         return new ConcurrencyLimit(maxConcurrent, leaseTimeout);
     }

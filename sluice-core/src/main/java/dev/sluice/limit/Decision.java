@@ -52,15 +52,32 @@ public record Decision(
         UNAVAILABLE_DENIED
     }
 
-    /** Checks that the basis is given. */
+    /**
+     * Checks that the lease and the basis are given.
+     *
+     * @throws IllegalArgumentException if the lease or the basis is null
+     */
     public Decision {
+        if (lease == null) {
+            throw new IllegalArgumentException("lease must not be null; use Lease.NONE for a decision without one");
+        }
         if (basis == null) {
             throw new IllegalArgumentException(
                     "basis must be one of " + Arrays.toString(Basis.values()) + ", was null");
         }
     }
 
-    /** A decision resting on the limit's own state ({@link Basis#LIMIT}). */
+    /**
+     * A decision resting on the limit's own state ({@link Basis#LIMIT}).
+     *
+     * @param allowed whether the permits were granted
+     * @param remaining whole permits the key could still take at once right after this decision
+     * @param limit the policy's limit
+     * @param retryAfterNanos when denied, nanoseconds until the same request would be allowed; zero when allowed
+     * @param resetAtNanos when the key is back to its full limit, epoch nanoseconds
+     * @param limiter the name of the limiter that decided
+     * @param lease what to release when done
+     */
     public Decision(
             boolean allowed,
             long remaining,
@@ -72,22 +89,38 @@ public record Decision(
         this(allowed, remaining, limit, retryAfterNanos, resetAtNanos, limiter, lease, Basis.LIMIT);
     }
 
-    /** Whether the engine was unavailable, so the decision did not rest on the limit's shared state. */
+    /**
+     * Whether the engine was unavailable, so the decision did not rest on the limit's shared state.
+     *
+     * @return true unless the basis is {@link Basis#LIMIT}
+     */
     public boolean degraded() {
         return basis != Basis.LIMIT;
     }
 
-    /** Whether the permits were denied. */
+    /**
+     * Whether the permits were denied.
+     *
+     * @return {@code !allowed()}
+     */
     public boolean denied() {
         return !allowed;
     }
 
-    /** {@link #retryAfterNanos()} as a duration. */
+    /**
+     * {@link #retryAfterNanos()} as a duration.
+     *
+     * @return the retry-after
+     */
     public Duration retryAfter() {
         return Duration.ofNanos(retryAfterNanos);
     }
 
-    /** {@link #resetAtNanos()} as an instant. */
+    /**
+     * {@link #resetAtNanos()} as an instant.
+     *
+     * @return the reset time
+     */
     public Instant resetAt() {
         return SluiceClock.toInstant(resetAtNanos);
     }

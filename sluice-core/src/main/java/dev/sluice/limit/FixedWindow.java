@@ -20,7 +20,14 @@ public record FixedWindow(long limit, Duration window) implements LimitPolicy {
         Checks.positiveNanos("window", window);
     }
 
-    /** {@code limit} permits per {@code window}. */
+    /**
+     * {@code limit} permits per {@code window}.
+     *
+     * @param limit permits per window, 1 to 10^12
+     * @param window the window length, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static FixedWindow of(long limit, Duration window) {
         return new FixedWindow(limit, window);
     }

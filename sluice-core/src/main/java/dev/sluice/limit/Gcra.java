@@ -24,7 +24,15 @@ public record Gcra(long rate, Duration period, long burst) implements LimitPolic
         Checks.span("burst", burst, Checks.emissionInterval("rate", rate, periodNanos));
     }
 
-    /** {@code rate} per {@code period} with bursts of up to {@code burst} permits. */
+    /**
+     * {@code rate} per {@code period} with bursts of up to {@code burst} permits.
+     *
+     * @param rate permits per {@code period}, at least 1
+     * @param period the period of {@code rate}, positive
+     * @param burst the most permits that may go at once, 1 to 10^12
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static Gcra of(long rate, Duration period, long burst) {
         return new Gcra(rate, period, burst);
     }
@@ -34,7 +42,11 @@ public record Gcra(long rate, Duration period, long burst) implements LimitPolic
         return burst;
     }
 
-    /** The nanoseconds between two permits at the steady rate. */
+    /**
+     * The nanoseconds between two permits at the steady rate.
+     *
+     * @return {@code period / rate}, rounded up
+     */
     public long nanosPerPermit() {
         return Math.ceilDiv(period.toNanos(), rate);
     }

@@ -31,6 +31,10 @@ public interface Lease {
      */
     boolean release();
 
-    /** The clock reading, in nanoseconds since the Unix epoch, at which the lease expires by itself. */
+    /**
+     * The clock reading, in nanoseconds since the Unix epoch, at which the lease expires by itself.
+     *
+     * @return the expiry, epoch nanoseconds
+     */
     long expiresAtNanos();
 }

@@ -1,8 +1,6 @@
 package dev.sluice.limit;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -19,7 +17,11 @@ import java.util.function.Function;
  */
 public interface LimitChain<C> extends Limiter<C> {
 
-    /** The layers, in the order they are acquired. */
+    /**
+     * The layers, in the order they are acquired.
+     *
+     * @return the layers
+     */
     List<Layer<C>> layers();
 
     /**
@@ -27,47 +29,58 @@ public interface LimitChain<C> extends Limiter<C> {
      *
      * @param limiter the limiter
      * @param key derives the limiter's key from the request's context
+     * @param <C> what a request is identified by
      */
     record Layer<C>(RateLimiter limiter, Function<? super C, String> key) {
-        /** Checks that neither part is null. */
+        /**
+         * Checks that neither part is null.
+         *
+         * @throws IllegalArgumentException if the limiter or the key function is null
+         */
         public Layer {
-            Objects.requireNonNull(limiter, "limiter");
-            Objects.requireNonNull(key, "key");
+            if (limiter == null) {
+                throw new IllegalArgumentException("limiter of a chain layer must not be null");
+            }
+            if (key == null) {
+                throw new IllegalArgumentException("key of a chain layer must not be null: give a function of"
+                        + " the request's context, or a fixed key");
+            }
         }
     }
 
-    /** Builds a chain; obtained from {@link dev.sluice.Sluice#chain()}. Not thread-safe. */
-    final class Builder<C> {
-        private final Function<List<Layer<C>>, LimitChain<C>> factory;
-        private final List<Layer<C>> layers = new ArrayList<>();
+    /**
+     * Builds a chain; obtained from {@link dev.sluice.Sluice#chain()}. Not thread-safe.
+     *
+     * @param <C> what a request is identified by
+     */
+    interface Builder<C> {
+        /**
+         * Adds a layer whose key is derived from the request's context.
+         *
+         * @param limiter a limiter of the engine that builds the chain
+         * @param key derives the limiter's key from the request's context
+         * @return this builder
+         * @throws IllegalArgumentException if an argument is null
+         */
+        Builder<C> layer(RateLimiter limiter, Function<? super C, String> key);
 
-        /** For engines: {@code factory} makes the chain from the validated layers. */
-        public Builder(Function<List<Layer<C>>, LimitChain<C>> factory) {
-            this.factory = Objects.requireNonNull(factory, "factory");
-        }
-
-        /** Adds a layer whose key is derived from the request's context. */
-        public Builder<C> layer(RateLimiter limiter, Function<? super C, String> key) {
-            layers.add(new Layer<>(limiter, key));
-            return this;
-        }
-
-        /** Adds a layer whose key is the same for every request: a global limit. */
-        public Builder<C> layer(RateLimiter limiter, String fixedKey) {
-            Objects.requireNonNull(fixedKey, "fixedKey");
-            return layer(limiter, ignored -> fixedKey);
-        }
+        /**
+         * Adds a layer whose key is the same for every request: a global limit.
+         *
+         * @param limiter a limiter of the engine that builds the chain
+         * @param fixedKey the key of every request
+         * @return this builder
+         * @throws IllegalArgumentException if an argument is null, or the key is empty or too long
+         */
+        Builder<C> layer(RateLimiter limiter, String fixedKey);
 
         /**
          * Builds the chain.
          *
+         * @return the chain
          * @throws IllegalArgumentException if there are no layers, or a layer belongs to another engine
+         * @throws IllegalStateException if the engine is closed
          */
-        public LimitChain<C> build() {
-            if (layers.isEmpty()) {
-                throw new IllegalArgumentException("a chain needs at least 1 layer, had 0");
-            }
-            return factory.apply(List.copyOf(layers));
-        }
+        LimitChain<C> build();
     }
 }

@@ -9,6 +9,10 @@ package dev.sluice.limit;
 public sealed interface LimitPolicy
         permits TokenBucket, Gcra, FixedWindow, SlidingWindowCounter, SlidingWindowLog, ConcurrencyLimit {
 
-    /** The most permits one key can hold at once; a request for more is refused with an error. */
+    /**
+     * The most permits one key can hold at once; a request for more is refused with an error.
+     *
+     * @return the limit, at least 1
+     */
     long limit();
 }

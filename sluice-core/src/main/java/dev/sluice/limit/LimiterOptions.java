@@ -43,27 +43,55 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
         }
     }
 
-    /** Options with {@code maxKeys} and {@code listener}, failing closed while an engine is unavailable. */
+    /**
+     * Options with {@code maxKeys} and {@code listener}, failing closed while an engine is unavailable.
+     *
+     * @param maxKeys the most keys tracked at once by the in-memory engine, 1 to 2^30
+     * @param listener hears decisions and evictions
+     * @throws IllegalArgumentException if an argument is out of range or null
+     */
     public LimiterOptions(int maxKeys, LimiterListener listener) {
         this(maxKeys, listener, WhenUnavailable.failClosed());
     }
 
-    /** {@link #DEFAULT_MAX_KEYS} keys, no listener, failing closed. */
+    /**
+     * {@link #DEFAULT_MAX_KEYS} keys, no listener, failing closed.
+     *
+     * @return the default options
+     */
     public static LimiterOptions defaults() {
         return DEFAULTS;
     }
 
-    /** These options with another {@code maxKeys}. */
+    /**
+     * These options with another {@code maxKeys}.
+     *
+     * @param maxKeys the most keys tracked at once by the in-memory engine, 1 to 2^30
+     * @return the new options
+     * @throws IllegalArgumentException if {@code maxKeys} is out of range
+     */
     public LimiterOptions withMaxKeys(int maxKeys) {
         return new LimiterOptions(maxKeys, listener, whenUnavailable);
     }
 
-    /** These options with another listener. */
+    /**
+     * These options with another listener.
+     *
+     * @param listener hears decisions and evictions; {@link LimiterListener#NONE} for none
+     * @return the new options
+     * @throws IllegalArgumentException if the listener is null
+     */
     public LimiterOptions withListener(LimiterListener listener) {
         return new LimiterOptions(maxKeys, listener, whenUnavailable);
     }
 
-    /** These options with another answer for while the engine is unavailable. */
+    /**
+     * These options with another answer for while the engine is unavailable.
+     *
+     * @param whenUnavailable the answer while a shared engine cannot be reached
+     * @return the new options
+     * @throws IllegalArgumentException if the answer is null
+     */
     public LimiterOptions withWhenUnavailable(WhenUnavailable whenUnavailable) {
         return new LimiterOptions(maxKeys, listener, whenUnavailable);
     }

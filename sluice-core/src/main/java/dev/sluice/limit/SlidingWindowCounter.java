@@ -22,7 +22,14 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
         Checks.positiveNanos("window", window);
     }
 
-    /** {@code limit} permits per sliding {@code window}. */
+    /**
+     * {@code limit} permits per sliding {@code window}.
+     *
+     * @param limit permits per window, 1 to 10^12
+     * @param window the window length, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static SlidingWindowCounter of(long limit, Duration window) {
         return new SlidingWindowCounter(limit, window);
     }

@@ -21,7 +21,14 @@ public record SlidingWindowLog(long limit, Duration window) implements LimitPoli
         Checks.positiveNanos("window", window);
     }
 
-    /** {@code limit} permits in any span of length {@code window}. */
+    /**
+     * {@code limit} permits in any span of length {@code window}.
+     *
+     * @param limit permits per window, 1 to 1,000,000
+     * @param window the window length, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static SlidingWindowLog of(long limit, Duration window) {
         return new SlidingWindowLog(limit, window);
     }

@@ -26,17 +26,38 @@ public record TokenBucket(long capacity, long refillTokens, Duration refillPerio
         Checks.span("capacity", capacity, Checks.emissionInterval("refill rate", refillTokens, period));
     }
 
-    /** A bucket of {@code capacity} permits that refills completely once per {@code period}. */
+    /**
+     * A bucket of {@code capacity} permits that refills completely once per {@code period}.
+     *
+     * @param capacity the most permits a key can take at once, 1 to 10^12
+     * @param period the time an empty bucket takes to refill, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static TokenBucket of(long capacity, Duration period) {
         return new TokenBucket(capacity, capacity, period);
     }
 
-    /** A bucket of {@code capacity} permits refilled at {@code refillTokens} per {@code refillPeriod}. */
+    /**
+     * A bucket of {@code capacity} permits refilled at {@code refillTokens} per {@code refillPeriod}.
+     *
+     * @param capacity the most permits a key can take at once, 1 to 10^12
+     * @param refillTokens how many permits come back per {@code refillPeriod}, at least 1
+     * @param refillPeriod the period over which {@code refillTokens} come back, positive
+     * @return the policy
+     * @throws IllegalArgumentException if an argument is out of range
+     */
     public static TokenBucket of(long capacity, long refillTokens, Duration refillPeriod) {
         return new TokenBucket(capacity, refillTokens, refillPeriod);
     }
 
-    /** A bucket of {@code permitsPerSecond} permits that refills completely every second. */
+    /**
+     * A bucket of {@code permitsPerSecond} permits that refills completely every second.
+     *
+     * @param permitsPerSecond the capacity and the rate per second, 1 to 10^12
+     * @return the policy
+     * @throws IllegalArgumentException if the rate is out of range
+     */
     public static TokenBucket perSecond(long permitsPerSecond) {
         return of(permitsPerSecond, Duration.ofSeconds(1));
     }
@@ -46,7 +67,11 @@ public record TokenBucket(long capacity, long refillTokens, Duration refillPerio
         return capacity;
     }
 
-    /** The nanoseconds one permit takes to come back. */
+    /**
+     * The nanoseconds one permit takes to come back.
+     *
+     * @return {@code refillPeriod / refillTokens}, rounded up
+     */
     public long nanosPerPermit() {
         return Math.ceilDiv(refillPeriod.toNanos(), refillTokens);
     }

@@ -46,12 +46,20 @@ public record WhenUnavailable(Action action, double share) {
         }
     }
 
-    /** Deny while the engine is unavailable (the default). */
+    /**
+     * Deny while the engine is unavailable (the default).
+     *
+     * @return the fail-closed answer
+     */
     public static WhenUnavailable failClosed() {
         return FAIL_CLOSED;
     }
 
-    /** Allow while the engine is unavailable. */
+    /**
+     * Allow while the engine is unavailable.
+     *
+     * @return the fail-open answer
+     */
     public static WhenUnavailable failOpen() {
         return FAIL_OPEN;
     }
@@ -60,6 +68,8 @@ public record WhenUnavailable(Action action, double share) {
      * Decide with an in-memory limiter holding {@code share} of the limit while the engine is unavailable.
      *
      * @param share above 0 and at most 1: typically 1 / the number of processes sharing the limit
+     * @return the fall-back answer
+     * @throws IllegalArgumentException if the share is out of range
      */
     public static WhenUnavailable fallBack(double share) {
         return new WhenUnavailable(Action.FALL_BACK, share);

@@ -142,9 +142,11 @@ public interface JobQueue<T> {
      * @param payload its payload
      * @param options its options; unset values come from the queue's defaults
      * @return the answer {@link #add(String, Object, JobOptions)} gives; completes exceptionally with {@link
-     *     QueueFullException} as above, or {@link IllegalStateException} if the engine is closed
+     *     QueueFullException} as above, or {@link IllegalStateException} if the engine closes while the add
+     *     waits for room
      * @throws IllegalArgumentException if the name or options are malformed, or the codec cannot encode the
      *     payload
+     * @throws IllegalStateException if the engine is closed
      */
     CompletableFuture<Added<T>> addAsync(String name, T payload, JobOptions options);
 
@@ -155,8 +157,9 @@ public interface JobQueue<T> {
      * @param jobs the jobs, in order
      * @return one answer per job, in order; completes exceptionally with {@link QueueFullException} if the
      *     jobs that are not duplicates do not fit (at once, or when a blocking wait ends), or {@link
-     *     IllegalStateException} if the engine is closed
+     *     IllegalStateException} if the engine closes while the adds wait for room
      * @throws IllegalArgumentException naming the first malformed job by its index; nothing is added
+     * @throws IllegalStateException if the engine is closed
      */
     CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs);
 
@@ -184,6 +187,7 @@ public interface JobQueue<T> {
      *     no job {@code id} (never added, or already removed) or the job is removed before it finishes ({@link
      *     #remove}, {@link #drain}), and with {@link IllegalStateException} if the engine closes first
      * @throws IllegalArgumentException if {@code id} is null
+     * @throws IllegalStateException if the engine is closed
      */
     CompletableFuture<Job<T>> whenFinished(String id);
 

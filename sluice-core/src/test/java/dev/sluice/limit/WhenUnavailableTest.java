@@ -53,5 +53,9 @@ class WhenUnavailableTest {
         assertThatThrownBy(() -> new Decision(true, 1, 2, 0, 0, "l", Lease.NONE, null))
                 .hasMessageContaining("basis must be one of")
                 .hasMessageContaining("UNAVAILABLE_DENIED");
+        assertThatThrownBy(() -> new Decision(true, 1, 2, 0, 0, "l", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lease must not be null")
+                .hasMessageContaining("Lease.NONE");
     }
 }

@@ -8,7 +8,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +22,11 @@ import java.util.regex.Pattern;
  * <p>Every decision is one round trip: one Lua script that reads the time from the Redis server, never from
  * the caller, so hosts whose clocks disagree still hold the limit together. State expires by itself once a
  * key is back at its full limit. What a limiter does while Redis cannot be reached is its {@link
- * dev.sluice.limit.WhenUnavailable} option.
+ * dev.sluice.limit.WhenUnavailable} option. {@code tryAcquireAsync} and {@code acquireAsync} never block the
+ * caller, even while Redis stalls: their futures complete when Redis answers, or with the {@code
+ * WhenUnavailable} answer once the command timeout has passed. A refund or reset made while Redis cannot be
+ * reached does not reach it: it applies to the limiter's fallback share only (when it falls back), and is
+ * otherwise lost.
  *
  * <p>Keys are {@code <prefix>:<limiter>:<kind>:{<key>}}: each limiter key lives in one cluster slot, and a key
  * that names its own hash tag ({@code "{acme}:search"}) keeps it, so that the layers of a chain can share a
@@ -41,6 +44,7 @@ public final class RedisSluice {
      * @param url {@code redis://[[user]:password@]host[:port][/database]}, {@code rediss://} for TLS, or
      *     {@code redis-sentinel://[password@]host[:port][,host2[:port2]][/database]#masterName} for the master
      *     that Redis Sentinel names (followed through failovers)
+     * @return the engine, connected
      * @throws IllegalArgumentException if the URL is malformed
      * @throws dev.sluice.SluiceException if Redis cannot be reached, or is older than 6.2
      */
@@ -48,7 +52,11 @@ public final class RedisSluice {
         return builder().url(url).build();
     }
 
-    /** Starts describing an engine: where Redis is, how keys are named, how long a call may take. */
+    /**
+     * Starts describing an engine: where Redis is, how keys are named, how long a call may take.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -73,16 +81,29 @@ public final class RedisSluice {
          * Connects to the standalone Redis at {@code url}: {@code redis://} or {@code rediss://} (TLS), with an
          * optional password (and user) and database; or, with {@code redis-sentinel://...#masterName}, to the
          * master that Redis Sentinel names, followed through failovers.
+         *
+         * @param url the URL; checked by {@link #build()}
+         * @return this builder
+         * @throws IllegalArgumentException if the URL is null
          */
         public Builder url(String url) {
-            this.url = Objects.requireNonNull(url, "url");
+            this.url = present("url", url, "a redis://, rediss:// or redis-sentinel:// URL");
             return this;
         }
 
-        /** Connects to the Redis Cluster that any of {@code urls} belongs to. */
+        /**
+         * Connects to the Redis Cluster that any of {@code urls} belongs to.
+         *
+         * @param urls {@code redis://} or {@code rediss://} URLs of one or more nodes
+         * @return this builder
+         * @throws IllegalArgumentException if no URL is given, or one is null
+         */
         public Builder cluster(String... urls) {
             if (urls == null || urls.length == 0) {
                 throw new IllegalArgumentException("a cluster needs at least 1 node URL, had none");
+            }
+            for (String node : urls) {
+                present("cluster node URL", node, "a redis:// or rediss:// URL");
             }
             this.clusterUrls = List.of(urls);
             return this;
@@ -91,21 +112,35 @@ public final class RedisSluice {
         /**
          * Uses a standalone client the application already has. The engine opens its own connection from it and
          * closes only that connection; the client stays the application's to shut down.
+         *
+         * @param client the application's client
+         * @return this builder
+         * @throws IllegalArgumentException if the client is null
          */
         public Builder client(RedisClient client) {
-            this.client = Objects.requireNonNull(client, "client");
+            this.client = present("client", client, "a RedisClient");
             return this;
         }
 
-        /** Uses a cluster client the application already has, as {@link #client(RedisClient)}. */
+        /**
+         * Uses a cluster client the application already has, as {@link #client(RedisClient)}.
+         *
+         * @param client the application's cluster client
+         * @return this builder
+         * @throws IllegalArgumentException if the client is null
+         */
         public Builder client(RedisClusterClient client) {
-            this.clusterClient = Objects.requireNonNull(client, "client");
+            this.clusterClient = present("client", client, "a RedisClusterClient");
             return this;
         }
 
         /**
          * The start of every key this engine writes, {@code "sluice"} by default: engines with different prefixes
          * share nothing. 1 to 64 letters, digits or {@code . _ - :}.
+         *
+         * @param keyPrefix the prefix
+         * @return this builder
+         * @throws IllegalArgumentException if the prefix is null or malformed
          */
         public Builder keyPrefix(String keyPrefix) {
             if (keyPrefix == null || !PREFIX.matcher(keyPrefix).matches()) {
@@ -119,6 +154,10 @@ public final class RedisSluice {
         /**
          * The longest a decision waits for Redis, 500 ms by default (1 ms to 1 minute). When it passes, the
          * limiter answers by its {@link dev.sluice.limit.WhenUnavailable} option: no caller waits longer.
+         *
+         * @param commandTimeout 1 ms to 1 minute
+         * @return this builder
+         * @throws IllegalArgumentException if the timeout is null or out of range
          */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = checkDuration("commandTimeout", commandTimeout);
@@ -129,6 +168,10 @@ public final class RedisSluice {
          * After Redis failed to answer, how long limiters answer without asking it before they try again, 1 second
          * by default (1 ms to 1 minute). The first call after that asks Redis; if it answers, every limiter is
          * back on Redis.
+         *
+         * @param retryInterval 1 ms to 1 minute
+         * @return this builder
+         * @throws IllegalArgumentException if the interval is null or out of range
          */
         public Builder retryInterval(Duration retryInterval) {
             this.retryInterval = checkDuration("retryInterval", retryInterval);
@@ -137,13 +180,13 @@ public final class RedisSluice {
 
         /** The clock waits ({@code acquire}) sleep on; decisions take their time from Redis regardless. */
         Builder clock(SluiceClock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            this.clock = present("clock", clock, "a SluiceClock");
             return this;
         }
 
         /** For tests only: scripts take their time from {@code clock} instead of from the Redis server. */
         Builder scriptClock(SluiceClock clock) {
-            this.scriptClock = Objects.requireNonNull(clock, "clock");
+            this.scriptClock = present("clock", clock, "a SluiceClock");
             this.clock = clock;
             return this;
         }
@@ -151,6 +194,7 @@ public final class RedisSluice {
         /**
          * Connects and checks the server (Redis 6.2 or newer).
          *
+         * @return the engine, connected
          * @throws IllegalArgumentException if no Redis, or more than one, was given
          * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old
          */
@@ -173,6 +217,13 @@ public final class RedisSluice {
                     retryInterval,
                     clock,
                     scriptClock));
+        }
+
+        private static <T> T present(String what, T value, String allowed) {
+            if (value == null) {
+                throw new IllegalArgumentException(what + " must be " + allowed + ", was null");
+            }
+            return value;
         }
 
         private static Duration checkDuration(String what, Duration value) {

@@ -18,7 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,6 +107,49 @@ class RedisConnectionTest {
                         .isTrue();
             }
         }
+    }
+
+    /**
+     * Regression: closing an engine that owns its client a second time shut the client down again, and Lettuce
+     * logged a warning. Lettuce logs through java.util.logging here (no SLF4J provider on the test path).
+     */
+    @Test
+    void closingAnEngineTwiceIsSilentAndLaterUseNamesTheClosedEngine() {
+        Sluice sluice = RedisSluice.connect(RedisServer.shared().uri());
+        var limiter = sluice.limiter("closing", TokenBucket.perSecond(1));
+        sluice.close();
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    logged.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger root = Logger.getLogger("");
+        root.addHandler(handler);
+        try {
+            sluice.close();
+            sluice.close();
+        } finally {
+            root.removeHandler(handler);
+        }
+
+        assertThat(logged).extracting(LogRecord::getMessage).isEmpty();
+        assertThatThrownBy(() -> limiter.tryAcquire("k"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(sluice.toString())
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> sluice.limiter("closing", TokenBucket.perSecond(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test

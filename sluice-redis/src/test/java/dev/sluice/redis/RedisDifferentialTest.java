@@ -53,10 +53,26 @@ class RedisDifferentialTest {
                 clock.advance(Duration.ofNanos(advance(random, policy)));
                 String key = "k" + random.nextInt(3);
                 long permits = 1 + random.nextLong(Math.min(policy.limit(), 4));
+                String where = "step " + step + " of seed " + seed + ", " + policy + ", " + key + " x" + permits;
+                int operation = random.nextInt(12);
+                if (operation == 0) {
+                    assertSame(actual.peek(key, permits), expected.peek(key, permits), where + ", peek");
+                    continue;
+                }
+                if (operation == 1 && !(policy instanceof ConcurrencyLimit)) {
+                    expected.refund(key, permits);
+                    actual.refund(key, permits);
+                    assertThat(actual.available(key)).as(where + ", refund").isEqualTo(expected.available(key));
+                    continue;
+                }
+                if (operation == 2 && random.nextInt(4) == 0) {
+                    expected.reset(key);
+                    actual.reset(key);
+                    continue;
+                }
                 Decision want = expected.tryAcquire(key, permits);
                 Decision got = actual.tryAcquire(key, permits);
-                assertSame(
-                        got, want, "step " + step + " of seed " + seed + ", " + policy + ", " + key + " x" + permits);
+                assertSame(got, want, where);
                 if (want.allowed() && want.lease() != dev.sluice.limit.Lease.NONE) {
                     held.add(new Decision[] {want, got});
                 }

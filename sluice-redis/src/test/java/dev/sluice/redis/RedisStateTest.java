@@ -18,6 +18,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class RedisStateTest {
     }
 
     @Test
-    void scriptsLostByRedisAreSentAgainWithinTheSameCall() {
+    void scriptsLostByRedisAreSentAgainWithinTheSameCall() throws Exception {
         try (Sluice sluice =
                 RedisSluice.builder().client(client).keyPrefix("noscript").build()) {
             RateLimiter limiter = sluice.limiter("flushed", TokenBucket.of(3, Duration.ofMinutes(1)));
@@ -80,6 +81,14 @@ class RedisStateTest {
             assertThat(decision.remaining())
                     .as("the state survived; only the script was lost")
                     .isEqualTo(1);
+
+            admin.sync().scriptFlush();
+
+            Decision answered = limiter.tryAcquireAsync("k", 1).get(10, TimeUnit.SECONDS);
+            assertThat(answered.basis())
+                    .as("an asynchronous call resends it too")
+                    .isEqualTo(Decision.Basis.LIMIT);
+            assertThat(answered.remaining()).isZero();
         }
     }
 }

@@ -18,6 +18,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,6 +146,54 @@ class RedisUnavailableTest {
         }
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> limiter.tryAcquire("k").basis() == Basis.LIMIT);
+    }
+
+    /**
+     * Regression: acquireAsync waited for Redis on the caller's thread, up to the command timeout. Now every
+     * asynchronous call returns at once while Redis is stalled: a call that waited for the 2 s timeout would
+     * return a future already complete.
+     */
+    @Test
+    void asyncCallsReturnAtOnceWhileRedisStallsAndCompleteWithThePolicysAnswer() {
+        try (Sluice patient = RedisSluice.builder()
+                .url(redis.uri())
+                .commandTimeout(Duration.ofSeconds(2))
+                .retryInterval(RETRY)
+                .build()) {
+            RateLimiter limiter = patient.limiter(
+                    "stalled",
+                    TEN_AN_HOUR,
+                    LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.failClosed()));
+            LimitChain<String> chain =
+                    patient.<String>chain().layer(limiter, t -> t).build();
+            assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Basis.LIMIT);
+            RedisClient admin = RedisClient.create(redis.uri());
+            try (StatefulRedisConnection<String, String> connection = admin.connect()) {
+                connection.sync().clientPause(6_000);
+
+                CompletableFuture<Decision> tried = limiter.tryAcquireAsync("k", 1);
+                assertThat(tried)
+                        .as("tryAcquireAsync returned before Redis answered")
+                        .isNotDone();
+                CompletableFuture<Decision> waited = limiter.acquireAsync("k", 1, Duration.ofSeconds(1));
+                assertThat(waited)
+                        .as("acquireAsync returned before Redis answered")
+                        .isNotDone();
+                CompletableFuture<Decision> chained = chain.tryAcquireAsync("k", 1);
+                assertThat(chained)
+                        .as("a chain's tryAcquireAsync returned before Redis answered")
+                        .isNotDone();
+
+                for (CompletableFuture<Decision> future : List.of(tried, waited, chained)) {
+                    assertThat(future)
+                            .succeedsWithin(Duration.ofSeconds(10))
+                            .extracting(Decision::basis)
+                            .isEqualTo(Basis.UNAVAILABLE_DENIED);
+                }
+            } finally {
+                admin.shutdown();
+            }
+        }
     }
 
     @Test

@@ -117,7 +117,7 @@ public abstract class BadInputContract extends ContractSupport {
         assertRejected(() -> engine.limiter("a*", policy), "limiter name", "'a*'");
         assertRejected(() -> engine.limiter("api\n", policy), "limiter name");
 
-        assertThat(engine.limiter("api", policy)).isSameAs(limiter);
+        assertThat(engine.limiter("api", limiter.policy())).isSameAs(limiter);
         assertStillThreeTaken(limiter);
     }
 

@@ -253,13 +253,13 @@ public abstract class ChainContract extends ContractSupport {
         global.tryAcquire("all", 3);
 
         CompletableFuture<Decision> future = chain.acquireAsync("acme", 1, Duration.ofSeconds(1));
+        awaitScheduled(1);
         assertThat(future).isNotDone();
         clock.advanceNanos(333_333_333L);
         assertThat(future).isNotDone();
         clock.advanceNanos(1);
 
-        assertThat(future).isDone();
-        assertDecision(future.join(), allowed("tenant", 5, 0, T0 + 1200 * MS));
+        assertDecision(settled(future), allowed("tenant", 5, 0, T0 + 1200 * MS));
         assertThat(clock.pendingTasks()).isZero();
     }
 
@@ -301,5 +301,18 @@ public abstract class ChainContract extends ContractSupport {
                 "layer 1",
                 "foreign",
                 "another engine");
+    }
+
+    @Test
+    void missingLayerPartsAreIllegalArguments() {
+        RateLimiter local = engine.limiter("local", TENANT);
+        java.util.function.Function<String, String> noKey = null;
+
+        assertRejected(() -> engine.<String>chain().layer(null, k -> k), "limiter", "null");
+        assertRejected(() -> engine.<String>chain().layer(null, "all"), "limiter", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, noKey), "key", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, (String) null), "key", "null");
+        assertRejected(() -> engine.<String>chain().layer(local, ""), "key", "empty");
+        assertRejected(() -> new LimitChain.Layer<String>(null, k -> k), "limiter", "null");
     }
 }

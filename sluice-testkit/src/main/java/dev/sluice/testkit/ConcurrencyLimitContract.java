@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
@@ -146,5 +147,29 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
         assertThat(decision.lease()).isSameAs(Lease.NONE);
         assertThat(decision.release()).isFalse();
         assertThat(Lease.NONE.expiresAtNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * Regression: a lease granted while the in-memory key table was full (from the shared overflow) stayed held
+     * by the slot its key got later, so releasing it freed the overflow only and the key lost a permit until
+     * the lease expired.
+     */
+    @Test
+    void aLeaseGrantedWhileTheKeyTableWasFullIsFreedByItsRelease() {
+        RateLimiter limiter = engine.limiter(
+                "conc", TWO_FOR_TEN_SECONDS, LimiterOptions.defaults().withMaxKeys(1));
+        Decision a = limiter.tryAcquire("a"); // a takes the one slot
+        Decision early = limiter.tryAcquire("c"); // the table is full: on the in-memory engine, from the overflow
+        assertThat(a.release()).isTrue(); // a is idle: c may take its slot
+        Decision late = limiter.tryAcquire("c");
+        assertDecision(late, allowed("conc", 2, 0, T0 + 10 * SECOND));
+
+        assertThat(early.release()).isTrue();
+        assertThat(late.release()).isTrue();
+
+        Decision both = limiter.tryAcquire("c", 2);
+        assertDecision(both, allowed("conc", 2, 0, T0 + 10 * SECOND));
+        assertThat(early.release()).as("released twice").isFalse();
+        assertDecision(limiter.tryAcquire("c"), denied("conc", 2, 0, 10 * SECOND, T0 + 10 * SECOND));
     }
 }

@@ -22,10 +22,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
@@ -144,6 +150,38 @@ public abstract class ContractSupport {
             long permits = random.nextLong(1, policy.limit() + 1);
             step.play(reference, permits, random, "%s, step %d: %d permits".formatted(policy, i, permits));
         }
+    }
+
+    /**
+     * The outcome of {@code future}, waiting for it up to 10 s of real time: an engine that answers over the
+     * network completes an asynchronous call on its own thread, after the call has returned.
+     */
+    protected static <T> T settled(CompletableFuture<T> future) {
+        try {
+            return future.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + future, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("the future did not complete with a value: " + e, e);
+        }
+    }
+
+    /**
+     * Waits, up to 10 s of real time, until {@code condition} holds: an asynchronous wait on an engine that
+     * answers over the network schedules its next attempt on the clock only once the engine has answered the
+     * last one, so a test moves the clock only after that.
+     */
+    protected static void eventually(BooleanSupplier condition) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(1))
+                .until(condition::getAsBoolean);
+    }
+
+    /** Waits, as {@link #eventually}, until {@code tasks} tasks are scheduled on this test's clock. */
+    protected final void awaitScheduled(int tasks) {
+        eventually(() -> clock.pendingTasks() == tasks);
     }
 
     /** A manual clock at {@code instant}, such as {@code "2026-01-01T00:00:00.750Z"}. */

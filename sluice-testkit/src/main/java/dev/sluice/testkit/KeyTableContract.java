@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -96,5 +97,48 @@ public abstract class KeyTableContract extends ContractSupport {
         assertDecision(limiter.tryAcquire("a", 2), allowed("lim", 2, 0, T0 + 62 * SECOND));
 
         assertThat(listener.events).contains("evicted lim a");
+    }
+
+    /**
+     * A sliding window counter's key is idle, and may be dropped, from the instant its last window stops
+     * counting (two windows after the one it took permits in), not a nanosecond before.
+     */
+    @Test
+    void aSlidingCounterKeyIsDroppedExactlyWhenItsPreviousWindowStopsCounting() {
+        RateLimiter limiter = engine.limiter(
+                "lim",
+                SlidingWindowCounter.of(10, Duration.ofSeconds(1)),
+                LimiterOptions.defaults().withMaxKeys(1).withListener(listener));
+        limiter.tryAcquire("a", 10);
+        clock.advanceNanos(2 * SECOND - 1); // a's 10 still weigh 1
+        limiter.tryAcquire("b");
+        clock.advanceNanos(1);
+        limiter.tryAcquire("c");
+
+        assertThat(listener.events)
+                .containsExactly(
+                        "allowed lim a 10", "full lim b", "allowed lim b 1", "evicted lim a", "allowed lim c 1");
+    }
+
+    /**
+     * A key decided against the overflow has no state of its own: a refund gives the permits back to the
+     * overflow, where it took them, and a reset leaves the overflow as it is, since that would reset every other
+     * key in it.
+     */
+    @Test
+    void refundsOfAnUntrackedKeyGoToTheOverflowAndResetsLeaveIt() {
+        RateLimiter limiter = twoKeys();
+        limiter.tryAcquire("a", 2);
+        limiter.tryAcquire("b", 2);
+        assertDecision(limiter.tryAcquire("c", 2), allowed("lim", 2, 0, T0 + SECOND)); // in the overflow
+
+        limiter.reset("c");
+        assertDecision(limiter.tryAcquire("d"), denied("lim", 2, 0, 500 * MS, T0 + SECOND));
+
+        limiter.refund("c", 1);
+        assertDecision(limiter.tryAcquire("d"), allowed("lim", 2, 0, T0 + SECOND));
+        assertThat(limiter.available("a"))
+                .as("tracked keys keep their own state")
+                .isZero();
     }
 }

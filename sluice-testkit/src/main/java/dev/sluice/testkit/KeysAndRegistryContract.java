@@ -75,24 +75,37 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     }
 
     @Test
-    void theSameNameReturnsTheSameLimiterWithItsPolicyAndState() {
+    void theSameNameAndPolicyReturnTheSameLimiterWithItsState() {
         RateLimiter first = engine.limiter("api", TEN_PER_SECOND);
         first.tryAcquire("k", 3);
 
-        RateLimiter again = engine.limiter("api", TokenBucket.perSecond(100));
+        RateLimiter again = engine.limiter("api", TokenBucket.of(10, 10, Duration.ofSeconds(1)));
 
         assertThat(again).isSameAs(first);
-        assertThat(again.policy()).isEqualTo(TEN_PER_SECOND);
         assertDecision(again.tryAcquire("k"), allowed("api", 10, 6, T0 + 400 * MS));
     }
 
     @Test
-    void anExistingLimiterIsReturnedWhateverPolicyKindIsAskedFor() {
+    void theSameNameWithAnotherPolicyIsRefusedNamingTheLimiterBothPoliciesAndUpdatePolicy() {
         RateLimiter first = engine.limiter("api", TEN_PER_SECOND);
-        RateLimiter again = engine.limiter("api", FixedWindow.of(1, Duration.ofSeconds(1)));
+        first.tryAcquire("k", 3);
+        TokenBucket faster = TokenBucket.perSecond(100);
+        FixedWindow otherKind = FixedWindow.of(1, Duration.ofSeconds(1));
 
-        assertThat(again).isSameAs(first);
-        assertThat(again.policy()).isEqualTo(TEN_PER_SECOND);
+        assertRejected(
+                () -> engine.limiter("api", faster),
+                "'api'",
+                TEN_PER_SECOND.toString(),
+                faster.toString(),
+                "updatePolicy");
+        assertRejected(
+                () -> engine.limiter("api", otherKind, LimiterOptions.defaults()),
+                "'api'",
+                TEN_PER_SECOND.toString(),
+                otherKind.toString());
+
+        assertThat(first.policy()).isEqualTo(TEN_PER_SECOND);
+        assertDecision(first.tryAcquire("k"), allowed("api", 10, 6, T0 + 400 * MS));
     }
 
     @Test

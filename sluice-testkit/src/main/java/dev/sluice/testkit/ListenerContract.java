@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
@@ -108,5 +109,55 @@ public abstract class ListenerContract extends ContractSupport {
         assertThat(again.options().listener()).isSameAs(listener);
         assertThat(listener.events).isEqualTo(List.of("allowed api k 3"));
         assertThat(limiter).isSameAs(again);
+    }
+
+    /** A listener that throws on every event; the engine must log it and decide as if it were not there. */
+    private static final class ThrowingListener implements LimiterListener {
+        @Override
+        public void onAllowed(String limiter, String key, long permits, Decision decision) {
+            throw new IllegalStateException("listener failure on grant");
+        }
+
+        @Override
+        public void onDenied(String limiter, String key, long permits, Decision decision) {
+            throw new IllegalStateException("listener failure on denial");
+        }
+
+        @Override
+        public void onKeyTableFull(String limiter, String key) {
+            throw new IllegalStateException("listener failure on a full table");
+        }
+
+        @Override
+        public void onEvicted(String limiter, String key) {
+            throw new IllegalStateException("listener failure on eviction");
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsChangesNoDecision() throws InterruptedException {
+        LimiterOptions throwing =
+                LimiterOptions.defaults().withListener(new ThrowingListener()).withMaxKeys(1);
+        RateLimiter limiter = engine.limiter("api", TokenBucket.of(2, Duration.ofSeconds(1)), throwing);
+        LimiterOptions unbounded = LimiterOptions.defaults().withListener(new ThrowingListener());
+        RateLimiter tenants = engine.limiter("tenants", TokenBucket.of(2, Duration.ofSeconds(1)), unbounded);
+        RateLimiter global = engine.limiter("global", FixedWindow.of(3, Duration.ofSeconds(1)), unbounded);
+        LimitChain<String> chain = engine.<String>chain()
+                .layer(tenants, t -> t)
+                .layer(global, "all")
+                .build();
+
+        assertDecision(limiter.tryAcquire("k"), allowed("api", 2, 1, T0 + 500 * MS));
+        assertThat(limiter.tryConsume("k")).isTrue();
+        assertDecision(limiter.tryAcquire("k"), denied("api", 2, 0, 500 * MS, T0 + SECOND));
+        assertDecision(limiter.forKey("k").tryAcquire(), denied("api", 2, 0, 500 * MS, T0 + SECOND));
+        assertDecision(limiter.tryAcquire("other"), allowed("api", 2, 1, T0 + 500 * MS));
+        assertDecision(settled(limiter.tryAcquireAsync("other", 1)), allowed("api", 2, 0, T0 + SECOND));
+        assertDecision(limiter.acquire("k", 1, Duration.ZERO), denied("api", 2, 0, 500 * MS, T0 + SECOND));
+
+        assertDecision(chain.tryAcquire("acme"), allowed("tenants", 2, 1, T0 + 500 * MS));
+        assertDecision(chain.tryAcquire("acme"), allowed("tenants", 2, 0, T0 + SECOND));
+        assertDecision(chain.tryAcquire("acme"), denied("tenants", 2, 0, 500 * MS, T0 + SECOND));
+        assertThat(global.available("all")).isEqualTo(1);
     }
 }

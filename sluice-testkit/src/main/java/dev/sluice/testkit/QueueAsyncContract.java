@@ -171,14 +171,16 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     }
 
     @Test
-    void addAsyncToAClosedEngineFailsTheFuture() {
+    void addAsyncToAClosedEngineThrowsAtTheCallAsEveryUseDoes() {
         JobQueue<String> queue = newQueue();
         engine.close();
 
-        CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("a"));
-
-        assertThat(added).isCompletedExceptionally();
-        assertThatThrownBy(added::join).cause().isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> queue.addAsync("n", "p", withId("a")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> queue.addBulkAsync(List.of(new NewJob<>("n", "p", withId("b")))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test

@@ -228,7 +228,9 @@ public abstract class QueueAwaitContract extends QueueContractSupport {
         assertThat(failureOf(finished))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(QUEUE);
-        assertThat(failureOf(queue.whenFinished("j"))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> queue.whenFinished("j"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test

@@ -43,6 +43,11 @@ public abstract class RateLimiterContract {
         return Duration.ofNanos(Long.MAX_VALUE / 4);
     }
 
+    /** Whether the engine keeps queues as well as limiters; one that does not refuses {@link Sluice#queue}. */
+    protected boolean keepsQueues() {
+        return true;
+    }
+
     /** Token bucket: capacity, continuous refill, exact retry-after. */
     @Nested
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
@@ -185,6 +190,31 @@ public abstract class RateLimiterContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Peek, refund and reset: a key's state read and changed without taking permits. */
+    @Nested
+    @DisplayName("peek, refund and reset: a key's state read and changed without taking permits")
+    class KeyState extends LimiterStateContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
+    /** Closing the engine: every later use refuses, close is idempotent; what engines and limiters are. */
+    @Nested
+    @DisplayName("closing the engine: every later use refuses, close is idempotent; toString")
+    class Lifecycle extends EngineLifecycleContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected boolean keepsQueues() {
+            return RateLimiterContract.this.keepsQueues();
         }
     }
 

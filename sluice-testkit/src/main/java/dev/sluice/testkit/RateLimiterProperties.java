@@ -172,6 +172,37 @@ public abstract class RateLimiterProperties {
         }
     }
 
+    /**
+     * (e) A peek is the decision the same request then gets, and a refund of {@code n} permits lifts what the
+     * key has available by at most {@code n}, never above the limit (concurrency limits refuse refunds).
+     */
+    @Property(tries = 300)
+    void peeksForeseeDecisionsAndRefundsNeverLiftAKeyAboveItsLimit(@ForAll("anyPolicy") Scenario scenario) {
+        LimitPolicy policy = scenario.policy();
+        long limit = policy.limit();
+        ManualClock clock = new ManualClock(ManualClock.DEFAULT_START.plusNanos(scenario.startOffsetNanos()));
+        try (Sluice engine = newEngine(clock)) {
+            RateLimiter limiter = engine.limiter("prop", policy);
+            boolean refund = false;
+            for (Step step : scenario.steps()) {
+                clock.advanceNanos(step.advanceNanos());
+                Decision peeked = limiter.peek(KEY, step.permits());
+                assertThat(ContractSupport.withoutLease(limiter.tryAcquire(KEY, step.permits())))
+                        .as("%d permits after a peek", step.permits())
+                        .isEqualTo(peeked);
+                refund = !refund;
+                if (refund && !(policy instanceof ConcurrencyLimit)) {
+                    long before = limiter.available(KEY);
+                    long permits = 1 + Math.floorMod(step.advanceNanos(), limit);
+                    limiter.refund(KEY, permits);
+                    assertThat(limiter.available(KEY))
+                            .as("available after a refund of %d, %d before", permits, before)
+                            .isBetween(before, Math.min(limit, before + permits));
+                }
+            }
+        }
+    }
+
     private static void assertRemainingIsExact(Run run, long limit) {
         Decision last = run.acquire(1);
         long remaining = last.remaining();

@@ -1,5 +1,6 @@
 package dev.sluice.testkit;
 
+import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import java.time.Duration;
@@ -149,5 +150,22 @@ public abstract class SlidingWindowCounterContract extends ContractSupport {
                 limiter.tryAcquire("k", 500_000_000_000L), denied("big", limit, 499_999_999_999L, 1, T0 + 3 * SECOND));
         clock.advanceNanos(1);
         assertDecision(limiter.tryAcquire("k", 500_000_000_000L), allowed("big", limit, 999, T0 + 3 * SECOND));
+    }
+
+    /**
+     * A key whose previous window still counts is not idle: a sweep of the in-memory key table (which runs when
+     * a new key finds it full) must keep it, or the key would come back at its full limit and over-admit.
+     */
+    @Test
+    void aKeyWhosePreviousWindowStillCountsKeepsItsStateWhenTheKeyTableIsFull() {
+        RateLimiter limiter =
+                engine.limiter("swc", TEN_PER_SECOND, LimiterOptions.defaults().withMaxKeys(1));
+        limiter.tryAcquire("a", 10);
+        clock.advance(Duration.ofMillis(1500)); // a's 10 weigh 5
+
+        assertDecision(limiter.tryAcquire("b", 10), allowed("swc", 10, 0, T0 + 3 * SECOND));
+        assertDecision(limiter.tryAcquire("a", 10), denied("swc", 10, 5, 500 * MS, T0 + 2 * SECOND));
+        clock.advanceNanos(500 * MS - 1);
+        assertDecision(limiter.tryAcquire("a", 10), denied("swc", 10, 9, 1, T0 + 2 * SECOND));
     }
 }

@@ -177,7 +177,13 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("api", TokenBucket.perSecond(10));
         limiter.updatePolicy(TokenBucket.perSecond(20));
 
-        assertThat(engine.limiter("api", TokenBucket.perSecond(10)).policy()).isEqualTo(TokenBucket.perSecond(20));
+        assertThat(engine.limiter("api", TokenBucket.perSecond(20))).isSameAs(limiter);
+        assertRejected(
+                () -> engine.limiter("api", TokenBucket.perSecond(10)),
+                "'api'",
+                TokenBucket.perSecond(20).toString(),
+                TokenBucket.perSecond(10).toString(),
+                "updatePolicy");
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.SluiceClock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The math of one policy, applied to one key's {@link KeyState} at a given time. Every method takes the
@@ -27,13 +28,18 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
     }
 
     static Algorithm of(String limiter, LimitPolicy policy, SluiceClock clock) {
+        return of(limiter, policy, clock, () -> false);
+    }
+
+    /** As {@link #of(String, LimitPolicy, SluiceClock)}; leases release nothing once {@code closed} says so. */
+    static Algorithm of(String limiter, LimitPolicy policy, SluiceClock clock, BooleanSupplier closed) {
         return switch (policy) {
             case TokenBucket bucket -> new GcraAlgorithm(limiter, bucket, bucket.nanosPerPermit(), bucket.capacity());
             case Gcra gcra -> new GcraAlgorithm(limiter, gcra, gcra.nanosPerPermit(), gcra.burst());
             case FixedWindow window -> new FixedWindowAlgorithm(limiter, window);
             case SlidingWindowCounter window -> new SlidingCounterAlgorithm(limiter, window);
             case SlidingWindowLog log -> new SlidingLogAlgorithm(limiter, log);
-            case ConcurrencyLimit concurrency -> new ConcurrencyAlgorithm(limiter, concurrency, clock);
+            case ConcurrencyLimit concurrency -> new ConcurrencyAlgorithm(limiter, concurrency, clock, closed);
         };
     }
 
@@ -64,17 +70,21 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
         return decision == null ? RETIRED : decision.allowed() ? GRANTED : DENIED;
     }
 
-    /** Whether decisions carry leases that the caller must release. */
-    final boolean grantsLeases() {
-        return this instanceof ConcurrencyAlgorithm;
-    }
-
     /**
      * Returns what is left at {@code now} of the permits that {@code granted} took from {@code state}, and never
      * more: other requests may have used the key since, and the grant's time is read from {@code granted}, not
      * assumed to be {@code now}.
      */
     abstract void undo(KeyState state, long now, long permits, Decision granted);
+
+    /**
+     * Gives {@code permits} back to {@code state} at {@code now}, never beyond its full limit, as {@link
+     * dev.sluice.limit.RateLimiter#refund} states for each policy. Does nothing to a retired state.
+     */
+    abstract void refund(KeyState state, long now, long permits);
+
+    /** Puts {@code state} back at its full limit; does nothing to a retired state. */
+    abstract void reset(KeyState state);
 
     /** Whether {@code state} is back at its full limit at {@code now}, so that dropping it changes nothing. */
     abstract boolean isIdle(KeyState state, long now);

@@ -7,6 +7,7 @@ import dev.sluice.time.SluiceClock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /** Permits held by leases; a lease returns its permits when released or when it expires. */
 final class ConcurrencyAlgorithm extends LockedAlgorithm {
@@ -15,25 +16,43 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
     private final long leaseTimeout;
     private final SluiceClock clock;
+    private final BooleanSupplier closed;
 
-    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, SluiceClock clock) {
+    ConcurrencyAlgorithm(String limiter, ConcurrencyLimit policy, SluiceClock clock, BooleanSupplier closed) {
         super(limiter, policy);
         this.leaseTimeout = policy.leaseTimeout().toNanos();
         this.clock = clock;
+        this.closed = closed;
     }
 
+    /**
+     * The leases a key holds. One lease can be held by two states: a lease granted from the table's shared
+     * overflow is also held by the state a key gets when it leaves the overflow (see {@link #copy}); a state
+     * drops a lease released elsewhere the next time it looks at its leases.
+     */
     static final class State extends KeyState.Locked {
         final List<HeldLease> leases = new ArrayList<>(2);
         long held;
 
         void expire(long now) {
             leases.removeIf(lease -> {
-                boolean expired = lease.expiresAtNanos <= now;
-                if (expired) {
+                boolean gone = lease.expiresAtNanos <= now || lease.released;
+                if (gone) {
                     held -= lease.permits;
                 }
-                return expired;
+                return gone;
             });
+        }
+
+        /** Drops every lease, which then returns nothing when released. */
+        void clear() {
+            for (HeldLease lease : leases) {
+                synchronized (lease) {
+                    lease.released = true;
+                }
+            }
+            leases.clear();
+            held = 0;
         }
     }
 
@@ -41,6 +60,8 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
         private final State state;
         private final long permits;
         private final long expiresAtNanos;
+        /** Set once, under the lease's own monitor; a state that holds the lease drops it when it sees it set. */
+        private volatile boolean released;
 
         HeldLease(State state, long permits, long expiresAtNanos) {
             this.state = state;
@@ -50,14 +71,20 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
         @Override
         public boolean release() {
+            if (closed.getAsBoolean()) {
+                return false;
+            }
             long now = clock.nanos();
-            synchronized (state) {
-                if (expiresAtNanos <= now || !state.leases.remove(this)) {
+            synchronized (this) {
+                if (expiresAtNanos <= now || released) {
                     return false;
                 }
-                state.held -= permits;
-                return true;
+                released = true;
             }
+            synchronized (state) {
+                state.expire(now);
+            }
+            return true;
         }
 
         @Override
@@ -133,6 +160,19 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     }
 
     @Override
+    void refund(KeyState keyState, long now, long permits) {
+        Limits.checkRefundable(limiter, policy);
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.clear();
+        }
+    }
+
+    @Override
     boolean idleLocked(KeyState.Locked keyState, long now) {
         State state = (State) keyState;
         state.expire(now);
@@ -145,8 +185,10 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
         State to = (State) target;
         synchronized (from) {
             for (HeldLease lease : from.leases) {
-                to.leases.add(new HeldLease(to, lease.permits, lease.expiresAtNanos));
-                to.held += lease.permits;
+                if (!lease.released) {
+                    to.leases.add(lease);
+                    to.held += lease.permits;
+                }
             }
         }
     }

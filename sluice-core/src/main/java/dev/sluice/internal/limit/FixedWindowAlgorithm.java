@@ -29,11 +29,8 @@ final class FixedWindowAlgorithm extends LockedAlgorithm {
             if (state.retired) {
                 return null;
             }
-            long start = Math.floorDiv(now, window) * window;
-            if (state.windowStart > start) {
-                start = state.windowStart;
-                now = start;
-            }
+            long start = windowAt(now, window, state.windowStart);
+            now = Math.max(now, start);
             long count = state.windowStart == start ? state.count : 0;
             long end = start + window;
             if (count + permits > limit) {
@@ -44,6 +41,25 @@ final class FixedWindowAlgorithm extends LockedAlgorithm {
                 state.count = count + permits;
             }
             return allowed(limit - count - permits, end);
+        }
+    }
+
+    @Override
+    void refund(KeyState keyState, long now, long permits) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (!state.retired && state.windowStart == windowAt(now, window, state.windowStart)) {
+                state.count = Math.max(0, state.count - permits);
+            }
+        }
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.windowStart = Long.MIN_VALUE;
+            state.count = 0;
         }
     }
 

@@ -103,14 +103,33 @@ final class GcraAlgorithm extends Algorithm {
     void undo(KeyState keyState, long now, long permits, Decision granted) {
         // The grant pushed the arrival time to granted.resetAtNanos(); by now only the part of its cost that
         // lies ahead of now is still in the state, whatever others took since.
-        long owed = Math.min(permits * interval, Math.max(0, granted.resetAtNanos() - now));
-        State state = (State) keyState;
+        giveBack((State) keyState, now, Math.min(permits * interval, Math.max(0, granted.resetAtNanos() - now)));
+    }
+
+    @Override
+    void refund(KeyState keyState, long now, long permits) {
+        giveBack((State) keyState, now, permits * interval);
+    }
+
+    /** Moves the time the bucket is full again {@code owed} nanoseconds earlier, not before {@code now}. */
+    private static void giveBack(State state, long now, long owed) {
         while (true) {
             long tat = state.tat;
             if (tat == RETIRED_TAT
                     || tat <= now
                     || owed == 0
                     || TAT.compareAndSet(state, tat, Math.max(tat - owed, now))) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        while (true) {
+            long tat = state.tat;
+            if (tat == RETIRED_TAT || TAT.compareAndSet(state, tat, Long.MIN_VALUE + 1)) {
                 return;
             }
         }

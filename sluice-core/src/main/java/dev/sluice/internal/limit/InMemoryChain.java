@@ -15,17 +15,19 @@ final class InMemoryChain<C> implements LimitChain<C> {
     private final List<Layer<C>> layers;
     private final InMemoryRateLimiter[] limiters;
     private final SluiceClock clock;
+    private final InMemoryLimiters owner;
 
-    InMemoryChain(InMemoryEngine engine, List<Layer<C>> layers) {
+    InMemoryChain(InMemoryLimiters owner, List<Layer<C>> layers) {
+        this.owner = owner;
         this.layers = layers;
         this.limiters = new InMemoryRateLimiter[layers.size()];
         for (int i = 0; i < limiters.length; i++) {
-            if (!(layers.get(i).limiter() instanceof InMemoryRateLimiter limiter) || limiter.engine != engine) {
+            if (!(layers.get(i).limiter() instanceof InMemoryRateLimiter limiter) || limiter.owner != owner) {
                 throw Limits.foreignLayer(i, layers.get(i).limiter().name());
             }
             limiters[i] = limiter;
         }
-        this.clock = engine.clock();
+        this.clock = owner.clock();
     }
 
     @Override
@@ -35,6 +37,7 @@ final class InMemoryChain<C> implements LimitChain<C> {
 
     @Override
     public Decision tryAcquire(C context, long permits) {
+        owner.checkOpen();
         int n = limiters.length;
         String[] keys = new String[n];
         Algorithm[] algorithms = new Algorithm[n];
@@ -61,13 +64,18 @@ final class InMemoryChain<C> implements LimitChain<C> {
                 algorithms[i].undo(states[i], clock.nanos(), permits, decisions[i]);
             }
             Decision first = decisions[deniedBy];
-            limiters[deniedBy].options().listener().onDenied(first.limiter(), keys[deniedBy], permits, first);
+            limiters[deniedBy].listener.onDenied(first.limiter(), keys[deniedBy], permits, first);
             return Limits.chainDenial(first, retryAfter);
         }
         for (int i = 0; i < n; i++) {
-            limiters[i].options().listener().onAllowed(decisions[i].limiter(), keys[i], permits, decisions[i]);
+            limiters[i].listener.onAllowed(decisions[i].limiter(), keys[i], permits, decisions[i]);
         }
         return Limits.chainGrant(decisions);
+    }
+
+    @Override
+    public CompletableFuture<Decision> tryAcquireAsync(C context, long permits) {
+        return CompletableFuture.completedFuture(tryAcquire(context, permits));
     }
 
     @Override
@@ -86,5 +94,10 @@ final class InMemoryChain<C> implements LimitChain<C> {
             step = Math.min(step, limiter.maxStepNanos(denial));
         }
         return step;
+    }
+
+    @Override
+    public String toString() {
+        return Limits.describeChain(layers);
     }
 }

@@ -12,32 +12,41 @@ import java.util.concurrent.CompletableFuture;
 
 /** A limiter whose keys live in this JVM. */
 final class InMemoryRateLimiter implements RateLimiter {
-    final InMemoryEngine engine;
+    final InMemoryLimiters owner;
     private final String name;
     private final SluiceClock clock;
     private final LimiterOptions options;
-    private final LimiterListener listener;
+    /** The options' listener, made safe to call. */
+    final LimiterListener listener;
+
     final KeyTable table;
     private volatile Algorithm algorithm;
 
-    InMemoryRateLimiter(InMemoryEngine engine, String name, LimitPolicy policy, LimiterOptions options) {
-        this.engine = engine;
+    InMemoryRateLimiter(InMemoryLimiters owner, String name, LimitPolicy policy, LimiterOptions options) {
+        this.owner = owner;
         this.name = name;
-        this.clock = engine.clock();
+        this.clock = owner.clock();
         this.options = options;
-        this.listener = options.listener();
-        this.algorithm = Algorithm.of(name, policy, clock);
+        this.listener = SafeListener.of(name, options.listener());
+        this.algorithm = Algorithm.of(name, policy, clock, owner::isClosed);
         this.table = new KeyTable(name, options.maxKeys(), listener, clock.nanos());
     }
 
     @Override
     public Decision tryAcquire(String key, long permits) {
-        Algorithm current = algorithm;
-        checkKey(key);
-        checkPermits(current, permits);
+        Algorithm current = checked(key, permits);
         Decision decision = decide(current, key, clock.nanos(), permits, true);
         tell(key, permits, decision);
         return decision;
+    }
+
+    /** The algorithm in force, once the engine is open and the key and permits are valid under it. */
+    private Algorithm checked(String key, long permits) {
+        owner.checkOpen();
+        Algorithm current = algorithm;
+        checkKey(key);
+        checkPermits(current, permits);
+        return current;
     }
 
     private void tell(String key, long permits, Decision decision) {
@@ -49,10 +58,38 @@ final class InMemoryRateLimiter implements RateLimiter {
     }
 
     @Override
-    public boolean tryConsume(String key, long permits) {
-        Algorithm current = algorithm;
+    public CompletableFuture<Decision> tryAcquireAsync(String key, long permits) {
+        return CompletableFuture.completedFuture(tryAcquire(key, permits));
+    }
+
+    @Override
+    public Decision peek(String key, long permits) {
+        Algorithm current = checked(key, permits);
+        return table.decide(key, current, clock.nanos(), permits, false, null, 0);
+    }
+
+    @Override
+    public void refund(String key, long permits) {
+        Algorithm current = checked(key, permits);
+        Limits.checkRefundable(name, current.policy);
+        long now = clock.nanos();
+        current.refund(table.state(key, current, now), now, permits);
+    }
+
+    @Override
+    public void reset(String key) {
+        owner.checkOpen();
         checkKey(key);
-        checkPermits(current, permits);
+        Algorithm current = algorithm;
+        KeyState state = table.state(key, current, clock.nanos());
+        if (!table.isOverflow(state)) {
+            current.reset(state);
+        }
+    }
+
+    @Override
+    public boolean tryConsume(String key, long permits) {
+        Algorithm current = checked(key, permits);
         checkConsumable(current);
         if (listener != LimiterListener.NONE) {
             return tryAcquire(key, permits).allowed();
@@ -81,6 +118,7 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public KeyLimiter forKey(String key) {
+        owner.checkOpen();
         checkKey(key);
         return new BoundKey(key);
     }
@@ -110,6 +148,7 @@ final class InMemoryRateLimiter implements RateLimiter {
 
         @Override
         public Decision tryAcquire(long permits) {
+            owner.checkOpen();
             Algorithm current = algorithm;
             checkPermits(current, permits);
             KeyState known = state;
@@ -127,6 +166,7 @@ final class InMemoryRateLimiter implements RateLimiter {
 
         @Override
         public boolean tryConsume(long permits) {
+            owner.checkOpen();
             Algorithm current = algorithm;
             checkPermits(current, permits);
             checkConsumable(current);
@@ -147,16 +187,6 @@ final class InMemoryRateLimiter implements RateLimiter {
             Decision decision = table.decide(key, current, now, permits, true, used, 0);
             state = table.isOverflow(used[0]) ? null : used[0];
             return decision;
-        }
-
-        @Override
-        public Decision acquire(long permits, Duration timeout) throws InterruptedException {
-            return InMemoryRateLimiter.this.acquire(key, permits, timeout);
-        }
-
-        @Override
-        public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
-            return InMemoryRateLimiter.this.acquireAsync(key, permits, timeout);
         }
 
         @Override
@@ -186,9 +216,10 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public synchronized void updatePolicy(LimitPolicy policy) {
+        owner.checkOpen();
         Algorithm previous = algorithm;
         Limits.checkUpdate(name, previous.policy, policy);
-        Algorithm next = Algorithm.of(name, policy, clock);
+        Algorithm next = Algorithm.of(name, policy, clock, owner::isClosed);
         algorithm = next;
         table.adopt(next, previous, clock.nanos());
     }
@@ -207,6 +238,6 @@ final class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public String toString() {
-        return "RateLimiter[" + name + ", " + algorithm.policy + "]";
+        return "RateLimiter[" + name + ", " + algorithm.policy + ", " + owner.engine + "]";
     }
 }

@@ -4,15 +4,18 @@ import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
+import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 
 /** What every engine's limiters and chains check and compute the same way. */
 public final class Limits {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
     private Limits() {}
 
     /** The error for layer {@code index} of a chain, whose limiter {@code limiter} belongs to another engine. */
@@ -87,20 +90,67 @@ public final class Limits {
             }
 
             @Override
-            public Decision acquire(long permits, Duration timeout) throws InterruptedException {
-                return limiter.acquire(key, permits, timeout);
-            }
-
-            @Override
-            public CompletableFuture<Decision> acquireAsync(long permits, Duration timeout) {
-                return limiter.acquireAsync(key, permits, timeout);
-            }
-
-            @Override
             public String toString() {
                 return "KeyLimiter[" + limiter.name() + ", " + key + "]";
             }
         };
+    }
+
+    /** Fails unless {@code name} is a valid name of a {@code what} (limiter, queue): 1 to 128 of [A-Za-z0-9._:-]. */
+    public static void checkName(String what, String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(what + " name must be 1 to 128 letters, digits or . _ - :, was "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+    }
+
+    /** Fails unless the arguments of {@code Sluice.limiter(name, policy, options)} are valid. */
+    public static void checkLimiter(String name, LimitPolicy policy, LimiterOptions options) {
+        checkName("limiter", name);
+        if (policy == null) {
+            throw new IllegalArgumentException("policy of limiter '" + name + "' must not be null");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException(
+                    "options of limiter '" + name + "' must not be null; use LimiterOptions.defaults()");
+        }
+    }
+
+    /**
+     * {@code limiter}, found or made for a request of {@code policy}: the same limiter if its policy is {@code
+     * policy}, else an error, since a limiter has one policy at a time and changes it only by updatePolicy.
+     */
+    public static <L extends RateLimiter> L existing(L limiter, LimitPolicy policy) {
+        LimitPolicy current = limiter.policy();
+        if (!current.equals(policy)) {
+            throw new IllegalArgumentException("limiter '" + limiter.name() + "' exists with policy " + current
+                    + "; it cannot be opened with " + policy
+                    + ": open it with its policy, and change the policy with updatePolicy");
+        }
+        return limiter;
+    }
+
+    /** What a chain of {@code layers} says it is: its limiters' names, in order. */
+    public static String describeChain(List<? extends LimitChain.Layer<?>> layers) {
+        StringBuilder text = new StringBuilder("LimitChain[");
+        for (int i = 0; i < layers.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(layers.get(i).limiter());
+        }
+        return text.append(']').toString();
+    }
+
+    /** The error of every use of {@code engine} after it was closed. */
+    public static IllegalStateException closed(Object engine) {
+        return new IllegalStateException(engine + " is closed");
+    }
+
+    /** Fails if {@code policy} grants leases, which are released, not refunded. */
+    public static void checkRefundable(String limiter, LimitPolicy policy) {
+        if (policy instanceof ConcurrencyLimit) {
+            throw new IllegalStateException("limiter '" + limiter + "' has a " + policy
+                    + ": its permits are leases held by callers, so release the lease (Decision.release()) instead"
+                    + " of refunding");
+        }
     }
 
     /**

@@ -10,6 +10,14 @@ abstract sealed class LockedAlgorithm extends Algorithm
         super(limiter, policy);
     }
 
+    /**
+     * The start of the epoch-aligned window of {@code window} ns that {@code now} falls in, or {@code stateStart}
+     * (the window a state last counted in) if the clock went back before it.
+     */
+    static long windowAt(long now, long window, long stateStart) {
+        return Math.max(Math.floorDiv(now, window) * window, stateStart);
+    }
+
     /** Whether {@code state} is back at its full limit at {@code now}; called holding the state's monitor. */
     abstract boolean idleLocked(KeyState.Locked state, long now);
 

@@ -34,23 +34,10 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
             if (state.retired) {
                 return null;
             }
-            long start = Math.floorDiv(now, window) * window;
-            if (state.windowStart > start) {
-                start = state.windowStart;
-                now = start;
-            }
-            long previous;
-            long current;
-            if (state.windowStart == start) {
-                previous = state.previous;
-                current = state.current;
-            } else if (state.windowStart == start - window) {
-                previous = state.current;
-                current = 0;
-            } else {
-                previous = 0;
-                current = 0;
-            }
+            long start = windowAt(now, window, state.windowStart);
+            now = Math.max(now, start);
+            long previous = previousAt(state, start);
+            long current = currentAt(state, start);
             long elapsed = now - start;
             long weighted = previous - Arithmetic.mulDivFloor(previous, elapsed, window);
             long room = limit - current - weighted;
@@ -64,6 +51,43 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
                 state.current = current + permits;
             }
             return allowed(room - permits, resetAt(start, now, previous, current + permits));
+        }
+    }
+
+    /** The count of the window before the one starting at {@code start}. */
+    private long previousAt(State state, long start) {
+        return state.windowStart == start ? state.previous : state.windowStart == start - window ? state.current : 0;
+    }
+
+    /** The count of the window starting at {@code start}. */
+    private static long currentAt(State state, long start) {
+        return state.windowStart == start ? state.current : 0;
+    }
+
+    @Override
+    void refund(KeyState keyState, long now, long permits) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (state.retired) {
+                return;
+            }
+            long start = windowAt(now, window, state.windowStart);
+            long previous = previousAt(state, start);
+            long current = currentAt(state, start);
+            long fromCurrent = Math.min(current, permits);
+            state.windowStart = start;
+            state.current = current - fromCurrent;
+            state.previous = Math.max(0, previous - (permits - fromCurrent));
+        }
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.windowStart = Long.MIN_VALUE;
+            state.current = 0;
+            state.previous = 0;
         }
     }
 

@@ -66,6 +66,26 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
             head = 0;
         }
 
+        /** Forgets the newest {@code permits} permits, or all if there are fewer. */
+        void removeNewest(long permits) {
+            while (permits > 0 && size > 0) {
+                int slot = (head + size - 1) & (counts.length - 1);
+                long taken = Math.min(permits, counts[slot]);
+                counts[slot] -= taken;
+                total -= taken;
+                permits -= taken;
+                if (counts[slot] == 0) {
+                    size--;
+                }
+            }
+        }
+
+        void clear() {
+            head = 0;
+            size = 0;
+            total = 0;
+        }
+
         void removeAt(long time, long permits) {
             for (int i = size - 1; i >= 0 && permits > 0; i--) {
                 if (time(i) == time) {
@@ -119,6 +139,29 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
         State state = (State) keyState;
         synchronized (state) {
             state.removeAt(granted.resetAtNanos() - window, permits);
+        }
+    }
+
+    @Override
+    void refund(KeyState keyState, long now, long permits) {
+        State state = (State) keyState;
+        synchronized (state) {
+            if (state.retired) {
+                return;
+            }
+            if (state.size > 0) {
+                now = Math.max(now, state.time(state.size - 1));
+            }
+            state.expire(now, window);
+            state.removeNewest(permits);
+        }
+    }
+
+    @Override
+    void reset(KeyState keyState) {
+        State state = (State) keyState;
+        synchronized (state) {
+            state.clear();
         }
     }
 

@@ -37,14 +37,22 @@ public final class Waiting {
         }
     }
 
-    /** As {@link #acquire}, completing a future instead of blocking; the first attempt runs on the caller. */
+    /**
+     * As {@link #acquire}, completing a future instead of blocking: each attempt is the limiter's {@link
+     * Limiter#tryAcquireAsync}, the first one started on the caller (so that bad arguments throw there), and the
+     * waits between attempts are scheduled on {@code clock}.
+     */
     public static <K> CompletableFuture<Decision> acquireAsync(
             Limiter<K> limiter, SluiceClock clock, Stepper stepper, K key, long permits, Duration timeout) {
         long deadline = deadline(clock, timeout);
         CompletableFuture<Decision> result = new CompletableFuture<>();
-        Decision first = limiter.tryAcquire(key, permits);
+        CompletableFuture<Decision> first = limiter.tryAcquireAsync(key, permits);
         new Object() {
-            void handle(Decision decision) {
+            void answered(Decision decision, Throwable failure) {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                    return;
+                }
                 if (decision.allowed() || decision.retryAfterNanos() > deadline - clock.nanos()) {
                     if (!result.complete(decision)) {
                         decision.release();
@@ -60,12 +68,16 @@ public final class Waiting {
                     return;
                 }
                 try {
-                    handle(limiter.tryAcquire(key, permits));
+                    limiter.tryAcquireAsync(key, permits).whenComplete(this::answered);
                 } catch (Throwable e) {
                     result.completeExceptionally(e);
                 }
             }
-        }.handle(first);
+
+            void start() {
+                first.whenComplete(this::answered);
+            }
+        }.start();
         return result;
     }
 

@@ -2,6 +2,7 @@ package dev.sluice.internal.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.InMemoryEngine;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitPolicy;

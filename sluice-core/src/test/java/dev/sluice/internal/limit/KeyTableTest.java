@@ -3,6 +3,7 @@ package dev.sluice.internal.limit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.sluice.internal.InMemoryEngine;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;

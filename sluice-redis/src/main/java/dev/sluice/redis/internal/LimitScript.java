@@ -20,7 +20,8 @@ import java.util.Objects;
 
 /**
  * The one Lua script ({@code limit.lua}) that makes every rate-limit decision on Redis, and the protocol to
- * call it: the keys and arguments of an {@code acquire} or {@code release}, and the parsing of the reply.
+ * call it: the keys and arguments of an {@code acquire}, {@code peek}, {@code release}, {@code refund} or {@code
+ * reset}, and the parsing of the reply.
  *
  * <p>An acquire decides one or more layers (a chain is several) all or nothing, atomically, with the same
  * numbers the in-memory algorithms give at the same time. Times are nanoseconds since the Unix epoch; the
@@ -37,7 +38,10 @@ final class LimitScript {
     static final long MAX_SPAN_NANOS = 1L << 52;
 
     static final String ACQUIRE = "acquire";
+    static final String PEEK = "peek";
     static final String RELEASE = "release";
+    static final String REFUND = "refund";
+    static final String RESET = "reset";
 
     /** The value of {@code now} that makes the script read Redis's clock. */
     static final long REDIS_TIME = Long.MIN_VALUE;
@@ -128,8 +132,16 @@ final class LimitScript {
      *     Redis's clock
      */
     static String[] acquireArgs(List<Layer> layers, long permits, long now) {
+        return layerArgs(ACQUIRE, layers, permits, now);
+    }
+
+    /**
+     * The ARGV of {@code operation} ({@link #ACQUIRE}, {@link #PEEK}, or {@link #REFUND} of one layer whose
+     * policy is not a {@link ConcurrencyLimit}) of {@code permits} on {@code layers}.
+     */
+    static String[] layerArgs(String operation, List<Layer> layers, long permits, long now) {
         String[] args = new String[4 + 4 * layers.size()];
-        args[0] = ACQUIRE;
+        args[0] = operation;
         args[1] = time(now);
         args[2] = permits == 1 ? "1" : Long.toString(permits);
         args[3] = layers.size() == 1 ? "1" : Integer.toString(layers.size());
@@ -143,6 +155,11 @@ final class LimitScript {
             args[at + 3] = layer.policy() instanceof ConcurrencyLimit ? checkLeaseId(layer.leaseId()) : "";
         }
         return args;
+    }
+
+    /** The ARGV of a reset of a layer's state (its keys: {@link #keys(Layer)}). */
+    static String[] resetArgs(long now) {
+        return new String[] {RESET, time(now)};
     }
 
     /** The ARGV of a release of the lease {@code leaseMember} (from {@link Result#leaseMember()}). */

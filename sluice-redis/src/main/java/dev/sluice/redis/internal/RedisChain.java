@@ -43,8 +43,12 @@ final class RedisChain<C> implements LimitChain<C> {
         return layers;
     }
 
-    @Override
-    public Decision tryAcquire(C context, long permits) {
+    /** One request of the chain: each layer's key and policy in force, and the script's view of the layers. */
+    private record Request<C>(
+            C context, long permits, String[] keys, LimitPolicy[] policies, List<LimitScript.Layer> layers) {}
+
+    private Request<C> request(C context, long permits) {
+        engine.checkOpen();
         int n = limiters.length;
         String[] keys = new String[n];
         LimitPolicy[] policies = new LimitPolicy[n];
@@ -59,26 +63,48 @@ final class RedisChain<C> implements LimitChain<C> {
         if (engine.connection.cluster) {
             checkOneSlot(keys, scriptLayers);
         }
-        if (!engine.skipping()) {
-            List<Object> reply = engine.run(
-                    ScriptOutputType.MULTI,
-                    LimitScript.keys(scriptLayers),
-                    LimitScript.acquireArgs(scriptLayers, permits, engine.scriptNow()));
-            if (reply != null) {
-                LimitScript.Reply parsed = LimitScript.parse(reply, n);
-                Decision[] decisions = new Decision[n];
-                for (int i = 0; i < n; i++) {
-                    limiters[i].recovered();
-                    decisions[i] = limiters[i].decision(
-                            parsed.layers()[i], scriptLayers.get(i), policies[i], parsed.nowNanos());
-                }
-                return combine(keys, decisions, permits);
+        return new Request<>(context, permits, keys, policies, scriptLayers);
+    }
+
+    private String[] args(Request<C> request) {
+        return LimitScript.acquireArgs(request.layers(), request.permits(), engine.scriptNow());
+    }
+
+    @Override
+    public Decision tryAcquire(C context, long permits) {
+        Request<C> request = request(context, permits);
+        List<Object> reply = engine.skipping()
+                ? null
+                : engine.run(ScriptOutputType.MULTI, LimitScript.keys(request.layers()), args(request));
+        return decision(request, reply);
+    }
+
+    @Override
+    public CompletableFuture<Decision> tryAcquireAsync(C context, long permits) {
+        Request<C> request = request(context, permits);
+        CompletableFuture<List<Object>> reply = engine.skipping()
+                ? CompletableFuture.completedFuture(null)
+                : engine.runAsync(ScriptOutputType.MULTI, LimitScript.keys(request.layers()), args(request));
+        return reply.thenApply(answer -> decision(request, answer));
+    }
+
+    /** The chain's decision from the script's {@code reply}, or, if Redis did not answer (null), the degraded one. */
+    private Decision decision(Request<C> request, List<Object> reply) {
+        int n = limiters.length;
+        if (reply != null) {
+            LimitScript.Reply parsed = LimitScript.parse(reply, n);
+            Decision[] decisions = new Decision[n];
+            for (int i = 0; i < n; i++) {
+                limiters[i].recovered();
+                decisions[i] = limiters[i].decision(
+                        parsed.layers()[i], request.layers().get(i), request.policies()[i], parsed.nowNanos());
             }
+            return combine(request.keys(), decisions, request.permits());
         }
         for (RedisRateLimiter limiter : limiters) {
             limiter.unavailable();
         }
-        return degraded(context, keys, policies, permits);
+        return degraded(request.context(), request.keys(), request.policies(), request.permits());
     }
 
     /** The chain's decision from its layers' ones, told to the listeners as the in-memory chain does. */
@@ -111,7 +137,7 @@ final class RedisChain<C> implements LimitChain<C> {
             WhenUnavailable.Action action =
                     limiters[i].options().whenUnavailable().action();
             if (action == WhenUnavailable.Action.DENY) {
-                Decision denial = limiters[i].degraded(policies[i], keys[i], permits);
+                Decision denial = limiters[i].degraded(policies[i], keys[i], permits, true);
                 limiters[i].tell(keys[i], permits, denial);
                 return denial;
             }
@@ -120,7 +146,7 @@ final class RedisChain<C> implements LimitChain<C> {
             }
         }
         if (falling.isEmpty()) {
-            Decision allowed = limiters[0].degraded(policies[0], keys[0], permits);
+            Decision allowed = limiters[0].degraded(policies[0], keys[0], permits, true);
             for (int i = 0; i < limiters.length; i++) {
                 limiters[i].tell(keys[i], permits, allowed);
             }
@@ -130,7 +156,7 @@ final class RedisChain<C> implements LimitChain<C> {
         for (int i : falling) {
             RateLimiter share = limiters[i].fallback(policies[i]);
             if (permits > share.policy().limit()) {
-                Decision denial = limiters[i].degraded(policies[i], keys[i], permits);
+                Decision denial = limiters[i].degraded(policies[i], keys[i], permits, true);
                 limiters[i].tell(keys[i], permits, denial);
                 return denial;
             }
@@ -188,5 +214,10 @@ final class RedisChain<C> implements LimitChain<C> {
             }
         }
         return Long.MAX_VALUE;
+    }
+
+    @Override
+    public String toString() {
+        return Limits.describeChain(layers);
     }
 }

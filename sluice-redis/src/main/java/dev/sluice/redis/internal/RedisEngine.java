@@ -2,7 +2,9 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
-import dev.sluice.internal.limit.InMemoryEngine;
+import dev.sluice.internal.limit.ChainBuilder;
+import dev.sluice.internal.limit.InMemoryLimiters;
+import dev.sluice.internal.limit.Limits;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
@@ -17,17 +19,17 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 
 /** The engine that keeps every limiter's state in Redis. */
 public final class RedisEngine implements Sluice {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-
     /** Error replies that mean the server cannot serve now, as opposed to a fault in the request. */
     private static final List<String> UNAVAILABLE_ERRORS =
             List.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "OOM", "NOREPLICAS");
@@ -46,7 +48,8 @@ public final class RedisEngine implements Sluice {
     private volatile long retryAt;
     private volatile Throwable lastFailure;
     private final AtomicBoolean probing = new AtomicBoolean();
-    private volatile InMemoryEngine fallback;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile InMemoryLimiters fallback;
 
     private RedisEngine(RedisSettings settings, Connection connection) {
         this.connection = connection;
@@ -55,7 +58,7 @@ public final class RedisEngine implements Sluice {
         this.scriptClock = settings.scriptClock();
         this.timeoutNanos = settings.commandTimeout().toNanos();
         this.retryIntervalNanos = settings.retryInterval().toNanos();
-        this.fallback = new InMemoryEngine(clock);
+        this.fallback = new InMemoryLimiters(this, clock);
     }
 
     /** Connects as {@code settings} say and checks the server. */
@@ -70,35 +73,50 @@ public final class RedisEngine implements Sluice {
 
     @Override
     public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("limiter name must be 1 to 128 letters, digits or . _ - :, was "
-                    + (name == null ? "null" : "'" + name + "'"));
-        }
-        if (policy == null) {
-            throw new IllegalArgumentException("policy of limiter '" + name + "' must not be null");
-        }
-        if (options == null) {
-            throw new IllegalArgumentException("options of limiter '" + name + "' must not be null");
-        }
+        checkOpen();
+        Limits.checkLimiter(name, policy, options);
         LimitScript.checkSupported(name, policy);
-        return limiters.computeIfAbsent(name, n -> new RedisRateLimiter(this, n, policy, options));
+        return Limits.existing(
+                limiters.computeIfAbsent(name, n -> new RedisRateLimiter(this, n, policy, options)), policy);
     }
 
     @Override
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
+        checkOpen();
         throw new UnsupportedOperationException("the Redis engine has no queues yet: it shares limiters only;"
                 + " use Sluice.inMemory() for queues in one process");
     }
 
     @Override
     public <C> LimitChain.Builder<C> chain() {
-        return new LimitChain.Builder<>(layers -> new RedisChain<>(this, layers));
+        checkOpen();
+        return new ChainBuilder<>(layers -> {
+            checkOpen();
+            return new RedisChain<>(this, layers);
+        });
     }
 
+    /** Closes the connection (and the client, if the engine made it); a second call does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         limiters.clear();
+        fallback.close();
         connection.close();
+    }
+
+    /** Whether {@link #close()} was called. */
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Fails if the engine is closed. */
+    void checkOpen() {
+        if (closed.get()) {
+            throw Limits.closed(this);
+        }
     }
 
     @Override
@@ -111,8 +129,8 @@ public final class RedisEngine implements Sluice {
         return scriptClock == null ? LimitScript.REDIS_TIME : scriptClock.nanos();
     }
 
-    /** The in-memory engine that holds fallback shares during this outage. */
-    InMemoryEngine fallback() {
+    /** The limiters in this process that hold fallback shares during this outage. */
+    InMemoryLimiters fallback() {
         return fallback;
     }
 
@@ -161,6 +179,60 @@ public final class RedisEngine implements Sluice {
         }
     }
 
+    /**
+     * As {@link #run}, without blocking the caller: the future completes when Redis answers, with null if Redis
+     * is unavailable or does not answer within the command timeout, or with the {@link SluiceException} of a
+     * refusal.
+     */
+    <T> CompletableFuture<T> runAsync(ScriptOutputType type, String[] keys, String[] args) {
+        byte[][] keyBytes = bytes(keys);
+        byte[][] argBytes = bytes(args);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        send(() -> connection.scripting.<T>evalsha(LimitScript.SHA, type, keyBytes, argBytes))
+                .whenComplete((reply, failure) -> {
+                    if (failure != null && classify(failure) instanceof RedisNoScriptException) {
+                        send(() -> connection.scripting.<T>eval(LimitScript.SOURCE, type, keyBytes, argBytes))
+                                .whenComplete((again, failureAgain) -> settle(result, again, failureAgain));
+                    } else {
+                        settle(result, reply, failure);
+                    }
+                });
+        return result;
+    }
+
+    /** A command's reply, failing with a {@link TimeoutException} once the command timeout has passed. */
+    private <T> CompletableFuture<T> send(Supplier<RedisFuture<T>> command) {
+        RedisFuture<T> future;
+        try {
+            future = command.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<T> reply = future.toCompletableFuture().copy().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+        reply.whenComplete((ignored, failure) -> {
+            if (failure instanceof TimeoutException) {
+                future.cancel(true);
+            }
+        });
+        return reply;
+    }
+
+    private <T> void settle(CompletableFuture<T> result, T reply, Throwable failure) {
+        if (failure == null) {
+            succeeded();
+            result.complete(reply);
+            return;
+        }
+        RuntimeException cause = classify(failure);
+        if (cause instanceof Unavailable) {
+            failed(cause.getCause());
+            result.complete(null);
+        } else {
+            probing.set(false);
+            result.completeExceptionally(cause);
+        }
+    }
+
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] ONE = {'1'};
 
@@ -176,7 +248,7 @@ public final class RedisEngine implements Sluice {
     private void succeeded() {
         if (down) {
             down = false;
-            fallback = new InMemoryEngine(clock);
+            fallback = new InMemoryLimiters(this, clock);
             probing.set(false);
         }
     }
@@ -210,28 +282,41 @@ public final class RedisEngine implements Sluice {
             }
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new Unavailable(new SluiceException(
-                    "Redis (" + connection.description + ") did not answer within "
-                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
-                    e));
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof RedisNoScriptException noScript) {
-                throw noScript;
-            }
-            if (cause instanceof RedisCommandExecutionException refused && !isUnavailable(refused)) {
-                throw new SluiceException(
-                        "Redis (" + connection.description + ") refused the limit script: " + refused.getMessage(),
-                        refused);
-            }
-            throw new Unavailable(cause);
-        } catch (RuntimeException e) {
-            throw new Unavailable(e);
+            throw classify(e);
+        } catch (ExecutionException | RuntimeException e) {
+            throw classify(e);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * What a failed call means: the lost script's {@link RedisNoScriptException} (to send it whole), a {@link
+     * SluiceException} for a refusal, else {@link Unavailable}.
+     */
+    private RuntimeException classify(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof ExecutionException || cause instanceof CompletionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof TimeoutException) {
+            return new Unavailable(new SluiceException(
+                    "Redis (" + connection.description + ") did not answer within "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
+                    cause));
+        }
+        if (cause instanceof RedisNoScriptException noScript) {
+            return noScript;
+        }
+        if (cause instanceof RedisCommandExecutionException refused && !isUnavailable(refused)) {
+            return new SluiceException(
+                    "Redis (" + connection.description + ") refused the limit script: " + refused.getMessage(),
+                    refused);
+        }
+        return new Unavailable(cause);
     }
 
     private static boolean isUnavailable(RedisCommandExecutionException refused) {

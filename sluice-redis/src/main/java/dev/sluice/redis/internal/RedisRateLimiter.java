@@ -1,6 +1,7 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.limit.SafeListener;
 import dev.sluice.internal.limit.Waiting;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
@@ -44,7 +45,7 @@ final class RedisRateLimiter implements RateLimiter {
         this.policy = policy;
         this.policyArgs = LimitScript.policyArgs(policy);
         this.options = options;
-        this.listener = options.listener();
+        this.listener = SafeListener.of(name, options.listener());
         this.clock = engine.clock();
     }
 
@@ -58,40 +59,118 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** As {@link #tryAcquire}, with the time the decision was made at. */
     Outcome acquireTimed(String key, long permits) {
-        LimitPolicy current = policy;
-        checkKey(key);
-        checkPermits(current, permits);
-        Outcome outcome = decide(layerOf(key, current), current, key, permits);
+        LimitPolicy current = checked(key, permits);
+        Outcome outcome = decide(LimitScript.ACQUIRE, layerOf(key, current), current, key, permits);
         tell(key, permits, outcome.decision());
         return outcome;
     }
 
     @Override
+    public CompletableFuture<Decision> tryAcquireAsync(String key, long permits) {
+        LimitPolicy current = checked(key, permits);
+        LimitScript.Layer layer = layerOf(key, current);
+        CompletableFuture<List<Object>> reply = engine.skipping()
+                ? CompletableFuture.completedFuture(null)
+                : engine.runAsync(
+                        ScriptOutputType.MULTI,
+                        LimitScript.keys(List.of(layer)),
+                        args(LimitScript.ACQUIRE, layer, permits));
+        return reply.thenApply(answer -> {
+            Decision decision = outcome(answer, LimitScript.ACQUIRE, layer, current, key, permits)
+                    .decision();
+            tell(key, permits, decision);
+            return decision;
+        });
+    }
+
+    @Override
     public boolean tryConsume(String key, long permits) {
-        LimitPolicy current = policy;
-        checkKey(key);
-        checkPermits(current, permits);
+        LimitPolicy current = checked(key, permits);
         Limits.checkConsumable(name, current);
-        Decision decision = decide(layerOf(key, current), current, key, permits).decision();
+        Decision decision = decide(LimitScript.ACQUIRE, layerOf(key, current), current, key, permits)
+                .decision();
         tell(key, permits, decision);
         return decision.allowed();
     }
 
-    private Outcome decide(LimitScript.Layer layer, LimitPolicy current, String key, long permits) {
-        List<LimitScript.Layer> layers = List.of(layer);
-        if (!engine.skipping()) {
-            List<Object> reply = engine.run(
-                    ScriptOutputType.MULTI,
-                    LimitScript.keys(layers),
-                    LimitScript.acquireArgs(layers, permits, engine.scriptNow()));
-            if (reply != null) {
-                recovered();
-                LimitScript.Reply parsed = LimitScript.parse(reply, 1);
-                return new Outcome(decision(parsed.layers()[0], layer, current, parsed.nowNanos()), parsed.nowNanos());
-            }
+    @Override
+    public Decision peek(String key, long permits) {
+        LimitPolicy current = checked(key, permits);
+        return decide(LimitScript.PEEK, layerOf(key, current), current, key, permits)
+                .decision();
+    }
+
+    @Override
+    public void refund(String key, long permits) {
+        LimitPolicy current = checked(key, permits);
+        Limits.checkRefundable(name, current);
+        LimitScript.Layer layer = layerOf(key, current);
+        if (!change(layer, args(LimitScript.REFUND, layer, permits)) && falling()) {
+            fallback(current).refund(key, permits);
+        }
+    }
+
+    @Override
+    public void reset(String key) {
+        engine.checkOpen();
+        checkKey(key);
+        LimitPolicy current = policy;
+        if (!change(layerOf(key, current), LimitScript.resetArgs(engine.scriptNow())) && falling()) {
+            fallback(current).reset(key);
+        }
+    }
+
+    /** Runs a refund or reset on Redis; false if Redis is unavailable. */
+    private boolean change(LimitScript.Layer layer, String[] args) {
+        if (!engine.skipping() && engine.run(ScriptOutputType.INTEGER, LimitScript.keys(layer), args) != null) {
+            recovered();
+            return true;
         }
         unavailable();
-        return new Outcome(degraded(current, key, permits), clock.nanos());
+        return false;
+    }
+
+    private boolean falling() {
+        return options.whenUnavailable().action() == WhenUnavailable.Action.FALL_BACK;
+    }
+
+    /** The policy in force, once the engine is open and the key and permits are valid under it. */
+    private LimitPolicy checked(String key, long permits) {
+        engine.checkOpen();
+        LimitPolicy current = policy;
+        checkKey(key);
+        checkPermits(current, permits);
+        return current;
+    }
+
+    private String[] args(String operation, LimitScript.Layer layer, long permits) {
+        return LimitScript.layerArgs(operation, List.of(layer), permits, engine.scriptNow());
+    }
+
+    /** The outcome of {@code operation} (acquire or peek) of one layer: one round trip. */
+    private Outcome decide(String operation, LimitScript.Layer layer, LimitPolicy current, String key, long permits) {
+        List<Object> reply = engine.skipping()
+                ? null
+                : engine.run(ScriptOutputType.MULTI, LimitScript.keys(List.of(layer)), args(operation, layer, permits));
+        return outcome(reply, operation, layer, current, key, permits);
+    }
+
+    /** What the script's {@code reply} means, or, if Redis did not answer (null), the degraded answer. */
+    private Outcome outcome(
+            List<Object> reply,
+            String operation,
+            LimitScript.Layer layer,
+            LimitPolicy current,
+            String key,
+            long permits) {
+        if (reply != null) {
+            recovered();
+            LimitScript.Reply parsed = LimitScript.parse(reply, 1);
+            return new Outcome(decision(parsed.layers()[0], layer, current, parsed.nowNanos()), parsed.nowNanos());
+        }
+        unavailable();
+        boolean commit = operation.equals(LimitScript.ACQUIRE);
+        return new Outcome(degraded(current, key, permits, commit), clock.nanos());
     }
 
     /** The decision a script result stands for. */
@@ -138,8 +217,11 @@ final class RedisRateLimiter implements RateLimiter {
         return "{" + key + "}";
     }
 
-    /** What to answer while Redis is unavailable, by this limiter's {@link WhenUnavailable}. */
-    Decision degraded(LimitPolicy current, String key, long permits) {
+    /**
+     * What to answer while Redis is unavailable, by this limiter's {@link WhenUnavailable}; a fallback share
+     * takes the permits only if {@code commit}.
+     */
+    Decision degraded(LimitPolicy current, String key, long permits, boolean commit) {
         WhenUnavailable when = options.whenUnavailable();
         long now = clock.nanos();
         long limit = current.limit();
@@ -170,19 +252,15 @@ final class RedisRateLimiter implements RateLimiter {
                             Lease.NONE,
                             Decision.Basis.FALLBACK);
                 }
-                yield asFallback(local.tryAcquire(key, permits));
+                yield asFallback(commit ? local.tryAcquire(key, permits) : local.peek(key, permits));
             }
         };
     }
 
     /** This limiter's share of the limit, held in this process during the current outage. */
     RateLimiter fallback(LimitPolicy current) {
-        LimitPolicy share = Shares.scale(current, options.whenUnavailable().share());
-        RateLimiter local = engine.fallback().limiter(name, share, LimiterOptions.defaults());
-        if (!local.policy().equals(share)) {
-            local.updatePolicy(share);
-        }
-        return local;
+        return engine.fallback()
+                .share(name, Shares.scale(current, options.whenUnavailable().share()));
     }
 
     /** {@code decision} of the fallback share, relabelled as this limiter's. */
@@ -237,6 +315,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public KeyLimiter forKey(String key) {
+        engine.checkOpen();
         return Limits.bind(this, key);
     }
 
@@ -255,10 +334,10 @@ final class RedisRateLimiter implements RateLimiter {
 
         @Override
         public boolean release() {
-            if (released.get() || engine.skipping()) {
+            if (released.get() || engine.isClosed() || engine.skipping()) {
                 return false;
             }
-            Long returned = engine.run(
+            Object returned = engine.run(
                     ScriptOutputType.INTEGER,
                     LimitScript.keys(List.of(layer)),
                     LimitScript.releaseArgs(member, engine.scriptNow()));
@@ -267,7 +346,7 @@ final class RedisRateLimiter implements RateLimiter {
                 return false;
             }
             recovered();
-            return returned == 1 && released.compareAndSet(false, true);
+            return LimitScript.parseRelease(returned) && released.compareAndSet(false, true);
         }
 
         @Override
@@ -298,6 +377,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public synchronized void updatePolicy(LimitPolicy next) {
+        engine.checkOpen();
         Limits.checkUpdate(name, policy, next);
         LimitScript.checkSupported(name, next);
         policyArgs = LimitScript.policyArgs(next);
@@ -314,6 +394,6 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public String toString() {
-        return "RateLimiter[" + name + ", " + policy + ", Redis]";
+        return "RateLimiter[" + name + ", " + policy + ", " + engine + "]";
     }
 }

@@ -5,8 +5,14 @@
 --   remaining, retry-after ns, reset-at as ns from now, lease member}: integers, not formatted times, since
 --   building strings is a good part of a call's cost. Each layer is decided in order, seeing what earlier layers of the same call
 --   took; if one denies, the later ones are only asked and nothing at all is written.
+-- peek: as acquire, deciding every layer as acquire would without taking or writing anything (a state
+--   written under another policy may be re-expressed, as by any call). Replies as acquire, lease members empty.
 -- release: KEYS = a concurrency layer's two keys; ARGV = 'release', time, lease member. Replies 1 if this
 --   call returned the lease's permits, 0 if it had been released or had expired.
+-- refund: KEYS and ARGV as an acquire of one layer of any kind but leases, with 'refund' first: gives the
+--   permits back as the in-memory algorithm's refund() does, never beyond the full limit. Replies 1.
+-- reset: KEYS = a layer's two keys; ARGV = 'reset', time. Deletes the layer's state: the key is back at its
+--   full limit. Replies 1.
 --
 -- Time. Epoch nanoseconds (about 1.8e18) do not fit the 53-bit integers of Lua's doubles, so 'now' is kept
 -- as whole seconds and nanoseconds (nowSec, nowNs), and every other time as a delta from now, exact while
@@ -343,6 +349,29 @@ local gcra = {
   end,
 }
 
+-- The full time moves permits intervals earlier, not before now (a missing key).
+function gcra.refund(view, _, permits)
+  local cost = permits * view.interval
+  local d = view.d
+  if view.ds then
+    local s, n = pairAdd(view.ds, view.dn, -cost)
+    d = s * SEC + n
+    if d >= TWO53 then
+      local tat = timeString(pairAdd(nowSec + s, nowNs, n))
+      call('SET', view.key, tat .. '|' .. view.intervalString, 'PX', s * 1000 + math.ceil(n / MS) + 1 + slackMs)
+      return
+    end
+  else
+    d = d - cost
+  end
+  if d <= 0 then
+    call('DEL', view.key)
+    return
+  end
+  view.d, view.tat = d, at(d)
+  gcra.save(view)
+end
+
 -- The commonest call, one token bucket or GCRA layer, is answered here, before the rest of the file makes
 -- the other kinds' functions.
 if ARGV[1] == 'acquire' and ARGV[4] == '1' and ARGV[5] == 'gcra' then
@@ -453,6 +482,23 @@ function builders.fixed()
     end,
 
     save = save,
+
+    -- The current window's count goes down, not below zero; earlier windows are over already.
+    refund = function(view, _, permits)
+      local start = -nowMod(view.window)
+      if view.start and view.start > start then
+        start = view.start
+      end
+      if view.start ~= start then
+        return
+      end
+      view.count = max(0, view.count - permits)
+      if view.count == 0 then
+        call('DEL', view.key)
+      else
+        save(view)
+      end
+    end,
   }
 end
 
@@ -520,6 +566,22 @@ function builders.counter()
     return now
   end
 
+  -- The window the view's counts are in (the window now falls in, or the stored one if the clock went back
+  -- before it), the time to decide at, and the previous and current windows' counts there.
+  local function counts(view)
+    local window = view.window
+    local start, now = -nowMod(window), 0
+    if view.start and view.start > start then
+      start, now = view.start, view.start
+    end
+    if view.start == start then
+      return start, now, view.previous, view.current
+    elseif view.start == start - window then
+      return start, now, view.current, 0
+    end
+    return start, now, 0, 0
+  end
+
   local function save(view)
     local value = at(view.start) .. '|' .. format('%d|%d|%d', view.current, view.previous, view.window)
     local idle = view.start + (view.current > 0 and 2 or 1) * view.window
@@ -555,16 +617,7 @@ function builders.counter()
 
     decide = function(view, limit, permits, commit)
       local window = view.window
-      local start, now = -nowMod(window), 0
-      if view.start and view.start > start then
-        start, now = view.start, view.start
-      end
-      local previous, current = 0, 0
-      if view.start == start then
-        previous, current = view.previous, view.current
-      elseif view.start == start - window then
-        previous = view.current
-      end
+      local start, now, previous, current = counts(view)
       local weighted = previous - mulDiv(previous, now - start, window)
       local room = limit - current - weighted
       if permits > room then
@@ -578,6 +631,19 @@ function builders.counter()
     end,
 
     save = save,
+
+    -- The current window's count goes down, then the previous one's by what is left; neither below zero.
+    refund = function(view, _, permits)
+      local start, _, previous, current = counts(view)
+      local fromCurrent = math.min(current, permits)
+      current, previous = current - fromCurrent, max(0, previous - (permits - fromCurrent))
+      if current == 0 and previous == 0 then
+        call('DEL', view.key)
+        return
+      end
+      view.start, view.current, view.previous = start, current, previous
+      save(view)
+    end,
   }
 end
 
@@ -600,6 +666,24 @@ function builders.log()
     return since(raw), tonumber(sub(raw, 22))
   end
 
+  -- Skips the entries that have left the window, whose end is measured from the later of now and the last
+  -- entry (a clock that went back); returns that time.
+  local function expire(view)
+    local now = 0
+    if view.n > 0 and view.last > now then
+      now = view.last
+    end
+    while view.head < view.n do
+      local time, count = entry(view, view.head)
+      if time + view.window > now then
+        break
+      end
+      view.total = view.total - count
+      view.head = view.head + 1
+    end
+    return now
+  end
+
   return {
     load = function(key, aux, window)
       local view = { key = key, aux = aux, window = window, n = 0, head = 0, total = 0, cache = {}, fetched = 0 }
@@ -619,18 +703,7 @@ function builders.log()
 
     decide = function(view, limit, permits, commit)
       local window = view.window
-      local now = 0
-      if view.n > 0 and view.last > now then
-        now = view.last
-      end
-      while view.head < view.n do
-        local time, count = entry(view, view.head)
-        if time + window > now then
-          break
-        end
-        view.total = view.total - count
-        view.head = view.head + 1
-      end
+      local now = expire(view)
       local total = view.total
       if total + permits > limit then
         local excess = total + permits - limit
@@ -673,6 +746,39 @@ function builders.log()
       local ms = ttl(view.last + view.window)
       call('SET', view.aux, format('%d', view.total), 'PX', ms)
       call('PEXPIRE', key, ms)
+    end,
+
+    -- The newest grants still in the window are forgotten first.
+    refund = function(view, _, permits)
+      if view.n == 0 then
+        return
+      end
+      local window = view.window
+      expire(view)
+      -- entries head .. i stay; the last of them keeps count permits (nil: unchanged)
+      local i, left, time, count = view.n - 1, permits, 0, nil
+      while left > 0 and i >= view.head do
+        time, count = entry(view, i)
+        if count > left then
+          count, view.total, left = count - left, view.total - left, 0
+        else
+          view.total, left, i, count = view.total - count, left - count, i - 1, nil
+        end
+      end
+      if i < view.head then
+        call('DEL', view.key, view.aux)
+        return
+      end
+      if not count then
+        time = entry(view, i)
+      end
+      call('LTRIM', view.key, view.head, i)
+      if count then
+        call('LSET', view.key, -1, at(time) .. '|' .. format('%d', count))
+      end
+      local ms = ttl(time + window)
+      call('SET', view.aux, format('%d', view.total), 'PX', ms)
+      call('PEXPIRE', view.key, ms)
     end,
   }
 end
@@ -796,7 +902,24 @@ if ARGV[1] == 'release' then
   return 1
 end
 
-if ARGV[1] ~= 'acquire' then
+if ARGV[1] == 'reset' then
+  call('DEL', KEYS[1], KEYS[2])
+  return 1
+end
+
+if ARGV[1] == 'refund' then
+  local build = builders[ARGV[5]]
+  local kind = build and build()
+  if not kind or not kind.refund then
+    return redis.error_reply('ERR sluice limit script: no refund for policy kind ' .. tostring(ARGV[5]))
+  end
+  local a = tonumber(ARGV[6])
+  kind.refund(kind.load(KEYS[1], KEYS[2], a, ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[3]))
+  return 1
+end
+
+local peek = ARGV[1] == 'peek'
+if ARGV[1] ~= 'acquire' and not peek then
   return redis.error_reply('ERR sluice limit script: unknown operation ' .. tostring(ARGV[1]))
 end
 
@@ -804,7 +927,7 @@ local permits = tonumber(ARGV[3])
 local layers = tonumber(ARGV[4])
 local reply = { nowSec, nowNs }
 local kinds, views, taken = {}, {}, {}
-local denied = false
+local denied = peek -- a peek takes nothing, as if an earlier layer had denied
 for i = 0, layers - 1 do
   local key = KEYS[2 * i + 1]
   local arg = 5 + 4 * i

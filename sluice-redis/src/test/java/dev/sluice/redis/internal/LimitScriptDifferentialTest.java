@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The script against the in-memory engine, which is the specification: random sequences of requests, on the
- * same virtual clock, must get the same decisions to the nanosecond.
+ * The script against the in-memory engine, which is the specification: random sequences of requests (acquires,
+ * peeks, refunds, resets and releases), on the same virtual clock, must get the same decisions to the nanosecond.
  */
 class LimitScriptDifferentialTest {
     private static final long TWO_52 = 1L << 52;
@@ -394,8 +394,16 @@ class LimitScriptDifferentialTest {
             for (int step = 0; step < count; step++) {
                 advance(LimitScriptDifferentialTest.advance(random, policy, clock.nanos(), last));
                 String key = keys[random.nextInt(keys.length)];
-                if (policy instanceof ConcurrencyLimit && random.nextInt(4) == 0) {
+                int operation = random.nextInt(16);
+                boolean leases = policy instanceof ConcurrencyLimit;
+                if (leases && operation < 4) {
                     release(key);
+                } else if (operation == 4 || operation == 5) {
+                    peek(key, permits(random, policy.limit()));
+                } else if (!leases && (operation == 6 || operation == 7)) {
+                    refund(key, permits(random, policy.limit()));
+                } else if (operation == 8) {
+                    reset(key);
                 } else {
                     acquire(key, permits(random, policy.limit()));
                 }
@@ -472,6 +480,44 @@ class LimitScriptDifferentialTest {
             }
             last = expected;
             return expected;
+        }
+
+        void peek(String key, long permits) {
+            long now = clock.nanos();
+            Decision expected = limiter.peek(key, permits);
+            LimitScript.Reply reply = runner.peek(layer(key), permits, now);
+            history.add("at " + now + ": " + key + " peeks at " + permits + ": " + expected(expected));
+            assertThat(actual(reply.layers()[0])).as(context()).isEqualTo(expected(expected));
+            assertThat(reply.layers()[0].leaseMember()).as(context()).isEmpty();
+        }
+
+        /** Refunds on both engines; the decisions that follow show whether they agree. */
+        void refund(String key, long permits) {
+            long now = clock.nanos();
+            limiter.refund(key, permits);
+            runner.refund(layer(key), permits, now);
+            history.add("at " + now + ": " + key + " gets " + permits + " back");
+        }
+
+        void reset(String key) {
+            long now = clock.nanos();
+            limiter.reset(key);
+            LimitScript.Layer layer = layer(key);
+            runner.reset(layer, now);
+            history.add("at " + now + ": " + key + " is reset");
+            assertThat(runner.redis.exists(layer.stateKey(), layer.auxKey()))
+                    .as(context())
+                    .isZero();
+            expiries.remove(key);
+            for (Held lease : held.getOrDefault(key, List.of())) {
+                assertThat(lease.decision().release())
+                        .as("in memory, a lease dropped by a reset")
+                        .isFalse();
+                assertThat(runner.release(layer, lease.member(), now))
+                        .as("a lease dropped by a reset")
+                        .isFalse();
+            }
+            held.remove(key);
         }
 
         void release(String key) {

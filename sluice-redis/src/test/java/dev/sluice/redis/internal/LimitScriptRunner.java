@@ -41,6 +41,27 @@ final class LimitScriptRunner implements AutoCloseable {
         return LimitScript.parse(reply, layers.size());
     }
 
+    LimitScript.Reply peek(LimitScript.Layer layer, long permits, long now) {
+        List<Object> reply = redis.evalsha(
+                LimitScript.SHA,
+                ScriptOutputType.MULTI,
+                LimitScript.keys(layer),
+                LimitScript.layerArgs(LimitScript.PEEK, List.of(layer), permits, now));
+        return LimitScript.parse(reply, 1);
+    }
+
+    void refund(LimitScript.Layer layer, long permits, long now) {
+        redis.evalsha(
+                LimitScript.SHA,
+                ScriptOutputType.INTEGER,
+                LimitScript.keys(layer),
+                LimitScript.layerArgs(LimitScript.REFUND, List.of(layer), permits, now));
+    }
+
+    void reset(LimitScript.Layer layer, long now) {
+        redis.evalsha(LimitScript.SHA, ScriptOutputType.INTEGER, LimitScript.keys(layer), LimitScript.resetArgs(now));
+    }
+
     boolean release(LimitScript.Layer layer, String member, long now) {
         Object reply = redis.evalsha(
                 LimitScript.SHA,

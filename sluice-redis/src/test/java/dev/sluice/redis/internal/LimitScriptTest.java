@@ -246,9 +246,9 @@ class LimitScriptTest {
                         LimitScript.SHA,
                         io.lettuce.core.ScriptOutputType.MULTI,
                         LimitScript.keys(layer),
-                        "peek",
+                        "frobnicate",
                         "0 1"))
-                .hasMessageContaining("unknown operation peek");
+                .hasMessageContaining("unknown operation frobnicate");
         assertThatThrownBy(() -> runner.redis.evalsha(
                         LimitScript.SHA,
                         io.lettuce.core.ScriptOutputType.MULTI,

@@ -1,0 +1,97 @@
+package dev.sluice.internal.limit;
+
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.LimiterListener;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A limiter's listener as the engine calls it: whatever the user's listener throws is logged and goes no
+ * further, so it never changes a decision. The first failure of a limiter's listener is logged as a warning,
+ * later ones at debug level, so a listener that always throws cannot flood the log.
+ */
+public final class SafeListener implements LimiterListener {
+    /** Made on the first failure, so that limiters whose listeners never throw never start SLF4J. */
+    private static final class Log {
+        static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
+    }
+
+    private final String limiter;
+    private final LimiterListener listener;
+    private final AtomicBoolean warned = new AtomicBoolean();
+
+    private SafeListener(String limiter, LimiterListener listener) {
+        this.limiter = limiter;
+        this.listener = listener;
+    }
+
+    /** {@code listener} of {@code limiter}, made safe to call; {@link LimiterListener#NONE} as it is. */
+    public static LimiterListener of(String limiter, LimiterListener listener) {
+        return listener == LimiterListener.NONE ? listener : new SafeListener(limiter, listener);
+    }
+
+    @Override
+    public void onAllowed(String limiter, String key, long permits, Decision decision) {
+        try {
+            listener.onAllowed(limiter, key, permits, decision);
+        } catch (RuntimeException e) {
+            failed("onAllowed", e);
+        }
+    }
+
+    @Override
+    public void onDenied(String limiter, String key, long permits, Decision decision) {
+        try {
+            listener.onDenied(limiter, key, permits, decision);
+        } catch (RuntimeException e) {
+            failed("onDenied", e);
+        }
+    }
+
+    @Override
+    public void onEvicted(String limiter, String key) {
+        try {
+            listener.onEvicted(limiter, key);
+        } catch (RuntimeException e) {
+            failed("onEvicted", e);
+        }
+    }
+
+    @Override
+    public void onKeyTableFull(String limiter, String key) {
+        try {
+            listener.onKeyTableFull(limiter, key);
+        } catch (RuntimeException e) {
+            failed("onKeyTableFull", e);
+        }
+    }
+
+    @Override
+    public void onUnavailable(String limiter, Throwable cause) {
+        try {
+            listener.onUnavailable(limiter, cause);
+        } catch (RuntimeException e) {
+            failed("onUnavailable", e);
+        }
+    }
+
+    @Override
+    public void onRecovered(String limiter) {
+        try {
+            listener.onRecovered(limiter);
+        } catch (RuntimeException e) {
+            failed("onRecovered", e);
+        }
+    }
+
+    private void failed(String event, RuntimeException e) {
+        String message =
+                "listener " + listener + " of limiter '" + limiter + "' threw from " + event + "; the decision stands";
+        if (warned.compareAndSet(false, true)) {
+            Log.LOG.warn("{} (later failures of this listener are logged at debug level)", message, e);
+        } else {
+            Log.LOG.debug(message, e);
+        }
+    }
+}

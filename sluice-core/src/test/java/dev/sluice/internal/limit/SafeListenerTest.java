@@ -1,0 +1,62 @@
+package dev.sluice.internal.limit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.time.ManualClock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A listener that throws is logged through SLF4J (here slf4j-simple, which writes to System.err): the first
+ * failure of a limiter's listener as a warning naming the limiter, the event and the exception, later ones at
+ * debug level, which slf4j-simple does not print by default.
+ */
+class SafeListenerTest {
+    @Test
+    void aThrowingListenerIsLoggedOnceAsAWarningAndTheDecisionStands() {
+        LimiterListener throwing = new LimiterListener() {
+            @Override
+            public void onAllowed(String limiter, String key, long permits, Decision decision) {
+                throw new IllegalStateException("broken metrics");
+            }
+        };
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        Decision first;
+        Decision second;
+        try (Sluice sluice = Sluice.inMemory(new ManualClock())) {
+            RateLimiter limiter = sluice.limiter(
+                    "api",
+                    TokenBucket.of(2, Duration.ofSeconds(1)),
+                    LimiterOptions.defaults().withListener(throwing));
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                first = limiter.tryAcquire("k");
+                second = limiter.tryAcquire("k");
+            } finally {
+                System.setErr(original);
+            }
+        }
+
+        assertThat(first.allowed()).isTrue();
+        assertThat(second.allowed()).isTrue();
+        assertThat(second.remaining()).isZero();
+        String log = captured.toString(StandardCharsets.UTF_8);
+        assertThat(log)
+                .contains("WARN")
+                .contains("limiter 'api'")
+                .contains("onAllowed")
+                .contains("the decision stands")
+                .contains("IllegalStateException: broken metrics");
+        assertThat(log.split("WARN", -1)).as("one warning for two failures").hasSize(2);
+    }
+}
