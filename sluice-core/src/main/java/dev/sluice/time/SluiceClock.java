@@ -37,12 +37,21 @@ public interface SluiceClock {
      */
     long nanos();
 
-    /** The current time as an instant; the same reading as {@link #nanos()}. */
+    /**
+     * The current time as an instant; the same reading as {@link #nanos()}.
+     *
+     * @return the current time
+     */
     default Instant instant() {
         return toInstant(nanos());
     }
 
-    /** The instant {@code epochNanos} nanoseconds from the Unix epoch (negative: before it). */
+    /**
+     * The instant {@code epochNanos} nanoseconds from the Unix epoch.
+     *
+     * @param epochNanos nanoseconds since the Unix epoch; negative before it
+     * @return that instant
+     */
     static Instant toInstant(long epochNanos) {
         return Instant.ofEpochSecond(
                 Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
@@ -51,6 +60,8 @@ public interface SluiceClock {
     /**
      * {@code instant} in nanoseconds from the Unix epoch.
      *
+     * @param instant the instant to convert
+     * @return nanoseconds since the Unix epoch; negative before it
      * @throws ArithmeticException if it lies more than about 292 years from the epoch
      */
     static long toEpochNanos(Instant instant) {
@@ -73,6 +84,7 @@ public interface SluiceClock {
      * @param task what to run
      * @return a handle that cancels the task if it has not started yet; once cancelled, the clock holds no
      *     reference to the task
+     * @throws IllegalArgumentException if {@code task} is null
      */
     Timer schedule(long delayNanos, Runnable task);
 

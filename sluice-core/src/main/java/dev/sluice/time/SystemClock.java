@@ -127,6 +127,7 @@ final class SystemClock implements SluiceClock {
 
     @Override
     public Timer schedule(long delayNanos, Runnable task) {
+        TaskCheck.notNull(task);
         long delay = Math.max(0, delayNanos);
         SystemTimer timer = new SystemTimer(task, saturatedAdd(nanos(), delay));
         timer.arm(delay);

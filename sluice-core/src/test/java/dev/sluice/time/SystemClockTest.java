@@ -3,6 +3,7 @@ package dev.sluice.time;
 import static dev.sluice.time.SystemClock.MAX_SLEW;
 import static dev.sluice.time.SystemClock.PIECE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.lang.ref.WeakReference;
@@ -247,6 +248,14 @@ class SystemClockTest {
             monotonic.addAndGet(1_000_000);
             await().atMost(Duration.ofSeconds(10)).until(() -> task.runs.get() == 1);
             assertThat(frozen.queuedTimers()).isZero();
+        }
+
+        @Test
+        void aNullTaskIsRejectedWithAMessage() {
+            assertThatThrownBy(() -> clock.schedule(0, null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("a clock schedules a task to run, was null");
+            assertThat(clock.queuedTimers()).isZero();
         }
 
         @Test
