@@ -15,6 +15,7 @@ class DurationTextTest {
         assertThat(DurationText.formatNanos(1_000)).isEqualTo("1 µs");
         assertThat(DurationText.formatNanos(2_500)).isEqualTo("2.5 µs");
         assertThat(DurationText.formatNanos(999_999)).isEqualTo("999.999 µs");
+        assertThat(DurationText.formatNanos(1_000_000)).isEqualTo("1 ms");
         assertThat(DurationText.format(Duration.ofMillis(100))).isEqualTo("100 ms");
         assertThat(DurationText.format(Duration.ofNanos(2_500_000))).isEqualTo("2.5 ms");
         assertThat(DurationText.formatNanos(1_234_567)).isEqualTo("1.234567 ms");
