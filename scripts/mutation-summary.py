@@ -41,7 +41,8 @@ def main():
         per_class[outer][status] += 1
         if status in NOT_DETECTED:
             line = int(m.findtext("lineNumber"))
-            missed[outer].append((line, m.findtext("mutatedMethod"), m.findtext("description"), status,
+            description = m.findtext("description").split(" for dev/")[0]
+            missed[outer].append((line, m.findtext("mutatedMethod"), description, status,
                                   source_line(cls, m.findtext("sourceFile"), line)))
     total = sum(by_status.values())
     detected = sum(by_status[s] for s in DETECTED)
