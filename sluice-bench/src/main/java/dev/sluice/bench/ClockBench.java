@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.time.SluiceClock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,6 +17,13 @@ import org.openjdk.jmh.annotations.Threads;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Threads(1)
 public class ClockBench {
+    private static final SluiceClock SYSTEM = SluiceClock.system();
+
+    /** What every in-memory limiter decision reads: {@code SluiceClock.system().nanos()}. */
+    @Benchmark
+    public long sluiceSystemClock() {
+        return SYSTEM.nanos();
+    }
 
     @Benchmark
     public long nanoTime() {

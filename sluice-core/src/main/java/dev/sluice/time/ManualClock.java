@@ -29,9 +29,13 @@ public final class ManualClock implements SluiceClock {
     /**
      * A clock that starts at {@code start}.
      *
-     * @throws IllegalArgumentException if {@code start} is more than {@link SluiceClock#MAX_NANOS} from the epoch
+     * @param start the instant of the clock's first reading
+     * @throws IllegalArgumentException if {@code start} is null or more than {@link SluiceClock#MAX_NANOS} from the epoch
      */
     public ManualClock(Instant start) {
+        if (start == null) {
+            throw new IllegalArgumentException("a manual clock needs an instant to start at, was null");
+        }
         long epochNanos;
         try {
             epochNanos = SluiceClock.toEpochNanos(start);
@@ -51,14 +55,30 @@ public final class ManualClock implements SluiceClock {
         return nanos;
     }
 
-    /** Moves time forward by {@code amount} and runs the tasks that fall due. */
+    /**
+     * Moves time forward by {@code amount} and runs the tasks that fall due.
+     *
+     * @param amount how far to move, zero or more
+     * @throws IllegalArgumentException if {@code amount} is null or negative, or would take the clock past {@link
+     *     SluiceClock#MAX_NANOS}
+     */
     public void advance(Duration amount) {
-        advanceNanos(amount.toNanos());
+        if (amount == null) {
+            throw new IllegalArgumentException("amount to advance by must be a duration, was null");
+        }
+        long nanos;
+        try {
+            nanos = amount.toNanos();
+        } catch (ArithmeticException overflow) {
+            nanos = amount.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        advanceNanos(nanos);
     }
 
     /**
      * Moves time forward by {@code amount} nanoseconds and runs the tasks that fall due.
      *
+     * @param amount how far to move, in nanoseconds, zero or more
      * @throws IllegalArgumentException if {@code amount} is negative, or would take the clock past {@link
      *     SluiceClock#MAX_NANOS}
      */
@@ -87,7 +107,11 @@ public final class ManualClock implements SluiceClock {
         advanceNanos(0);
     }
 
-    /** The number of scheduled tasks that have not run yet. */
+    /**
+     * The number of scheduled tasks that have neither run nor been cancelled.
+     *
+     * @return how many tasks are pending
+     */
     public synchronized int pendingTasks() {
         return scheduled.size();
     }
@@ -116,6 +140,7 @@ public final class ManualClock implements SluiceClock {
 
     @Override
     public synchronized Timer schedule(long delayNanos, Runnable task) {
+        TaskCheck.notNull(task);
         // Saturates: a delay past the end of time never falls due, rather than wrapping into the past.
         long due = nanos + Math.max(0, delayNanos);
         if (due < nanos) {

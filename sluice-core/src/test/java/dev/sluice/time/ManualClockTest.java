@@ -184,6 +184,28 @@ class ManualClockTest {
     }
 
     @Test
+    void nullArgumentsAndAnAdvanceBeyondALongOfNanosAreRejectedWithAMessage() {
+        ManualClock clock = new ManualClock();
+        assertThatThrownBy(() -> new ManualClock(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a manual clock needs an instant to start at, was null");
+        assertThatThrownBy(() -> clock.advance(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("amount to advance by must be a duration, was null");
+        assertThatThrownBy(() -> clock.schedule(0, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a clock schedules a task to run, was null");
+        assertThatThrownBy(() -> clock.advance(Duration.ofDays(200 * 365)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("goes past it");
+        assertThatThrownBy(() -> clock.advance(Duration.ofDays(-200 * 365)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only moves forward");
+        assertThat(clock.nanos()).isEqualTo(START);
+        assertThat(clock.pendingTasks()).isZero();
+    }
+
+    @Test
     void tasksScheduledByTasksRunInTheSameAdvanceIfDueByItsEnd() {
         ManualClock clock = new ManualClock();
         List<String> ran = new ArrayList<>();

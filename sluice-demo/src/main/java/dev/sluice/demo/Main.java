@@ -1,49 +1,113 @@
 package dev.sluice.demo;
 
+import java.io.PrintStream;
 import java.time.Duration;
 
 /** The command line of {@code ./sluice}. */
 public final class Main {
     /** Seconds of traffic by default; the drain after it takes a few more. */
-    private static final long DEFAULT_SECONDS = 15;
+    static final long DEFAULT_SECONDS = 15;
+
+    /** The exit status of a command line that cannot be run as given. */
+    static final int USAGE_ERROR = 2;
+
+    static final String USAGE = """
+            usage: ./sluice <command>
+
+            commands:
+              demo [--seconds N]   tenants, a job queue and a rate-limited API on the in-memory engine:
+                                   N seconds of traffic (1 to 3600, default %d), then the queue drains
+              help                 prints this text (also --help, -h)
+            """.formatted(DEFAULT_SECONDS);
 
     private Main() {}
 
-    /** Runs a command: {@code demo [--seconds N]}. */
-    public static void main(String[] args) throws InterruptedException {
-        if (args.length == 0 || !args[0].equals("demo")) {
-            usage();
-            return;
-        }
-        long seconds = DEFAULT_SECONDS;
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--seconds") && i + 1 < args.length) {
-                seconds = parseSeconds(args[++i]);
-            } else {
-                usage();
-                return;
-            }
-        }
-        new QueueDemo(Duration.ofSeconds(seconds), System.out).run();
+    /** What {@code demo} runs: the demo for the given seconds of traffic. */
+    @FunctionalInterface
+    interface Demo {
+        void run(long seconds) throws InterruptedException;
     }
 
-    private static long parseSeconds(String value) {
-        try {
-            long seconds = Long.parseLong(value);
-            if (seconds >= 1 && seconds <= 3600) {
-                return seconds;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+    /**
+     * Runs a command line and exits with its status when it is not 0.
+     *
+     * @param args the command and its options, as {@link #USAGE} lists them
+     * @throws InterruptedException if the demo is interrupted
+     */
+    public static void main(String[] args) throws InterruptedException {
+        int status = run(
+                args, System.out, System.err, seconds -> new QueueDemo(Duration.ofSeconds(seconds), System.out).run());
+        if (status != 0) {
+            System.exit(status);
         }
-        System.err.println("--seconds must be a whole number from 1 to 3600, was '" + value + "'");
-        System.exit(2);
+    }
+
+    /**
+     * Runs a command line: usage on {@code out} for help, the demo for {@code demo}, and otherwise a line on
+     * {@code err} naming what was wrong, then the usage.
+     *
+     * @return the exit status: 0, or {@link #USAGE_ERROR}
+     */
+    static int run(String[] args, PrintStream out, PrintStream err, Demo demo) throws InterruptedException {
+        if (args.length == 0) {
+            err.print(USAGE);
+            return USAGE_ERROR;
+        }
+        switch (args[0]) {
+            case "help", "--help", "-h" -> {
+                out.print(USAGE);
+                return 0;
+            }
+            case "demo" -> {
+                return demo(args, out, err, demo);
+            }
+            default -> {
+                return fail(err, "unknown command '" + args[0] + "' (commands: demo, help)");
+            }
+        }
+    }
+
+    private static int demo(String[] args, PrintStream out, PrintStream err, Demo demo) throws InterruptedException {
+        long seconds = DEFAULT_SECONDS;
+        for (int i = 1; i < args.length; i++) {
+            switch (args[i]) {
+                case "--help", "-h" -> {
+                    out.print(USAGE);
+                    return 0;
+                }
+                case "--seconds" -> {
+                    if (i + 1 == args.length) {
+                        return fail(err, "--seconds needs a value: a whole number from 1 to 3600");
+                    }
+                    String value = args[++i];
+                    seconds = parseSeconds(value);
+                    if (seconds == 0) {
+                        return fail(err, "--seconds must be a whole number from 1 to 3600, was '" + value + "'");
+                    }
+                }
+                default -> {
+                    return fail(err, "unknown option '" + args[i] + "' for demo (options: --seconds N)");
+                }
+            }
+        }
+        demo.run(seconds);
         return 0;
     }
 
-    private static void usage() {
-        System.err.println("usage: ./sluice demo [--seconds N]   (N seconds of traffic, 1 to 3600, default "
-                + DEFAULT_SECONDS + "; the queue then drains for a few seconds)");
-        System.exit(2);
+    /** {@code value} as seconds from 1 to 3600, or 0 if it is not one. */
+    private static long parseSeconds(String value) {
+        try {
+            long seconds = Long.parseLong(value);
+            return seconds >= 1 && seconds <= 3600 ? seconds : 0;
+        } catch (NumberFormatException notANumber) {
+            return 0;
+        }
+    }
+
+    private static int fail(PrintStream err, String problem) {
+        err.println("sluice: " + problem);
+        err.println();
+        err.print(USAGE);
+        return USAGE_ERROR;
     }
 }

@@ -1,0 +1,87 @@
+package dev.sluice.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final List<Long> demos = new ArrayList<>();
+
+    private int run(String... args) throws InterruptedException {
+        return Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                demos::add);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpPrintsTheUsageOnStandardOutputAndSucceeds() throws InterruptedException {
+        for (String help : new String[] {"--help", "-h", "help"}) {
+            out.reset();
+            assertThat(run(help)).as(help).isZero();
+            assertThat(out()).startsWith("usage: ./sluice <command>").contains("demo [--seconds N]");
+        }
+        assertThat(run("demo", "--help")).isZero();
+        assertThat(err()).isEmpty();
+        assertThat(demos).isEmpty();
+    }
+
+    @Test
+    void demoRunsForFifteenSecondsByDefaultOrTheSecondsGiven() throws InterruptedException {
+        assertThat(run("demo")).isZero();
+        assertThat(run("demo", "--seconds", "30")).isZero();
+        assertThat(run("demo", "--seconds", "1")).isZero();
+        assertThat(run("demo", "--seconds", "3600")).isZero();
+        assertThat(demos).containsExactly(15L, 30L, 1L, 3600L);
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void anUnknownCommandIsNamedAndFailsWithTheUsage() throws InterruptedException {
+        assertThat(run("deom")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err())
+                .startsWith("sluice: unknown command 'deom' (commands: demo, help)")
+                .contains("usage:");
+        assertThat(out()).isEmpty();
+        assertThat(demos).isEmpty();
+    }
+
+    @Test
+    void noCommandPrintsTheUsageAndFails() throws InterruptedException {
+        assertThat(run()).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err()).startsWith("usage: ./sluice <command>");
+        assertThat(demos).isEmpty();
+    }
+
+    @Test
+    void badDemoOptionsAreNamedAndRunNothing() throws InterruptedException {
+        assertThat(run("demo", "--seconds")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err()).startsWith("sluice: --seconds needs a value");
+        err.reset();
+        for (String bad : new String[] {"0", "3601", "ten", "-5", "1.5"}) {
+            err.reset();
+            assertThat(run("demo", "--seconds", bad)).as(bad).isEqualTo(Main.USAGE_ERROR);
+            assertThat(err()).startsWith("sluice: --seconds must be a whole number from 1 to 3600, was '" + bad + "'");
+        }
+        err.reset();
+        assertThat(run("demo", "--fast")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err()).startsWith("sluice: unknown option '--fast' for demo (options: --seconds N)");
+        assertThat(demos).isEmpty();
+    }
+}
