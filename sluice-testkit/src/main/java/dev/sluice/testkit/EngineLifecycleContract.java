@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * After {@link Sluice#close()}: every use of the engine and of what it handed out throws an {@link
  * IllegalStateException} naming the engine; what an object is stays readable; closing again does nothing.
- * Also what engines and limiters say they are ({@code toString}).
+ * Also what engines and limiters say they are ({@code toString}). Every method of a queue and a worker after
+ * close, and callers waiting when it happens, are pinned by {@link QueueClosedEngineContract}, which runs with
+ * the queue contract on the engines that keep queues.
  */
 public abstract class EngineLifecycleContract extends ContractSupport {
     private static final TokenBucket TEN_PER_SECOND = TokenBucket.of(10, 10, Duration.ofSeconds(1));

@@ -192,7 +192,10 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
         engine.close();
 
         eventually().until(added::isDone);
-        assertThat(added).isCompletedExceptionally();
+        assertThatThrownBy(added::join)
+                .hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(engine.toString())
+                .hasMessageContaining("closed");
     }
 
     @Test

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -33,17 +32,6 @@ public abstract class QueueAwaitContract extends QueueContractSupport {
 
     private static <R> R result(CompletableFuture<R> future) throws Exception {
         return future.get(10, TimeUnit.SECONDS);
-    }
-
-    private static Throwable failureOf(CompletableFuture<?> future) {
-        try {
-            future.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError("the future did not fail within 10 s", e);
-        }
-        throw new AssertionError("the future completed normally");
     }
 
     // ------------------------------------------------------------------------------------------ whenFinished

@@ -273,6 +273,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** After the engine closes: every use of a queue or worker refuses; what it is stays readable. */
+    @Nested
+    @DisplayName("after the engine closes: every use of a queue or worker refuses; what it is stays readable")
+    class ClosedEngine extends QueueClosedEngineContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")

@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -164,6 +165,18 @@ public abstract class QueueContractSupport extends ContractSupport {
         threads.add(thread);
         thread.start();
         return new Async<>(thread, future);
+    }
+
+    /** Why {@code future} failed, waiting for it up to 10 s of real time; an assertion error if it did not. */
+    protected static Throwable failureOf(CompletableFuture<?> future) {
+        try {
+            future.get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError("the future did not fail within 10 s", e);
+        }
+        throw new AssertionError("the future completed normally");
     }
 
     /** An action running on its own thread, and its outcome. */

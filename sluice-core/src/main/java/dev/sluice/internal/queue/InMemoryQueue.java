@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
@@ -55,6 +56,9 @@ import java.util.function.LongFunction;
  * WakeTimer} (one clock timer for the earliest due time) and {@link Listeners} (events, told after the lock is
  * released). The rules they apply are pure functions of time: {@link AttemptRules}, {@link RetentionRules},
  * {@link RepeatPlanner} and {@link GroupRules}.
+ *
+ * <p>Once its engine has closed ({@link #closeWorkers}), every method of {@link JobQueue} but {@code name()}
+ * and {@code options()} throws {@link Limits#closed}; each checks first, before its arguments.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
     private static final int LOCK_SPINS = 50;
@@ -64,6 +68,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
 
+    private final Object engine;
     private final String name;
     private final Codec<T> codec;
     private final QueueOptions options;
@@ -89,13 +94,19 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private final JobStore store;
     private final GroupRing groups;
     private final Repeats<T> repeats;
-    private boolean closed;
+    /**
+     * Set under the lock when the engine closes. Read without it at the start of every call, and again under
+     * it by the calls that add jobs, workers, schedules or waiters, so that none is taken after the close.
+     */
+    private volatile boolean closed;
+
     private final Waiters<T> waiters;
 
     private final Listeners<T> listeners;
 
-    /** A queue called {@code name}; the engine has checked the arguments. */
-    public InMemoryQueue(String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
+    /** A queue called {@code name} of {@code engine} (named in errors); the engine has checked the arguments. */
+    public InMemoryQueue(Object engine, String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
+        this.engine = engine;
         this.name = name;
         this.codec = codec;
         this.options = options;
@@ -130,10 +141,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /**
-     * Closes every worker, giving running jobs {@link #ENGINE_CLOSE_DEADLINE} on the engine's clock, and waits
-     * for them. Used when the engine closes.
+     * Refuses every further use, then closes every worker, giving running jobs {@link #ENGINE_CLOSE_DEADLINE} on
+     * the engine's clock. Used when the engine closes.
+     *
+     * @return completes when every worker has closed
      */
-    public void closeWorkers() {
+    public CompletableFuture<Void> closeWorkers() {
         List<InMemoryWorker<T>> all;
         lock.lock();
         try {
@@ -145,11 +158,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         } finally {
             lock.unlock();
         }
-        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
+        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>(all.size());
         for (InMemoryWorker<T> worker : all) {
             closing.add(worker.closeAsync(ENGINE_CLOSE_DEADLINE));
         }
-        closing.forEach(CompletableFuture::join);
+        return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
 
     @Override
@@ -166,12 +179,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         return add(prepare(job, -1), payload, roomDeadline(clock.nanos()));
     }
 
     @Override
     public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
         Prepared prepared = prepare(job, -1);
         return addAsync(deadline -> add(prepared, payload, deadline));
@@ -210,11 +225,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
+        checkOpen();
         return addBulk(newJobs, prepareBulk(newJobs), roomDeadline(clock.nanos()));
     }
 
     @Override
     public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
+        checkOpen();
         List<Prepared> prepared = prepareBulk(newJobs);
         List<NewJob<T>> copy = List.copyOf(newJobs);
         return addAsync(deadline -> addBulk(copy, prepared, deadline));
@@ -368,8 +385,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         });
         blockedProducers++;
         try {
-            while ((shortage = shortage(demand)) != null) {
-                if (timedOut[0] || clock.nanos() >= deadline || closed) {
+            while (true) {
+                checkOpen();
+                if ((shortage = shortage(demand)) == null) {
+                    return;
+                }
+                if (timedOut[0] || clock.nanos() >= deadline) {
                     throw shortage;
                 }
                 try {
@@ -820,6 +841,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
+        checkOpen();
         if (id == null || id.isEmpty() || id.length() > MAX_REPEAT_ID_LENGTH) {
             throw new IllegalArgumentException("repeatable job id must be 1 to " + MAX_REPEAT_ID_LENGTH
                     + " characters (its runs' ids add a prefix and a time), was "
@@ -866,6 +888,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean removeRepeatable(String id) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("repeatable job id must not be null");
         }
@@ -879,6 +902,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public List<RepeatableJob<T>> repeatables() {
+        checkOpen();
         lock.lock();
         try {
             return repeats.views();
@@ -891,6 +915,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Optional<Job<T>> job(String id) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
@@ -905,14 +930,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public CompletableFuture<Job<T>> whenFinished(String id) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
         lock.lock();
         try {
-            if (closed) {
-                return CompletableFuture.failedFuture(closedEngine());
-            }
+            checkOpen();
             JobRecord record = store.get(id);
             if (record == null) {
                 return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
@@ -928,6 +952,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        checkOpen();
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("awaitIdle timeout must be zero or positive, was " + timeout);
         }
@@ -973,6 +998,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public JobCounts counts() {
+        checkOpen();
         lock.lock();
         try {
             return countsNow();
@@ -988,6 +1014,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public List<Job<T>> jobs(JobState state, int offset, int limit) {
+        checkOpen();
         if (state == null) {
             throw new IllegalArgumentException("state must be one of " + List.of(JobState.values()) + ", was null");
         }
@@ -1046,6 +1073,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public QueueStats stats() {
+        checkOpen();
         lock.lock();
         try {
             return statsOf(countsNow(), stats, clock.nanos());
@@ -1056,6 +1084,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public QueueStats stats(String groupName) {
+        checkOpen();
         checkLookedUpGroup(groupName);
         lock.lock();
         try {
@@ -1087,6 +1116,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void pause() {
+        checkOpen();
         lock.lock();
         try {
             paused = true;
@@ -1097,6 +1127,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void resume() {
+        checkOpen();
         lock.lock();
         try {
             paused = false;
@@ -1108,6 +1139,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean isPaused() {
+        checkOpen();
         lock.lock();
         try {
             return paused;
@@ -1118,6 +1150,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean remove(String id) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
@@ -1170,6 +1203,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void retry(String id, JobState from) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }
@@ -1194,6 +1228,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int retryFailed() {
+        checkOpen();
         lock.lock();
         try {
             List<JobRecord> failed = new ArrayList<>();
@@ -1222,6 +1257,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int clean(JobState state, Duration age) {
+        checkOpen();
         if (state != JobState.COMPLETED && state != JobState.FAILED) {
             throw new IllegalArgumentException("clean removes COMPLETED or FAILED jobs, was " + state);
         }
@@ -1249,6 +1285,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public int drain(boolean delayedToo) {
+        checkOpen();
         Events<T> events;
         int drained;
         lock.lock();
@@ -1277,6 +1314,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void setRate(LimitPolicy policy) {
+        checkOpen();
         QueueOptions.builder().rate(policy).build();
         lock.lock();
         try {
@@ -1296,6 +1334,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void setConcurrency(int value) {
+        checkOpen();
         QueueOptions.builder().concurrency(value).build();
         lock.lock();
         try {
@@ -1308,6 +1347,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void setGroupDefaults(GroupLimits limits) {
+        checkOpen();
         if (limits == null) {
             throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
         }
@@ -1322,6 +1362,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void setGroupLimits(String group, GroupLimits limits) {
+        checkOpen();
         JobOptions.builder().group(group);
         if (limits == null) {
             throw new IllegalArgumentException(
@@ -1338,6 +1379,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void clearGroupLimits(String group) {
+        checkOpen();
         JobOptions.builder().group(group);
         lock.lock();
         try {
@@ -1350,6 +1392,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public GroupLimits groupLimits(String group) {
+        checkOpen();
         checkLookedUpGroup(group);
         lock.lock();
         try {
@@ -1377,6 +1420,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
+        checkOpen();
         if (processor == null) {
             throw new IllegalArgumentException("processor of a worker on queue '" + name + "' must not be null");
         }
@@ -1408,6 +1452,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void addListener(QueueListener<T> listener) {
+        checkOpen();
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null");
         }
@@ -1416,6 +1461,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean removeListener(QueueListener<T> listener) {
+        checkOpen();
         return listeners.remove(listener);
     }
 
@@ -1459,14 +1505,20 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return closed;
     }
 
-    private void checkOpen() {
+    /** Fails if the engine is closed; a volatile read, cheap enough for every call. */
+    void checkOpen() {
         if (closed) {
             throw closedEngine();
         }
     }
 
     private IllegalStateException closedEngine() {
-        return new IllegalStateException("queue '" + name + "' belongs to a closed engine");
+        return Limits.closed(this);
+    }
+
+    @Override
+    public String toString() {
+        return "queue '" + name + "' of " + engine;
     }
 
     // ---------------------------------------------------------------- snapshots
@@ -1517,6 +1569,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Optional<byte[]> payloadBytes(String id) {
+        checkOpen();
         if (id == null) {
             throw new IllegalArgumentException("job id must not be null");
         }

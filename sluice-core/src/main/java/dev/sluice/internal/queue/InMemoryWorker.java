@@ -17,6 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot records
  * how its job ended and takes the next job in one critical section of the queue.
+ *
+ * <p>Once the engine has closed, every method but closing (which then does nothing) throws, as its queue's do.
  */
 final class InMemoryWorker<T> implements Worker<T> {
     private enum State {
@@ -48,6 +50,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     @Override
     public void start() {
+        queue.checkOpen();
         lock.lock();
         try {
             if (state != State.NEW) {
@@ -72,6 +75,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     @Override
     public int runDue() {
+        queue.checkOpen();
         Slot slot = new Slot();
         lock.lock();
         try {
@@ -128,6 +132,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     @Override
     public int active() {
+        queue.checkOpen();
         lock.lock();
         try {
             return active;
@@ -501,6 +506,11 @@ final class InMemoryWorker<T> implements Worker<T> {
                 lock.unlock();
             }
         }
+    }
+
+    @Override
+    public String toString() {
+        return "worker of " + queue + " (concurrency " + options.concurrency() + ")";
     }
 
     private static String reasonOf(Throwable e) {

@@ -17,7 +17,7 @@ class ListenerFailureLoggingTest {
     @Test
     void aThrowingListenerIsLoggedWithTheQueueAndItsException() {
         InMemoryQueue<String> queue =
-                new InMemoryQueue<>("orders", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
+                new InMemoryQueue<>("engine", "orders", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
         queue.addListener(new QueueListener<>() {
             @Override
             public void onAdded(Job<String> job) {

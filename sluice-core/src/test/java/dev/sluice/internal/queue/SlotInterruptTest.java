@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class SlotInterruptTest {
     private final InMemoryQueue<String> queue =
-            new InMemoryQueue<>("q", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
+            new InMemoryQueue<>("engine", "q", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
     private final InMemoryWorker<String> worker =
             new InMemoryWorker<>(queue, ctx -> Result.done(), WorkerOptions.manual());
     private final InMemoryWorker<String>.Slot slot = worker.new Slot();
