@@ -3,7 +3,7 @@ package dev.sluice.internal;
 import java.time.Duration;
 
 /**
- * DurationText written for people, for messages and {@code toString}: {@code 2.5 s}, {@code 100 ms},
+ * Durations written for people, for messages and {@code toString}: {@code 2.5 s}, {@code 100 ms},
  * {@code 1 h 30 min}, not {@code PT0.0025S}.
  *
  * <p>Exact, never rounded: below a minute, the largest unit in which the amount is at least 1 ({@code ns},

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /** Argument checks shared by the policies; every message names the bad value and the allowed range. */
@@ -21,11 +22,12 @@ final class Checks {
             throw new IllegalArgumentException(what + " must be a positive duration, was null");
         }
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(what + " must be a positive duration, was " + value);
+            throw new IllegalArgumentException(
+                    what + " must be a positive duration, was " + DurationText.format(value));
         }
         if (value.compareTo(Duration.ofNanos(MAX_SPAN_NANOS)) > 0) {
-            throw new IllegalArgumentException(
-                    what + " must be at most " + Duration.ofNanos(MAX_SPAN_NANOS) + ", was " + value);
+            throw new IllegalArgumentException(what + " must be at most " + DurationText.formatNanos(MAX_SPAN_NANOS)
+                    + ", was " + DurationText.format(value));
         }
         return value.toNanos();
     }
@@ -33,7 +35,7 @@ final class Checks {
     /** The nanoseconds one permit takes to come back at {@code permits} per {@code periodNanos}, rounded up. */
     static long emissionInterval(String what, long permits, long periodNanos) {
         if (permits > periodNanos) {
-            throw new IllegalArgumentException(what + " of " + permits + " per " + Duration.ofNanos(periodNanos)
+            throw new IllegalArgumentException(what + " of " + permits + " per " + DurationText.formatNanos(periodNanos)
                     + " is faster than the finest the clock can express; allowed: at most 1 permit per nanosecond");
         }
         return Math.ceilDiv(periodNanos, permits);
@@ -49,7 +51,8 @@ final class Checks {
         }
         if (span > MAX_SPAN_NANOS) {
             throw new IllegalArgumentException(what + " of " + permits + " permits at one per "
-                    + Duration.ofNanos(intervalNanos) + " takes longer than " + Duration.ofNanos(MAX_SPAN_NANOS)
+                    + DurationText.formatNanos(intervalNanos) + " takes longer than "
+                    + DurationText.formatNanos(MAX_SPAN_NANOS)
                     + " to refill; allowed: at most that");
         }
         return span;

@@ -1,7 +1,7 @@
 package dev.sluice.queue;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
-import java.util.StringJoiner;
 
 /**
  * Duration checks for the queue's options, and durations written for people: every message names the bad
@@ -13,10 +13,6 @@ final class Durations {
     static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE / 4);
     /** {@link #MAX} in messages: its exact value would only hide the point. */
     private static final String MAX_TEXT = "about 73 years";
-
-    private static final long MINUTE = 60;
-    private static final long HOUR = 60 * MINUTE;
-    private static final long DAY = 24 * HOUR;
 
     private Durations() {}
 
@@ -49,52 +45,6 @@ final class Durations {
      * sign; {@code "null"} for null. The one place the queue package turns a duration into text.
      */
     static String text(Duration value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value.isNegative()) {
-            // Duration's most negative value has no positive twin; a nanosecond less reads the same
-            return "-"
-                    + text(value.getSeconds() == Long.MIN_VALUE ? Duration.ofSeconds(Long.MAX_VALUE) : value.negated());
-        }
-        long seconds = value.getSeconds();
-        int nanos = value.getNano();
-        if (seconds == 0 && nanos < 1_000) {
-            return nanos + " ns";
-        }
-        if (seconds == 0) {
-            return nanos < 1_000_000
-                    ? decimal(nanos / 1_000, nanos % 1_000, 3, "µs")
-                    : decimal(nanos / 1_000_000, nanos % 1_000_000, 6, "ms");
-        }
-        if (seconds < MINUTE) {
-            return decimal(seconds, nanos, 9, "s");
-        }
-        StringJoiner parts = new StringJoiner(" ");
-        long days = seconds / DAY;
-        long hours = seconds % DAY / HOUR;
-        long minutes = seconds % HOUR / MINUTE;
-        if (days != 0) {
-            parts.add(days + " d");
-        }
-        if (hours != 0) {
-            parts.add(hours + " h");
-        }
-        if (minutes != 0) {
-            parts.add(minutes + " min");
-        }
-        if (seconds % MINUTE != 0 || nanos != 0) {
-            parts.add(decimal(seconds % MINUTE, nanos, 9, "s"));
-        }
-        return parts.toString();
-    }
-
-    /** {@code whole.fraction unit}, the fraction written with {@code digits} digits, trailing zeros dropped. */
-    private static String decimal(long whole, int fraction, int digits, String unit) {
-        if (fraction == 0) {
-            return whole + " " + unit;
-        }
-        String decimals = String.format("%0" + digits + "d", fraction).replaceFirst("0+$", "");
-        return whole + "." + decimals + " " + unit;
+        return DurationText.format(value);
     }
 }

@@ -97,6 +97,7 @@ class DurationsTest {
         assertThat(Durations.text(null)).isEqualTo("null");
         assertThat(Durations.text(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
                 .isEqualTo("106751991167300 d 15 h 30 min 7.999999999 s");
-        assertThat(Durations.text(Duration.ofSeconds(Long.MIN_VALUE))).isEqualTo("-106751991167300 d 15 h 30 min 7 s");
+        assertThat(Durations.text(Duration.ofSeconds(Long.MIN_VALUE)))
+                .isEqualTo("-106751991167300 d 15 h 30 min 7.999999999 s");
     }
 }

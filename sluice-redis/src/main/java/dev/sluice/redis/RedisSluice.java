@@ -1,6 +1,7 @@
 package dev.sluice.redis;
 
 import dev.sluice.Sluice;
+import dev.sluice.internal.DurationText;
 import dev.sluice.redis.internal.RedisEngine;
 import dev.sluice.redis.internal.RedisSettings;
 import dev.sluice.time.SluiceClock;
@@ -230,7 +231,8 @@ public final class RedisSluice {
             if (value == null
                     || value.compareTo(Duration.ofMillis(1)) < 0
                     || value.compareTo(Duration.ofMinutes(1)) > 0) {
-                throw new IllegalArgumentException(what + " must be between 1 ms and 1 minute, was " + value);
+                throw new IllegalArgumentException(
+                        what + " must be between 1 ms and 1 minute, was " + DurationText.format(value));
             }
             return value;
         }

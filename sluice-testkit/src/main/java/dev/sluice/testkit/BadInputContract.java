@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class BadInputContract extends ContractSupport {
     /** {@code Long.MAX_VALUE / 4} ns, the longest span a policy may describe. */
-    private static final String LONGEST_SPAN = "PT640511H56M49.213693951S";
+    private static final String LONGEST_SPAN = "26687 d 23 h 56 min 49.213693951 s";
 
     private static final Duration SECOND_DURATION = Duration.ofSeconds(1);
 
@@ -140,24 +140,24 @@ public abstract class BadInputContract extends ContractSupport {
                 "1000000000001");
         assertRejected(() -> TokenBucket.of(1, 0, SECOND_DURATION), "refillTokens", "between 1 and", "was 0");
         assertRejected(() -> TokenBucket.of(1, -5, SECOND_DURATION), "refillTokens", "between 1 and", "-5");
-        assertRejected(() -> TokenBucket.of(1, 1, Duration.ZERO), "refillPeriod", "positive", "PT0S");
-        assertRejected(() -> TokenBucket.of(1, 1, Duration.ofSeconds(-1)), "refillPeriod", "positive", "PT-1S");
+        assertRejected(() -> TokenBucket.of(1, 1, Duration.ZERO), "refillPeriod", "positive", "0 ns");
+        assertRejected(() -> TokenBucket.of(1, 1, Duration.ofSeconds(-1)), "refillPeriod", "positive", "-1 s");
         assertRejected(() -> TokenBucket.of(1, 1, null), "refillPeriod", "positive", "null");
         assertRejected(
                 () -> TokenBucket.of(1, 1, Duration.ofDays(40_000)),
                 "refillPeriod",
                 "at most " + LONGEST_SPAN,
-                "PT960000H");
+                "40000 d");
         assertRejected(
                 () -> TokenBucket.of(10, 2_000_000_000L, SECOND_DURATION),
                 "2000000000",
-                "PT1S",
+                "1 s",
                 "at most 1 permit per nanosecond");
         assertRejected(
                 () -> TokenBucket.of(1_000_000_000_000L, 1, Duration.ofDays(1)),
                 "capacity",
                 "1000000000000",
-                "PT24H",
+                "1 d",
                 LONGEST_SPAN);
         assertRejected(() -> TokenBucket.perSecond(0), "capacity", "was 0");
     }
@@ -177,14 +177,14 @@ public abstract class BadInputContract extends ContractSupport {
         assertRejected(() -> Gcra.of(0, SECOND_DURATION, 1), "rate", "between 1 and", "was 0");
         assertRejected(() -> Gcra.of(1, SECOND_DURATION, 0), "burst", "between 1 and 1000000000000", "was 0");
         assertRejected(() -> Gcra.of(1, SECOND_DURATION, -3), "burst", "between 1 and 1000000000000", "-3");
-        assertRejected(() -> Gcra.of(1, Duration.ZERO, 1), "period", "positive", "PT0S");
+        assertRejected(() -> Gcra.of(1, Duration.ZERO, 1), "period", "positive", "0 ns");
         assertRejected(() -> Gcra.of(1, null, 1), "period", "positive", "null");
         assertRejected(
                 () -> Gcra.of(2_000_000_000L, SECOND_DURATION, 1),
                 "rate",
                 "2000000000",
                 "at most 1 permit per nanosecond");
-        assertRejected(() -> Gcra.of(1, Duration.ofDays(1), 1_000_000), "burst", "1000000", "PT24H", LONGEST_SPAN);
+        assertRejected(() -> Gcra.of(1, Duration.ofDays(1), 1_000_000), "burst", "1000000", "1 d", LONGEST_SPAN);
     }
 
     @Test
@@ -195,7 +195,7 @@ public abstract class BadInputContract extends ContractSupport {
                 "limit",
                 "between 1 and 1000000000000",
                 "1000000000001");
-        assertRejected(() -> FixedWindow.of(1, Duration.ofNanos(-1)), "window", "positive", "PT-0.000000001S");
+        assertRejected(() -> FixedWindow.of(1, Duration.ofNanos(-1)), "window", "positive", "-1 ns");
         assertRejected(() -> FixedWindow.of(1, Duration.ofDays(40_000)), "window", "at most " + LONGEST_SPAN);
         assertRejected(
                 () -> SlidingWindowCounter.of(-1, SECOND_DURATION), "limit", "between 1 and 1000000000000", "-1");
@@ -203,7 +203,7 @@ public abstract class BadInputContract extends ContractSupport {
         assertRejected(
                 () -> SlidingWindowLog.of(1_000_001, SECOND_DURATION), "limit", "between 1 and 1000000", "1000001");
         assertRejected(() -> SlidingWindowLog.of(0, SECOND_DURATION), "limit", "between 1 and 1000000", "was 0");
-        assertRejected(() -> SlidingWindowLog.of(1, Duration.ZERO), "window", "positive", "PT0S");
+        assertRejected(() -> SlidingWindowLog.of(1, Duration.ZERO), "window", "positive", "0 ns");
 
         assertThat(SlidingWindowLog.of(1_000_000, Duration.ofNanos(1)).limit()).isEqualTo(1_000_000);
         assertThat(FixedWindow.of(1_000_000_000_000L, Duration.ofNanos(Long.MAX_VALUE / 4))
@@ -220,8 +220,8 @@ public abstract class BadInputContract extends ContractSupport {
                 "maxConcurrent",
                 "between 1 and 1000000",
                 "1000001");
-        assertRejected(() -> ConcurrencyLimit.of(1, Duration.ZERO), "leaseTimeout", "positive", "PT0S");
-        assertRejected(() -> ConcurrencyLimit.of(1, Duration.ofMillis(-5)), "leaseTimeout", "positive", "PT-0.005S");
+        assertRejected(() -> ConcurrencyLimit.of(1, Duration.ZERO), "leaseTimeout", "positive", "0 ns");
+        assertRejected(() -> ConcurrencyLimit.of(1, Duration.ofMillis(-5)), "leaseTimeout", "positive", "-5 ms");
         assertThat(ConcurrencyLimit.of(1_000_000, Duration.ofNanos(1)).limit()).isEqualTo(1_000_000);
     }
 

@@ -280,7 +280,7 @@ public abstract class ChainContract extends ContractSupport {
         assertRejected(() -> chain.tryAcquire("x".repeat(513)), "key", "512", "513");
         assertRejected(() -> badSecondKey.tryAcquire("acme"), "key", "512", "empty");
         assertRejected(() -> nullSecondKey.tryAcquire("acme"), "key", "512", "null");
-        assertRejected(() -> chain.acquire("acme", 1, Duration.ofNanos(-1)), "timeout", "PT-0.000000001S");
+        assertRejected(() -> chain.acquire("acme", 1, Duration.ofNanos(-1)), "timeout", "-1 ns");
         assertRejected(() -> chain.acquireAsync("acme", 4, Duration.ofSeconds(1)), "permits", "between 1 and 3");
 
         assertDecision(tenant.tryAcquire("acme", 5), allowed("tenant", 5, 0, T0 + SECOND));

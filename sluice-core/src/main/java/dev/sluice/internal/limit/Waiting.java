@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.internal.DurationText;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Limiter;
 import dev.sluice.time.SluiceClock;
@@ -83,7 +84,7 @@ public final class Waiting {
 
     private static long deadline(SluiceClock clock, Duration timeout) {
         if (timeout == null || timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be zero or positive, was " + timeout);
+            throw new IllegalArgumentException("timeout must be zero or positive, was " + DurationText.format(timeout));
         }
         long now = clock.nanos();
         long nanos =

@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.DurationText;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
@@ -711,7 +712,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (!owns(job, token)) {
             return;
         }
-        AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + timeout);
+        AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + DurationText.format(timeout));
         Events<T> events;
         InMemoryWorker<?>.Slot slot;
         lock.lock();
@@ -954,7 +955,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         checkOpen();
         if (timeout == null || timeout.isNegative()) {
-            throw new IllegalArgumentException("awaitIdle timeout must be zero or positive, was " + timeout);
+            throw new IllegalArgumentException(
+                    "awaitIdle timeout must be zero or positive, was " + DurationText.format(timeout));
         }
         CompletableFuture<Boolean> idle;
         lock.lock();
@@ -1262,7 +1264,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             throw new IllegalArgumentException("clean removes COMPLETED or FAILED jobs, was " + state);
         }
         if (age == null || age.isNegative()) {
-            throw new IllegalArgumentException("age must be zero or positive, was " + age);
+            throw new IllegalArgumentException("age must be zero or positive, was " + DurationText.format(age));
         }
         lock.lock();
         try {

@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.DurationText;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.Processor;
@@ -144,7 +145,8 @@ final class InMemoryWorker<T> implements Worker<T> {
     @Override
     public CompletableFuture<CloseReport> closeAsync(Duration deadline) {
         if (deadline == null || deadline.isNegative()) {
-            throw new IllegalArgumentException("close deadline must be zero or positive, was " + deadline);
+            throw new IllegalArgumentException(
+                    "close deadline must be zero or positive, was " + DurationText.format(deadline));
         }
         boolean returnNow = false;
         lock.lock();

@@ -1,5 +1,6 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.DurationText;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -13,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -242,8 +242,10 @@ final class LimitScript {
         }
         if (span > MAX_SPAN_NANOS) {
             throw new IllegalArgumentException("limiter '" + limiterName + "': " + policy + " " + what + " " + span
-                    + " ns (" + Duration.ofNanos(span) + "); the Redis engine supports spans of at most 2^52 ns = "
-                    + MAX_SPAN_NANOS + " ns (" + Duration.ofNanos(MAX_SPAN_NANOS) + ", about 52 days); allowed: 1 to "
+                    + " ns (" + DurationText.formatNanos(span)
+                    + "); the Redis engine supports spans of at most 2^52 ns = "
+                    + MAX_SPAN_NANOS + " ns (" + DurationText.formatNanos(MAX_SPAN_NANOS)
+                    + ", about 52 days); allowed: 1 to "
                     + MAX_SPAN_NANOS + " ns");
         }
     }
