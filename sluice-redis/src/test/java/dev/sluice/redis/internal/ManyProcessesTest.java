@@ -51,19 +51,6 @@ class ManyProcessesTest {
     private static final long[] SKEW_MILLIS = {-5_000, 0, 5_000};
     private static final Duration CHILD_TIMEOUT = Duration.ofSeconds(60);
 
-    /**
-     * Of what a limit allows over the run, the share the processes must have been granted. An idle machine sees
-     * 99 to 100 %; one busy with other builds about 80 %, when its threads go unscheduled for a while.
-     */
-    private static final double EXERCISED = 0.6;
-
-    /**
-     * Of the leases a concurrency limit could have granted had each been held for exactly {@link
-     * HammerPolicy#HOLD}, the share the processes must have been granted. Each is held longer: also for a call
-     * telling the time, the release, and until a waiting thread takes it again (about 60 % on an idle machine).
-     */
-    private static final double LEASES_EXERCISED = 0.25;
-
     private static RedisServer redis;
 
     @TempDir
@@ -145,21 +132,19 @@ class ManyProcessesTest {
             softly.assertThat(run.attempts)
                     .as("%s: attempts, of which every one was granted (nothing was limited)", kind)
                     .isGreaterThan(run.grants.length + run.leases.size());
-            long span = run.lastAttempt - run.firstAttempt;
             switch (run.policy.policy) {
                 case TokenBucket bucket ->
-                    assertBucket(softly, run, bucket.capacity(), bucket.nanosPerPermit(), bucket.refillPeriod(), span);
-                case Gcra gcra -> assertBucket(softly, run, gcra.burst(), gcra.nanosPerPermit(), gcra.period(), span);
+                    assertBucket(softly, run, bucket.capacity(), bucket.nanosPerPermit(), bucket.refillPeriod());
+                case Gcra gcra -> assertBucket(softly, run, gcra.burst(), gcra.nanosPerPermit(), gcra.period());
                 case SlidingWindowLog log -> {
                     long window = log.window().toNanos();
                     softly.assertThat(maxInHalfOpenSpan(run.grants, window))
                             .as("%s: the most grants in any %s (%s)", kind, log.window(), run)
                             .isLessThanOrEqualTo((int) log.limit());
-                    assertExercised(softly, run, EXERCISED * log.limit() * span / window);
+                    assertReached(softly, run, maxInHalfOpenSpan(run.grants, window), log.limit(), log.window());
                 }
-                case FixedWindow fixed -> assertWindows(softly, run, fixed.limit(), fixed.window(), span);
-                case SlidingWindowCounter counter ->
-                    assertWindows(softly, run, counter.limit(), counter.window(), span);
+                case FixedWindow fixed -> assertWindows(softly, run, fixed.limit(), fixed.window());
+                case SlidingWindowCounter counter -> assertWindows(softly, run, counter.limit(), counter.window());
                 case ConcurrencyLimit concurrency -> {
                     int most = maxOverlap(run.leases);
                     softly.assertThat(run.releaseFailures)
@@ -171,8 +156,6 @@ class ManyProcessesTest {
                     softly.assertThat(most)
                             .as("%s: the limit was reached: leases held at once (%s)", kind, run)
                             .isEqualTo((int) concurrency.maxConcurrent());
-                    double fullUse = (double) concurrency.maxConcurrent() * span / HammerPolicy.HOLD.toNanos();
-                    assertExercised(softly, run, LEASES_EXERCISED * fullUse);
                 }
                 default -> throw new IllegalStateException("no check for " + run.policy);
             }
@@ -181,21 +164,20 @@ class ManyProcessesTest {
     }
 
     /** A token bucket or GCRA: over any span {@code t}, at most {@code capacity + t / interval} grants. */
-    private static void assertBucket(
-            SoftAssertions softly, Merged run, long capacity, long interval, Duration period, long span) {
+    private static void assertBucket(SoftAssertions softly, Merged run, long capacity, long interval, Duration period) {
         for (long length : new long[] {interval, Duration.ofMillis(100).toNanos(), period.toNanos()}) {
             softly.assertThat(maxInClosedSpan(run.grants, length))
                     .as("%s: the most grants in any %s (%s)", run.policy, Duration.ofNanos(length), run)
                     .isLessThanOrEqualTo((int) (capacity + length / interval));
         }
-        assertExercised(softly, run, EXERCISED * (capacity + (double) span / interval));
+        assertReached(softly, run, maxInClosedSpan(run.grants, period.toNanos()), capacity, period);
     }
 
     /**
      * A fixed window or sliding window counter: every aligned window holds at most the limit; a sliding one at
      * most twice that.
      */
-    private static void assertWindows(SoftAssertions softly, Merged run, long limit, Duration window, long span) {
+    private static void assertWindows(SoftAssertions softly, Merged run, long limit, Duration window) {
         long length = window.toNanos();
         softly.assertThat(maxInAlignedWindow(run.grants, length))
                 .as("%s: the most grants in one aligned %s (%s)", run.policy, window, run)
@@ -203,13 +185,18 @@ class ManyProcessesTest {
         softly.assertThat(maxInHalfOpenSpan(run.grants, length))
                 .as("%s: the most grants in any %s (%s)", run.policy, window, run)
                 .isLessThanOrEqualTo((int) (2 * limit));
-        assertExercised(softly, run, EXERCISED * limit * span / length);
+        assertReached(softly, run, maxInAlignedWindow(run.grants, length), limit, window);
     }
 
-    private static void assertExercised(SoftAssertions softly, Merged run, double floor) {
-        softly.assertThat((double) run.grants.length + run.leases.size())
-                .as("%s: grants over the run, at least %.0f (%s)", run.policy, floor, run)
-                .isGreaterThanOrEqualTo(floor);
+    /**
+     * The processes pushed the limit all the way: some span of {@code length} held {@code limit} grants, so the
+     * bounds above were tested at the limit, not below it. Unlike a share of the run's possible grants, this holds
+     * however slowly a loaded machine schedules the processes, as long as each keeps asking.
+     */
+    private static void assertReached(SoftAssertions softly, Merged run, int most, long limit, Duration length) {
+        softly.assertThat(most)
+                .as("%s: the limit was reached: grants in the fullest %s (%s)", run.policy, length, run)
+                .isGreaterThanOrEqualTo((int) limit);
     }
 
     /**
