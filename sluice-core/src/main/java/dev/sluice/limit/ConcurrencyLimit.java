@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -35,5 +36,15 @@ public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implem
     @Override
     public long limit() {
         return maxConcurrent;
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code ConcurrencyLimit.of(4, 30 s)}
+     */
+    @Override
+    public String toString() {
+        return "ConcurrencyLimit.of(" + maxConcurrent + ", " + DurationText.format(leaseTimeout) + ")";
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -30,5 +31,15 @@ public record FixedWindow(long limit, Duration window) implements LimitPolicy {
      */
     public static FixedWindow of(long limit, Duration window) {
         return new FixedWindow(limit, window);
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code FixedWindow.of(100, 1 min)}
+     */
+    @Override
+    public String toString() {
+        return "FixedWindow.of(" + limit + ", " + DurationText.format(window) + ")";
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -49,5 +50,15 @@ public record Gcra(long rate, Duration period, long burst) implements LimitPolic
      */
     public long nanosPerPermit() {
         return Math.ceilDiv(period.toNanos(), rate);
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code Gcra.of(10, 1 s, 5)}
+     */
+    @Override
+    public String toString() {
+        return "Gcra.of(" + rate + ", " + DurationText.format(period) + ", " + burst + ")";
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -32,5 +33,15 @@ public record SlidingWindowCounter(long limit, Duration window) implements Limit
      */
     public static SlidingWindowCounter of(long limit, Duration window) {
         return new SlidingWindowCounter(limit, window);
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code SlidingWindowCounter.of(100, 1 min)}
+     */
+    @Override
+    public String toString() {
+        return "SlidingWindowCounter.of(" + limit + ", " + DurationText.format(window) + ")";
     }
 }

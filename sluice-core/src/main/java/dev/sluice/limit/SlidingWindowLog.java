@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -31,5 +32,15 @@ public record SlidingWindowLog(long limit, Duration window) implements LimitPoli
      */
     public static SlidingWindowLog of(long limit, Duration window) {
         return new SlidingWindowLog(limit, window);
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code SlidingWindowLog.of(100, 1 s)}
+     */
+    @Override
+    public String toString() {
+        return "SlidingWindowLog.of(" + limit + ", " + DurationText.format(window) + ")";
     }
 }

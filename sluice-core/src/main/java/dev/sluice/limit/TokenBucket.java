@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.internal.DurationText;
 import java.time.Duration;
 
 /**
@@ -74,5 +75,15 @@ public record TokenBucket(long capacity, long refillTokens, Duration refillPerio
      */
     public long nanosPerPermit() {
         return Math.ceilDiv(refillPeriod.toNanos(), refillTokens);
+    }
+
+    /**
+     * The policy as the factory that makes it would be called, durations written for people.
+     *
+     * @return for example {@code TokenBucket.of(10, 10, 1 s)}
+     */
+    @Override
+    public String toString() {
+        return "TokenBucket.of(" + capacity + ", " + refillTokens + ", " + DurationText.format(refillPeriod) + ")";
     }
 }
