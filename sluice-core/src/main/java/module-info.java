@@ -15,7 +15,4 @@ module dev.sluice.core {
     // the Redis engine reuses the in-memory limiters (its fallback), the checks and waiting; users never see them
     exports dev.sluice.internal.limit to
             dev.sluice.redis;
-    // durations written for people, in every engine's messages
-    exports dev.sluice.internal to
-            dev.sluice.redis;
 }

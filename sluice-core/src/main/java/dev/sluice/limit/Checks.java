@@ -1,6 +1,6 @@
 package dev.sluice.limit;
 
-import dev.sluice.internal.DurationText;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /** Argument checks shared by the policies; every message names the bad value and the allowed range. */

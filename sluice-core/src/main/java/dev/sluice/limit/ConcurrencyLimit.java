@@ -1,6 +1,6 @@
 package dev.sluice.limit;
 
-import dev.sluice.internal.DurationText;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**

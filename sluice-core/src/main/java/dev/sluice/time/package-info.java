@@ -6,7 +6,8 @@
  * backwards. Tests use a {@link dev.sluice.time.ManualClock}: time moves only on {@code advance}, which runs
  * the tasks that fall due on the calling thread, and sleeping on it moves it forward at once. Readings are
  * nanoseconds since the Unix epoch; {@link dev.sluice.time.SluiceClock#toInstant} and {@link
- * dev.sluice.time.SluiceClock#toEpochNanos} convert.
+ * dev.sluice.time.SluiceClock#toEpochNanos} convert. {@link dev.sluice.time.DurationText} writes durations for
+ * people ({@code 2.5 s}, {@code 1 h 30 min}), as every message of Sluice's engines does.
  *
  * <p>Thread-safety: both clocks are safe for use by any number of threads.
  */

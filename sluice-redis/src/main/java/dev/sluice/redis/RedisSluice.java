@@ -1,9 +1,9 @@
 package dev.sluice.redis;
 
 import dev.sluice.Sluice;
-import dev.sluice.internal.DurationText;
 import dev.sluice.redis.internal.RedisEngine;
 import dev.sluice.redis.internal.RedisSettings;
+import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;

@@ -1,8 +1,8 @@
 package dev.sluice.internal.limit;
 
-import dev.sluice.internal.DurationText;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Limiter;
+import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,5 @@
 package dev.sluice.internal.queue;
 
-import dev.sluice.internal.DurationText;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
@@ -24,6 +23,7 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;

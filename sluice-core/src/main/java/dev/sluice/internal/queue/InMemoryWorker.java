@@ -1,6 +1,5 @@
 package dev.sluice.internal.queue;
 
-import dev.sluice.internal.DurationText;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.Processor;
@@ -8,6 +7,7 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.UnrecoverableJobException;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;

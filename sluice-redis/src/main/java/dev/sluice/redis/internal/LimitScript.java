@@ -1,6 +1,5 @@
 package dev.sluice.redis.internal;
 
-import dev.sluice.internal.DurationText;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -8,6 +7,7 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.time.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.sluice.internal;
+package dev.sluice.time;
 
 import java.time.Duration;
 
