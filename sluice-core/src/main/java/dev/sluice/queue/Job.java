@@ -55,12 +55,21 @@ public record Job<T>(
      * @throws IllegalArgumentException if {@code attempts} is null or holds a null
      */
     public Job {
-        if (attempts == null || attempts.stream().anyMatch(a -> a == null)) {
+        attempts = copyOf(id, attempts);
+        encodedResult = encodedResult == null ? null : encodedResult.clone();
+    }
+
+    /**
+     * An unmodifiable copy of {@code attempts} (the list itself if it is one), allocating nothing else: every
+     * snapshot of a job takes one, and {@link JobQueue#add} returns a snapshot.
+     */
+    private static List<Attempt> copyOf(String id, List<Attempt> attempts) {
+        try {
+            return List.copyOf(attempts);
+        } catch (NullPointerException e) {
             throw new IllegalArgumentException(
                     "attempts of job '" + id + "' must be a list without nulls (List.of() for none), was " + attempts);
         }
-        attempts = List.copyOf(attempts);
-        encodedResult = encodedResult == null ? null : encodedResult.clone();
     }
 
     /**

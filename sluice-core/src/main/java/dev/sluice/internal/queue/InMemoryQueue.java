@@ -182,7 +182,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
         NewJob<T> job = new NewJob<>(jobName, payload, jobOptions);
-        return add(prepare(job, -1), payload, roomDeadline(clock.nanos()));
+        return add(prepare(job, -1), payload, roomDeadline());
     }
 
     @Override
@@ -227,7 +227,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
         checkOpen();
-        return addBulk(newJobs, prepareBulk(newJobs), roomDeadline(clock.nanos()));
+        return addBulk(newJobs, prepareBulk(newJobs), roomDeadline());
     }
 
     @Override
@@ -361,9 +361,13 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return options.whenFull().blockFor().toNanos();
     }
 
-    /** Until when an add called at {@code now} may wait for room. */
-    private long roomDeadline(long now) {
-        return AttemptRules.saturatedAdd(now, blockForNanos());
+    /**
+     * Until when an add called now may wait for room; {@code Long.MIN_VALUE} (and no clock read) if the queue
+     * rejects at once.
+     */
+    private long roomDeadline() {
+        long blockFor = blockForNanos();
+        return blockFor == 0 ? Long.MIN_VALUE : AttemptRules.saturatedAdd(clock.nanos(), blockFor);
     }
 
     private void awaitRoom(Demand demand, long now, long deadline) {
