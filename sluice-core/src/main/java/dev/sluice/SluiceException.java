@@ -9,12 +9,21 @@ package dev.sluice;
 public class SluiceException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** Creates an exception with a message that says what went wrong. */
+    /**
+     * Creates an exception with a message that says what went wrong.
+     *
+     * @param message what went wrong
+     */
     public SluiceException(String message) {
         super(message);
     }
 
-    /** Creates an exception with a message and the failure that caused it. */
+    /**
+     * Creates an exception with a message and the failure that caused it.
+     *
+     * @param message what went wrong
+     * @param cause the failure that caused it; {@code null} if unknown
+     */
     public SluiceException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -24,6 +24,9 @@ public abstract class BadInputContract extends ContractSupport {
 
     private static final Duration SECOND_DURATION = Duration.ofSeconds(1);
 
+    /** For subclasses, one per engine. */
+    protected BadInputContract() {}
+
     /** A limiter of 10 per second with 3 permits taken: every rejected call must leave it so. */
     private RateLimiter limiterWithThreeTaken() {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(10, 10, SECOND_DURATION));

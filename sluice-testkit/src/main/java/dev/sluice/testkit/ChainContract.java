@@ -33,6 +33,9 @@ public abstract class ChainContract extends ContractSupport {
     private RateLimiter tenant;
     private RateLimiter global;
 
+    /** For subclasses, one per engine. */
+    protected ChainContract() {}
+
     /** Tenant layer (key: the tenant), then the global layer (key: "all"). */
     private LimitChain<String> tenantThenGlobal() {
         tenant = engine.limiter("tenant", TENANT);

@@ -19,6 +19,9 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
     /** 2 permits held at once, leases expiring after 10 s. */
     static final ConcurrencyLimit TWO_FOR_TEN_SECONDS = ConcurrencyLimit.of(2, Duration.ofSeconds(10));
 
+    /** For subclasses, one per engine. */
+    protected ConcurrencyLimitContract() {}
+
     private RateLimiter twoAtOnce() {
         return engine.limiter("conc", TWO_FOR_TEN_SECONDS);
     }

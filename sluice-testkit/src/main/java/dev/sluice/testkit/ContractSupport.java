@@ -69,14 +69,21 @@ public abstract class ContractSupport {
     /** The engine under test, on {@link #clock}. */
     protected Sluice engine;
 
+    /** For subclasses: the contract suites. */
+    protected ContractSupport() {}
+
     /**
      * The one hook an engine implements: a new, empty engine whose every decision is made on {@code clock}, used
      * as given. It is a {@link ManualClock} for every test but one (which runs on {@link SluiceClock#system()} and
      * checks invariants only): sleeping on it must advance it, and tasks scheduled on it must run when it is
      * advanced.
+     *
+     * @param clock the clock of every decision the engine makes
+     * @return a new engine, empty and open, that the suite closes
      */
     protected abstract Sluice newEngine(SluiceClock clock);
 
+    /** Sets {@link #clock} to a new manual clock at {@link #T0} and {@link #engine} to a new engine on it. */
     @BeforeEach
     protected final void startEngineAtT0() {
         clock = new ManualClock();
@@ -84,6 +91,7 @@ public abstract class ContractSupport {
         assertThat(clock.nanos()).as("the manual clock starts at T0").isEqualTo(T0);
     }
 
+    /** Closes every engine made for this test: {@link #engine} and those of {@link #engineOn}. */
     @AfterEach
     protected final void closeEngines() {
         for (Sluice created : engines) {
@@ -92,7 +100,12 @@ public abstract class ContractSupport {
         engines.clear();
     }
 
-    /** Another engine on {@code clock}, closed after the test. */
+    /**
+     * Another engine on {@code clock}, closed after the test.
+     *
+     * @param clock the clock of the new engine
+     * @return a new engine from {@link #newEngine(SluiceClock)}
+     */
     protected final Sluice engineOn(SluiceClock clock) {
         Sluice created = newEngine(clock);
         engines.add(created);
@@ -110,6 +123,10 @@ public abstract class ContractSupport {
     /**
      * One policy of every kind, each with {@code limit} permits per second (a concurrency limit: {@code limit}
      * leases of {@code leaseTimeout}), for tests that must hold for every policy.
+     *
+     * @param limit the permits per second of each policy, and the leases of the concurrency limit
+     * @param leaseTimeout the lease timeout of the concurrency limit
+     * @return the six policies, one of each kind
      */
     protected static Stream<LimitPolicy> everyPolicy(long limit, Duration leaseTimeout) {
         Duration second = Duration.ofSeconds(1);
@@ -127,6 +144,11 @@ public abstract class ContractSupport {
         /**
          * Asks the subject for {@code permits} (in whatever way the test checks) and compares its answer with
          * {@code reference}'s, which has seen the same history.
+         *
+         * @param reference the twin engine's limiter, asked the same way by the step
+         * @param permits the permits to ask for, at least 1
+         * @param random the history's random source, for any further choice the step makes
+         * @param description the policy, step number and permits, for assertion messages
          */
         void play(RateLimiter reference, long permits, SplittableRandom random, String description);
     }
@@ -135,6 +157,10 @@ public abstract class ContractSupport {
      * Plays {@code steps} random steps (advance both clocks by 0 to 3 ms, then ask for 1 to {@code limit}
      * permits) with {@code policy} on this test's engine and on a twin engine with its own clock. {@code
      * subject} receives this engine's limiter and returns what each step does with it.
+     *
+     * @param policy the policy of the limiter on both engines; its hash code seeds the history
+     * @param steps the number of steps to play
+     * @param subject from this engine's limiter, the step to play at each point of the history
      */
     protected final void playTwins(LimitPolicy policy, int steps, Function<RateLimiter, TwinStep> subject) {
         ManualClock twinClock = new ManualClock(clock.instant());
@@ -155,6 +181,12 @@ public abstract class ContractSupport {
     /**
      * The outcome of {@code future}, waiting for it up to 10 s of real time: an engine that answers over the
      * network completes an asynchronous call on its own thread, after the call has returned.
+     *
+     * @param <T> the type of the future's value
+     * @param future the future of an asynchronous call
+     * @return the value {@code future} completed with
+     * @throws AssertionError if it completed exceptionally, did not complete in 10 s, or the wait was
+     *     interrupted
      */
     protected static <T> T settled(CompletableFuture<T> future) {
         try {
@@ -171,6 +203,9 @@ public abstract class ContractSupport {
      * Waits, up to 10 s of real time, until {@code condition} holds: an asynchronous wait on an engine that
      * answers over the network schedules its next attempt on the clock only once the engine has answered the
      * last one, so a test moves the clock only after that.
+     *
+     * @param condition the condition to poll, every millisecond
+     * @throws org.awaitility.core.ConditionTimeoutException if it does not hold within 10 s
      */
     protected static void eventually(BooleanSupplier condition) {
         Awaitility.await()
@@ -179,33 +214,69 @@ public abstract class ContractSupport {
                 .until(condition::getAsBoolean);
     }
 
-    /** Waits, as {@link #eventually}, until {@code tasks} tasks are scheduled on this test's clock. */
+    /**
+     * Waits, as {@link #eventually}, until {@code tasks} tasks are scheduled on this test's clock.
+     *
+     * @param tasks the number of pending tasks to wait for
+     */
     protected final void awaitScheduled(int tasks) {
         eventually(() -> clock.pendingTasks() == tasks);
     }
 
-    /** A manual clock at {@code instant}, such as {@code "2026-01-01T00:00:00.750Z"}. */
+    /**
+     * A manual clock at {@code instant}, such as {@code "2026-01-01T00:00:00.750Z"}.
+     *
+     * @param instant an instant in ISO-8601 form, as {@link Instant#parse} reads it
+     * @return a new manual clock at that instant
+     */
     protected static ManualClock clockAt(String instant) {
         return new ManualClock(Instant.parse(instant));
     }
 
-    /** An allowed decision, to compare with {@link #assertDecision}. */
+    /**
+     * An allowed decision, to compare with {@link #assertDecision}.
+     *
+     * @param limiter the limiter's name
+     * @param limit the policy's limit
+     * @param remaining the permits left after the call
+     * @param resetAtNanos when the limiter is back to full, in nanoseconds since the epoch
+     * @return the decision, with no retry-after and no lease
+     */
     protected static Decision allowed(String limiter, long limit, long remaining, long resetAtNanos) {
         return new Decision(true, remaining, limit, 0, resetAtNanos, limiter, Lease.NONE);
     }
 
-    /** A denied decision, to compare with {@link #assertDecision}. */
+    /**
+     * A denied decision, to compare with {@link #assertDecision}.
+     *
+     * @param limiter the limiter's name
+     * @param limit the policy's limit
+     * @param remaining the permits left
+     * @param retryAfterNanos how long until the same call can be allowed, in nanoseconds
+     * @param resetAtNanos when the limiter is back to full, in nanoseconds since the epoch
+     * @return the decision, with no lease
+     */
     protected static Decision denied(
             String limiter, long limit, long remaining, long retryAfterNanos, long resetAtNanos) {
         return new Decision(false, remaining, limit, retryAfterNanos, resetAtNanos, limiter, Lease.NONE);
     }
 
-    /** Asserts every field of {@code actual} but its lease equals {@code expected}. */
+    /**
+     * Asserts every field of {@code actual} but its lease equals {@code expected}.
+     *
+     * @param actual the decision an engine made
+     * @param expected the decision it should have made; its lease is ignored as well
+     */
     protected static void assertDecision(Decision actual, Decision expected) {
         assertThat(withoutLease(actual)).isEqualTo(withoutLease(expected));
     }
 
-    /** {@code decision} with {@link Lease#NONE} instead of its lease, for comparing the numbers only. */
+    /**
+     * {@code decision} with {@link Lease#NONE} instead of its lease, for comparing the numbers only.
+     *
+     * @param decision any decision
+     * @return a copy of {@code decision} with {@link Lease#NONE}
+     */
     protected static Decision withoutLease(Decision decision) {
         return new Decision(
                 decision.allowed(),
@@ -220,6 +291,9 @@ public abstract class ContractSupport {
     /**
      * Asserts that {@code call} throws an {@link IllegalArgumentException} whose message contains every one
      * of {@code fragments} (typically the bad value and the allowed range).
+     *
+     * @param call the call that must be rejected
+     * @param fragments the texts the message must contain
      */
     protected static void assertRejected(ThrowingCallable call, String... fragments) {
         assertThatThrownBy(call)
@@ -234,6 +308,9 @@ public abstract class ContractSupport {
 
         /** The decisions passed to onAllowed and onDenied, in order. */
         public final List<Decision> decisions = new CopyOnWriteArrayList<>();
+
+        /** A listener that has recorded nothing yet. */
+        public RecordingListener() {}
 
         @Override
         public void onAllowed(String limiter, String key, long permits, Decision decision) {

@@ -32,7 +32,14 @@ import org.junit.jupiter.api.Test;
 public abstract class EngineLifecycleContract extends ContractSupport {
     private static final TokenBucket TEN_PER_SECOND = TokenBucket.of(10, 10, Duration.ofSeconds(1));
 
-    /** Whether the engine keeps queues; one that does not refuses {@link Sluice#queue} while open. */
+    /** For subclasses, one per engine. */
+    protected EngineLifecycleContract() {}
+
+    /**
+     * Whether the engine keeps queues; one that does not refuses {@link Sluice#queue} while open.
+     *
+     * @return true unless the engine overrides it
+     */
     protected boolean keepsQueues() {
         return true;
     }

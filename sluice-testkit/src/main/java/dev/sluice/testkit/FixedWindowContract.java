@@ -11,6 +11,9 @@ public abstract class FixedWindowContract extends ContractSupport {
     /** 5 permits per epoch-aligned second. */
     static final FixedWindow FIVE_PER_SECOND = FixedWindow.of(5, Duration.ofSeconds(1));
 
+    /** For subclasses, one per engine. */
+    protected FixedWindowContract() {}
+
     private RateLimiter fivePerSecond() {
         return engine.limiter("fw", FIVE_PER_SECOND);
     }
@@ -95,6 +98,8 @@ public abstract class FixedWindowContract extends ContractSupport {
     /**
      * The longest window the engine accepts: the policy's own bound (about 73 years) unless the engine has a
      * smaller one, which it must then enforce with a clear error.
+     *
+     * @return the longest window; {@code Long.MAX_VALUE / 4} nanoseconds unless the engine overrides it
      */
     protected Duration longestWindow() {
         return Duration.ofNanos(Long.MAX_VALUE / 4);

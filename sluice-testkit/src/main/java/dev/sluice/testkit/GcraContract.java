@@ -15,6 +15,9 @@ public abstract class GcraContract extends ContractSupport {
     /** 10 per second (one every 100 ms), bursts of 5. */
     static final Gcra TEN_PER_SECOND_BURST_5 = Gcra.of(10, Duration.ofSeconds(1), 5);
 
+    /** For subclasses, one per engine. */
+    protected GcraContract() {}
+
     @Test
     void grantsABurstAtOnceThenDeniesUntilTheNextEmission() {
         RateLimiter limiter = engine.limiter("gcra", TEN_PER_SECOND_BURST_5);

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@link RateLimiter#forKey}: one key bound for repeated use, sharing the key's permits with the limiter. */
 public abstract class KeyLimiterContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected KeyLimiterContract() {}
+
     @Test
     void decidesExactlyAsTheLimiterWithTheSameKeyWhileSharingItsPermits() {
         for (LimitPolicy policy : LEASELESS_POLICIES) {

@@ -20,6 +20,9 @@ public abstract class KeyTableContract extends ContractSupport {
 
     private final RecordingListener listener = new RecordingListener();
 
+    /** For subclasses, one per engine. */
+    protected KeyTableContract() {}
+
     private RateLimiter twoKeys() {
         return engine.limiter(
                 "lim", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(2).withListener(listener));

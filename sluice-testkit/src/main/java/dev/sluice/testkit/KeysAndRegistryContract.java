@@ -19,6 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 public abstract class KeysAndRegistryContract extends ContractSupport {
     private static final TokenBucket TEN_PER_SECOND = TokenBucket.of(10, 10, Duration.ofSeconds(1));
 
+    /** For subclasses, one per engine. */
+    protected KeysAndRegistryContract() {}
+
     @Test
     void keysAreIndependentOfEachOther() {
         RateLimiter limiter = engine.limiter("api", TEN_PER_SECOND);

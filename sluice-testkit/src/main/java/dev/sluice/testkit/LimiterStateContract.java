@@ -26,6 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * back at its full limit ({@link RateLimiter#reset}).
  */
 public abstract class LimiterStateContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected LimiterStateContract() {}
+
     static Stream<LimitPolicy> policiesOfThree() {
         return everyPolicy(3, Duration.ofSeconds(10));
     }

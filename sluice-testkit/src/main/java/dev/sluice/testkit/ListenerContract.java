@@ -15,6 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@link dev.sluice.limit.LimiterListener}: hears every decision a limiter makes, with that decision. */
 public abstract class ListenerContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected ListenerContract() {}
+
     @Test
     void hearsEveryGrantAndDenialWithTheDecisionReturned() {
         RecordingListener listener = new RecordingListener();

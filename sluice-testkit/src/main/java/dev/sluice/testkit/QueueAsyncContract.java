@@ -34,6 +34,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueAsyncContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueAsyncContract() {}
+
     private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
         return newQueue(
                 QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());

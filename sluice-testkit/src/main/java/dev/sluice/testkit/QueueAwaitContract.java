@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueAwaitContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueAwaitContract() {}
+
     private static <R> R result(CompletableFuture<R> future) throws Exception {
         return future.get(10, TimeUnit.SECONDS);
     }

@@ -48,6 +48,9 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         }
     };
 
+    /** For subclasses, one per engine. */
+    protected QueueBadInputContract() {}
+
     private void assertNothingAdded(JobQueue<?> queue, Events events) {
         assertThat(queue.counts().total()).isZero();
         assertThat(events.log).isEmpty();

@@ -23,6 +23,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueBoundaryContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueBoundaryContract() {}
+
     @Test
     void aDeduplicationWindowEndingAtTAcceptsTheIdAtT() {
         JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));

@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueBoundedContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueBoundedContract() {}
+
     private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
         return newQueue(
                 QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());

@@ -44,6 +44,9 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
     private static final Set<String> CLOSING_WORKER_METHODS =
             Set.of("close()", "close(Duration)", "closeAsync(Duration)");
 
+    /** For subclasses, one per engine. */
+    protected QueueClosedEngineContract() {}
+
     private void assertClosed(String what, ThrowingCallable call) {
         assertThatThrownBy(call)
                 .as(what)

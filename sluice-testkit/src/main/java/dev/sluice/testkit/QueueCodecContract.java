@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
  * readable; nothing else is disturbed.
  */
 public abstract class QueueCodecContract extends QueueContractSupport {
+    /** For subclasses, one per engine. */
+    protected QueueCodecContract() {}
+
     /** UTF-8, except that it cannot decode a payload starting with "bad". */
     private static final class PickyCodec implements Codec<String> {
         @Override

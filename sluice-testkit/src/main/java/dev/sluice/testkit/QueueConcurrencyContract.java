@@ -52,11 +52,20 @@ public abstract class QueueConcurrencyContract extends QueueContractSupport {
 
     private ExecutorService producers;
 
+    /** For subclasses, one per engine. */
+    protected QueueConcurrencyContract() {}
+
+    /** Starts the pool of producer threads of this test. */
     @BeforeEach
     protected final void startProducers() {
         producers = Executors.newFixedThreadPool(PRODUCERS);
     }
 
+    /**
+     * Stops the producer threads and checks they stopped within 10 s.
+     *
+     * @throws InterruptedException if interrupted while waiting for them
+     */
     @AfterEach
     protected final void stopProducers() throws InterruptedException {
         producers.shutdownNow();

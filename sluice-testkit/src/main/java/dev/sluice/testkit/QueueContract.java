@@ -26,10 +26,16 @@ import org.junit.jupiter.api.Nested;
  * {@link QueueGroupsContract} run on {@link SluiceClock#system()} and check invariants only.
  */
 public abstract class QueueContract {
+    /** For subclasses, one per engine. */
+    protected QueueContract() {}
+
     /**
      * A new, empty engine (no queue, no job left from another test) on {@code clock}, as given: a {@link
      * ManualClock} for most tests, {@link SluiceClock#system()} for the real-thread ones. Tasks the engine schedules
      * on a manual clock must run when it is advanced.
+     *
+     * @param clock the clock of the engine
+     * @return a new engine, empty and open, that the suite closes
      */
     protected abstract Sluice newEngine(SluiceClock clock);
 

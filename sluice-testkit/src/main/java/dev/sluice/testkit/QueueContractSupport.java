@@ -55,9 +55,14 @@ public abstract class QueueContractSupport extends ContractSupport {
     private final List<Blocker> blockers = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
+    /** For subclasses: the contract suites. */
+    protected QueueContractSupport() {}
+
     /**
      * Lets every blocked processor go and closes every worker the test made, with a zero deadline, so that
      * closing the engine afterwards never waits on a manual clock that no one moves.
+     *
+     * @throws InterruptedException if interrupted while joining the test's threads
      */
     @AfterEach
     protected final void stopWorkersAndThreads() throws InterruptedException {
@@ -89,22 +94,40 @@ public abstract class QueueContractSupport extends ContractSupport {
 
     // ---------------------------------------------------------------------------------------------- time
 
-    /** The instant {@code nanos} after {@link #START}. */
+    /**
+     * The instant {@code nanos} after {@link #START}.
+     *
+     * @param nanos nanoseconds after the start
+     * @return that instant
+     */
     protected static Instant at(long nanos) {
         return START.plusNanos(nanos);
     }
 
-    /** The instant {@code millis} milliseconds after {@link #START}. */
+    /**
+     * The instant {@code millis} milliseconds after {@link #START}.
+     *
+     * @param millis milliseconds after the start
+     * @return that instant
+     */
     protected static Instant atMillis(long millis) {
         return START.plusMillis(millis);
     }
 
-    /** Moves this test's clock forward by {@code millis} milliseconds, running what falls due. */
+    /**
+     * Moves this test's clock forward by {@code millis} milliseconds, running what falls due.
+     *
+     * @param millis how far to move the clock, in milliseconds
+     */
     protected final void advanceMillis(long millis) {
         clock.advance(Duration.ofMillis(millis));
     }
 
-    /** Waiting on real threads: up to 10 s, polling every millisecond. */
+    /**
+     * Waiting on real threads: up to 10 s, polling every millisecond.
+     *
+     * @return an Awaitility wait, to be given the condition
+     */
     protected static ConditionFactory eventually() {
         return Awaitility.await()
                 .atMost(Duration.ofSeconds(10))
@@ -114,45 +137,88 @@ public abstract class QueueContractSupport extends ContractSupport {
 
     // ---------------------------------------------------------------------------------------------- queues
 
-    /** The queue {@value #QUEUE} of UTF-8 strings with default options. */
+    /**
+     * The queue {@value #QUEUE} of UTF-8 strings with default options.
+     *
+     * @return the queue, from this test's engine
+     */
     protected final JobQueue<String> newQueue() {
         return engine.queue(QUEUE, Codec.utf8());
     }
 
-    /** The queue {@value #QUEUE} of UTF-8 strings with {@code options}. */
+    /**
+     * The queue {@value #QUEUE} of UTF-8 strings with {@code options}.
+     *
+     * @param options the options of the queue
+     * @return the queue, from this test's engine
+     */
     protected final JobQueue<String> newQueue(QueueOptions options) {
         return engine.queue(QUEUE, Codec.utf8(), options);
     }
 
-    /** The queue {@value #QUEUE} whose jobs default to {@code jobDefaults}. */
+    /**
+     * The queue {@value #QUEUE} whose jobs default to {@code jobDefaults}.
+     *
+     * @param jobDefaults the default options of every job, built by this call
+     * @return the queue, from this test's engine
+     */
     protected final JobQueue<String> newQueue(JobOptions.Builder jobDefaults) {
         return newQueue(QueueOptions.builder().jobDefaults(jobDefaults.build()).build());
     }
 
-    /** A worker that runs only when {@link Worker#runDue()} is called; closed after the test. */
+    /**
+     * A worker that runs only when {@link Worker#runDue()} is called; closed after the test.
+     *
+     * @param queue the queue the worker takes jobs from
+     * @param processor what runs each job
+     * @return the worker, not started
+     */
     protected final Worker<String> manualWorker(JobQueue<String> queue, Processor<String> processor) {
         return track(queue.worker(processor, WorkerOptions.manual()));
     }
 
-    /** A started worker running {@code concurrency} jobs at once; closed after the test. */
+    /**
+     * A started worker running {@code concurrency} jobs at once; closed after the test.
+     *
+     * @param queue the queue the worker takes jobs from
+     * @param processor what runs each job
+     * @param concurrency how many jobs the worker runs at once, at least 1
+     * @return the worker, started
+     */
     protected final Worker<String> startedWorker(JobQueue<String> queue, Processor<String> processor, int concurrency) {
         return track(queue.worker(processor, WorkerOptions.concurrency(concurrency)));
     }
 
-    /** Closes {@code worker} after the test (with a zero deadline) unless the test did. */
+    /**
+     * Closes {@code worker} after the test (with a zero deadline) unless the test did.
+     *
+     * @param <W> the type of the worker
+     * @param worker a worker of this test
+     * @return {@code worker}
+     */
     protected final <W extends Worker<?>> W track(W worker) {
         workers.add(worker);
         return worker;
     }
 
-    /** A blocking processor whose jobs are let go after the test at the latest. */
+    /**
+     * A blocking processor whose jobs are let go after the test at the latest.
+     *
+     * @return a new blocker, with every job held
+     */
     protected final Blocker blocker() {
         Blocker blocker = new Blocker();
         blockers.add(blocker);
         return blocker;
     }
 
-    /** Runs {@code action} on a new platform thread, interrupted and joined after the test. */
+    /**
+     * Runs {@code action} on a new platform thread, interrupted and joined after the test.
+     *
+     * @param <R> the type of the action's result
+     * @param action what the thread runs
+     * @return the started thread and the future of what {@code action} returns or throws
+     */
     protected final <R> Async<R> async(Supplier<R> action) {
         CompletableFuture<R> future = new CompletableFuture<>();
         Thread thread = Thread.ofPlatform().daemon().unstarted(() -> {
@@ -167,7 +233,13 @@ public abstract class QueueContractSupport extends ContractSupport {
         return new Async<>(thread, future);
     }
 
-    /** Why {@code future} failed, waiting for it up to 10 s of real time; an assertion error if it did not. */
+    /**
+     * Why {@code future} failed, waiting for it up to 10 s of real time; an assertion error if it did not.
+     *
+     * @param future the future of a call that must fail
+     * @return the exception {@code future} completed with
+     * @throws AssertionError if it completed normally or did not complete within 10 s
+     */
     protected static Throwable failureOf(CompletableFuture<?> future) {
         try {
             future.get(10, TimeUnit.SECONDS);
@@ -179,9 +251,19 @@ public abstract class QueueContractSupport extends ContractSupport {
         throw new AssertionError("the future completed normally");
     }
 
-    /** An action running on its own thread, and its outcome. */
+    /**
+     * An action running on its own thread, and its outcome.
+     *
+     * @param <R> the type of the action's result
+     * @param thread the thread running the action
+     * @param future what the action returns or throws
+     */
     protected record Async<R>(Thread thread, CompletableFuture<R> future) {
-        /** Whether the thread is parked (waiting, with or without a timeout). */
+        /**
+         * Whether the thread is parked (waiting, with or without a timeout).
+         *
+         * @return true if the thread is in state {@code WAITING} or {@code TIMED_WAITING}
+         */
         public boolean isParked() {
             Thread.State state = thread.getState();
             return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
@@ -190,42 +272,92 @@ public abstract class QueueContractSupport extends ContractSupport {
 
     // ---------------------------------------------------------------------------------------------- jobs
 
-    /** Options with a job id. */
+    /**
+     * Options with a job id.
+     *
+     * @param id the job id
+     * @return options with that job id only
+     */
     protected static JobOptions withId(String id) {
         return JobOptions.builder().jobId(id).build();
     }
 
-    /** A builder of options with a job id. */
+    /**
+     * A builder of options with a job id.
+     *
+     * @param id the job id
+     * @return a builder with that job id set, for further options
+     */
     protected static JobOptions.Builder id(String id) {
         return JobOptions.builder().jobId(id);
     }
 
-    /** Options with a job id and a group. */
+    /**
+     * Options with a job id and a group.
+     *
+     * @param id the job id
+     * @param group the group
+     * @return options with that job id and group only
+     */
     protected static JobOptions inGroup(String id, String group) {
         return JobOptions.builder().jobId(id).group(group).build();
     }
 
-    /** The job {@code id}, which the queue must hold. */
+    /**
+     * The job {@code id}, which the queue must hold.
+     *
+     * @param <T> the type of the queue's payloads
+     * @param queue the queue
+     * @param id the job id
+     * @return a snapshot of the job
+     * @throws AssertionError if the queue holds no job {@code id}
+     */
     protected static <T> Job<T> job(JobQueue<T> queue, String id) {
         return queue.job(id).orElseThrow(() -> new AssertionError("queue " + queue.name() + " holds no job " + id));
     }
 
-    /** The state of job {@code id}, which the queue must hold. */
+    /**
+     * The state of job {@code id}, which the queue must hold.
+     *
+     * @param queue the queue
+     * @param id the job id
+     * @return the job's state
+     * @throws AssertionError if the queue holds no job {@code id}
+     */
     protected static JobState stateOf(JobQueue<?> queue, String id) {
         return job(queue, id).state();
     }
 
-    /** The ids of {@code jobs}, in order. */
+    /**
+     * The ids of {@code jobs}, in order.
+     *
+     * @param jobs job snapshots
+     * @return their ids, in the same order
+     */
     protected static List<String> ids(List<? extends Job<?>> jobs) {
         return jobs.stream().map(Job::id).toList();
     }
 
-    /** Counts to compare with {@link JobQueue#counts()}. */
+    /**
+     * Counts to compare with {@link JobQueue#counts()}.
+     *
+     * @param waiting jobs ready to run
+     * @param delayed jobs waiting for a time
+     * @param active jobs running
+     * @param completed jobs completed and still kept
+     * @param failed jobs failed and still kept
+     * @return the counts
+     */
     protected static JobCounts counts(long waiting, long delayed, long active, long completed, long failed) {
         return new JobCounts(waiting, delayed, active, completed, failed);
     }
 
-    /** A processor that records the id of every job it runs, in order, and completes it. */
+    /**
+     * A processor that records the id of every job it runs, in order, and completes it.
+     *
+     * @param ran the list the ids are added to
+     * @return the processor
+     */
     protected static Processor<String> recording(List<String> ran) {
         return ctx -> {
             ran.add(ctx.job().id());
@@ -233,10 +365,11 @@ public abstract class QueueContractSupport extends ContractSupport {
         };
     }
 
-    /** A processor that completes every job at once. */
     /**
      * Adds c1, f1, c2, f2, c3 and runs them, each taking one second of the clock: the c jobs complete and the
      * f jobs (named "fail", one attempt) fail, at 1 s, 2 s, ... 5 s after the start.
+     *
+     * @param queue the queue to add the jobs to
      */
     protected final void finishFiveJobsOneSecondApart(JobQueue<String> queue) {
         for (String id : List.of("c1", "f1", "c2", "f2", "c3")) {
@@ -252,11 +385,21 @@ public abstract class QueueContractSupport extends ContractSupport {
                 .runDue();
     }
 
+    /**
+     * A processor that completes every job at once.
+     *
+     * @return the processor
+     */
     protected static Processor<String> completing() {
         return ctx -> Result.done();
     }
 
-    /** A processor that takes {@code millis} of the manual clock (moving it) and then completes. */
+    /**
+     * A processor that takes {@code millis} of the manual clock (moving it) and then completes.
+     *
+     * @param millis how far each job moves the clock, in milliseconds
+     * @return the processor
+     */
     protected final Processor<String> taking(long millis) {
         return ctx -> {
             clock.advance(Duration.ofMillis(millis));
@@ -264,7 +407,12 @@ public abstract class QueueContractSupport extends ContractSupport {
         };
     }
 
-    /** A processor that always throws {@link Boom} with {@code message}. */
+    /**
+     * A processor that always throws {@link Boom} with {@code message}.
+     *
+     * @param message the message of every exception
+     * @return the processor
+     */
     protected static Processor<String> throwing(String message) {
         return ctx -> {
             throw new Boom(message);
@@ -275,7 +423,11 @@ public abstract class QueueContractSupport extends ContractSupport {
     public static final class Boom extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        /** A failure saying {@code message}. */
+        /**
+         * A failure saying {@code message}.
+         *
+         * @param message the exception's message
+         */
         public Boom(String message) {
             super(message);
         }
@@ -286,6 +438,9 @@ public abstract class QueueContractSupport extends ContractSupport {
     /**
      * Asserts the attempt history of {@code job}: number, start, end and outcome exactly; the error contains
      * the expected one's error (and is null where that is null).
+     *
+     * @param job the job snapshot to check
+     * @param expected the attempts it must have, oldest first; an error of {@link #ANY_ERROR} matches any
      */
     protected static void assertAttempts(Job<?> job, Attempt... expected) {
         List<Attempt> actual = job.attempts();
@@ -311,7 +466,16 @@ public abstract class QueueContractSupport extends ContractSupport {
     /** An expected error for {@link #assertAttempts} that matches any error, or none. */
     protected static final String ANY_ERROR = "<any error>";
 
-    /** An expected attempt for {@link #assertAttempts}, times in milliseconds after {@link #START}. */
+    /**
+     * An expected attempt for {@link #assertAttempts}, times in milliseconds after {@link #START}.
+     *
+     * @param number the attempt's number, from 1
+     * @param startMillis when it started, in milliseconds after the start
+     * @param endMillis when it finished, in milliseconds after the start
+     * @param outcome how it ended
+     * @param error a text the error must contain, {@code null} for no error, or {@link #ANY_ERROR}
+     * @return the expected attempt
+     */
     protected static Attempt attempt(int number, long startMillis, long endMillis, Outcome outcome, String error) {
         return new Attempt(number, atMillis(startMillis), atMillis(endMillis), outcome, error);
     }
@@ -320,6 +484,11 @@ public abstract class QueueContractSupport extends ContractSupport {
      * Asserts that {@code actual} is the percentile {@code p} (0 to 1) of {@code samples} as a histogram with
      * 3% precision reports it: within 3% of the nearest-rank sample or one of its neighbours (percentile
      * definitions differ by one rank).
+     *
+     * @param actual the reported percentile
+     * @param samples the durations that were recorded
+     * @param p the percentile, from 0 to 1
+     * @param what what the percentile is of, for the assertion message
      */
     protected static void assertPercentile(Duration actual, List<Duration> samples, double p, String what) {
         long[] sorted = samples.stream().mapToLong(Duration::toNanos).sorted().toArray();
@@ -333,7 +502,13 @@ public abstract class QueueContractSupport extends ContractSupport {
                         Math.ceil(high * 1.03)));
     }
 
-    /** Asserts that {@code actual} is {@code expected} within a histogram's 3% precision. */
+    /**
+     * Asserts that {@code actual} is {@code expected} within a histogram's 3% precision.
+     *
+     * @param actual the reported duration
+     * @param expected the exact duration
+     * @param what what the duration is, for the assertion message
+     */
     protected static void assertNear(Duration actual, Duration expected, String what) {
         long nanos = expected.toNanos();
         assertThat(actual)
@@ -369,6 +544,9 @@ public abstract class QueueContractSupport extends ContractSupport {
         private final AtomicInteger maxRunningTotal = new AtomicInteger();
         private volatile boolean allReleased;
 
+        /** A blocker that no job has entered yet, with every job held. */
+        public Blocker() {}
+
         @Override
         public Result process(JobContext<String> ctx) throws InterruptedException {
             Job<String> job = ctx.job();
@@ -396,7 +574,11 @@ public abstract class QueueContractSupport extends ContractSupport {
             return gates.computeIfAbsent(id, k -> new CountDownLatch(allReleased ? 0 : 1));
         }
 
-        /** Lets job {@code id} complete (now, or as soon as it runs). */
+        /**
+         * Lets job {@code id} complete (now, or as soon as it runs).
+         *
+         * @param id the job id
+         */
         public void release(String id) {
             gate(id).countDown();
         }
@@ -407,29 +589,52 @@ public abstract class QueueContractSupport extends ContractSupport {
             gates.values().forEach(CountDownLatch::countDown);
         }
 
-        /** How many attempts of {@code group} ({@code null}: ungrouped) are inside the processor now. */
+        /**
+         * How many attempts of {@code group} ({@code null}: ungrouped) are inside the processor now.
+         *
+         * @param group the group, or {@code null} for ungrouped jobs
+         * @return the number of attempts of the group inside the processor
+         */
         public int running(String group) {
             AtomicInteger n = running.get(String.valueOf(group));
             return n == null ? 0 : n.get();
         }
 
-        /** The most attempts of {@code group} that were inside the processor at once. */
+        /**
+         * The most attempts of {@code group} that were inside the processor at once.
+         *
+         * @param group the group, or {@code null} for ungrouped jobs
+         * @return the largest number of attempts of the group inside the processor at once
+         */
         public int maxRunning(String group) {
             AtomicInteger n = maxRunning.get(String.valueOf(group));
             return n == null ? 0 : n.get();
         }
 
-        /** How many attempts are inside the processor now. */
+        /**
+         * How many attempts are inside the processor now.
+         *
+         * @return the number of attempts inside the processor
+         */
         public int runningTotal() {
             return runningTotal.get();
         }
 
-        /** The most attempts that were inside the processor at once. */
+        /**
+         * The most attempts that were inside the processor at once.
+         *
+         * @return the largest number of attempts inside the processor at once
+         */
         public int maxRunningTotal() {
             return maxRunningTotal.get();
         }
 
-        /** How many attempts of jobs whose id starts with {@code prefix} entered. */
+        /**
+         * How many attempts of jobs whose id starts with {@code prefix} entered.
+         *
+         * @param prefix the start of the job ids
+         * @return the number of attempts of those jobs that entered
+         */
         public long enteredWithPrefix(String prefix) {
             return entered.stream().filter(id -> id.startsWith(prefix)).count();
         }
@@ -445,6 +650,9 @@ public abstract class QueueContractSupport extends ContractSupport {
 
         /** The thread each event was delivered on, in the same order as {@link #log}. */
         public final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+        /** A listener that has recorded nothing yet. */
+        public Events() {}
 
         private void record(String event, Job<String> job) {
             log.add(event);
@@ -492,7 +700,13 @@ public abstract class QueueContractSupport extends ContractSupport {
             record("drained", null);
         }
 
-        /** The snapshot carried by the first event that is exactly {@code event}. */
+        /**
+         * The snapshot carried by the first event that is exactly {@code event}.
+         *
+         * @param event an event as logged, such as {@code "completed j1"}
+         * @return the job snapshot of the first such event
+         * @throws AssertionError if no event is {@code event}
+         */
         public Job<String> snapshotOf(String event) {
             int index = log.indexOf(event);
             assertThat(index).as("event '%s' in %s", event, log).isNotNegative();

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueDeduplicationContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueDeduplicationContract() {}
+
     @Test
     void addingAHeldIdReturnsTheExistingJobAsADuplicate() {
         JobQueue<String> queue = newQueue();

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueFairnessContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueFairnessContract() {}
+
     private List<String> runAll(JobQueue<String> queue) {
         List<String> ran = new ArrayList<>();
         manualWorker(queue, recording(ran)).runDue();

@@ -31,6 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueGroupsContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueGroupsContract() {}
+
     @Test
     void groupStatsAndCountsOutliveTheGroupsIdleSpells() {
         JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));

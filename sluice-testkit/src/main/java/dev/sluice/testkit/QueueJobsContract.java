@@ -33,6 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueJobsContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueJobsContract() {}
+
     @Test
     void addedJobIsWaitingWithEveryFieldSet() {
         JobQueue<String> queue = newQueue();

@@ -33,6 +33,9 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     /** The threads the processors of this test ran on. */
     private final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
 
+    /** For subclasses, one per engine. */
+    protected QueueLimitsContract() {}
+
     private static List<NewJob<String>> jobs(String prefix, String group, int count) {
         return IntStream.range(0, count)
                 .mapToObj(i -> new NewJob<>("n", "p", group == null ? withId(prefix + i) : inGroup(prefix + i, group)))

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueListenerContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueListenerContract() {}
+
     @Test
     void retriedThenCompletedJobHeardInOrder() {
         JobQueue<String> queue =

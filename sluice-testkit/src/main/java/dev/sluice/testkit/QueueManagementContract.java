@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
 /** Managing a queue's jobs: pause and resume, remove, retry, clean, drain. */
 public abstract class QueueManagementContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueManagementContract() {}
+
     private JobQueue<String> keepingEverything() {
         return newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()).keepFailed(Retention.keepAll()));
     }

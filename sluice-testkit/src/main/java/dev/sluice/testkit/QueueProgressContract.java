@@ -15,6 +15,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueProgressContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueProgressContract() {}
+
     @Test
     void aValueOutsideTheRangeIsRefusedAtTheCallNamingTheRangeAndChangesNothing() {
         JobQueue<String> queue = newQueue();

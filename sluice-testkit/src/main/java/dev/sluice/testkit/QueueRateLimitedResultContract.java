@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueRateLimitedResultContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueRateLimitedResultContract() {}
+
     /** Rate-limits each job whose id starts with {@code prefix} once, with {@code scope} and {@code pause}. */
     private Worker<String> rateLimitingOnce(
             JobQueue<String> queue, List<String> ran, String prefix, Result.Scope scope, Duration pause) {

@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 public abstract class QueueRepeatContract extends QueueContractSupport {
     private static final NewJob<String> TEMPLATE = new NewJob<>("report", "payload");
 
+    /** For subclasses, one per engine. */
+    protected QueueRepeatContract() {}
+
     private static String runId(String id, Instant at) {
         return "repeat:" + id + ":" + at.toEpochMilli();
     }

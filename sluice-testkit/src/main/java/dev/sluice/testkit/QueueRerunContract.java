@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueRerunContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueRerunContract() {}
+
     @Test
     void aCompletedJobRunsAgainWithFreshAttemptsAndKeepsItsHistory() {
         JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2));

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueResultCodecContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueResultCodecContract() {}
+
     /** A receipt, stored as its amount in cents (8 bytes) and its currency (UTF-8). */
     record Receipt(long cents, String currency) {}
 

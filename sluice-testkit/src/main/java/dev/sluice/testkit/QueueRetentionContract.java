@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 /** Retention of finished jobs: keepAll, keepNone, keepLast(n), keepFor(age), for completed and failed jobs. */
 public abstract class QueueRetentionContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueRetentionContract() {}
+
     /** A manual worker whose jobs take 1 s each; jobs named "fail" fail. */
     private Worker<String> failingNamedFail(JobQueue<String> queue) {
         return manualWorker(queue, ctx -> {

@@ -29,6 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueRetryContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueRetryContract() {}
+
     private JobQueue<String> queueWith(JobOptions.Builder defaults) {
         return newQueue(defaults);
     }

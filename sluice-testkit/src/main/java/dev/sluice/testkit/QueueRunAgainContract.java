@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueRunAgainContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueRunAgainContract() {}
+
     /** Asks to run again after {@code delay} the first {@code times} times each job runs, then completes. */
     private Worker<String> runningAgain(JobQueue<String> queue, List<String> ran, int times, Duration delay) {
         Map<String, Integer> calls = new HashMap<>();

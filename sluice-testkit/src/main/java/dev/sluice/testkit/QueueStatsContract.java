@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueStatsContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueStatsContract() {}
+
     private static void assertLatency(Latency latency, List<Duration> samples, String what) {
         assertThat(latency.count()).as("%s count", what).isEqualTo(samples.size());
         assertPercentile(latency.p50(), samples, 0.50, what);

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueTimeoutContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueTimeoutContract() {}
+
     @Test
     void attemptRunningPastItsTimeoutIsInterruptedAndRetried() {
         JobQueue<String> queue = newQueue(JobOptions.builder().attempts(2).timeout(Duration.ofSeconds(1)));

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueWorkerContract extends QueueContractSupport {
 
+    /** For subclasses, one per engine. */
+    protected QueueWorkerContract() {}
+
     @Test
     void closeStopsTakingJobsAndReturnsUnfinishedOnesAtTheDeadline() throws Exception {
         JobQueue<String> queue = newQueue();

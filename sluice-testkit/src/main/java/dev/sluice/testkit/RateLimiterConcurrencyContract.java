@@ -47,11 +47,20 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
 
     private ExecutorService pool;
 
+    /** For subclasses, one per engine. */
+    protected RateLimiterConcurrencyContract() {}
+
+    /** Starts the pool of racing threads of this test. */
     @BeforeEach
     protected final void startThreads() {
         pool = Executors.newFixedThreadPool(THREADS);
     }
 
+    /**
+     * Stops the racing threads and checks they stopped within 10 s.
+     *
+     * @throws InterruptedException if interrupted while waiting for them
+     */
     @AfterEach
     protected final void stopThreads() throws InterruptedException {
         pool.shutdownNow();
@@ -63,10 +72,22 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     /** What each racing thread does, given its index. */
     @FunctionalInterface
     protected interface Racer {
+        /**
+         * One thread's part of the race.
+         *
+         * @param thread the thread's index, from 0
+         * @throws Exception any failure, which fails the test
+         */
         void run(int thread) throws Exception;
     }
 
-    /** Runs {@code racer} on {@link #THREADS} threads released at once by a start gate; rethrows failures. */
+    /**
+     * Runs {@code racer} on {@link #THREADS} threads released at once by a start gate; rethrows failures.
+     *
+     * @param racer what each thread does
+     * @throws Exception the failure of a thread, wrapped in an {@link java.util.concurrent.ExecutionException}, or a
+     *     {@link java.util.concurrent.TimeoutException} if a thread did not finish within 60 s
+     */
     protected final void race(Racer racer) throws Exception {
         CountDownLatch ready = new CountDownLatch(THREADS);
         CountDownLatch start = new CountDownLatch(1);

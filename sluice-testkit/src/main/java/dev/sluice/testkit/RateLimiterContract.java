@@ -28,22 +28,34 @@ import org.junit.jupiter.api.Nested;
  * system clock and checks invariants only.
  */
 public abstract class RateLimiterContract {
+    /** For subclasses, one per engine. */
+    protected RateLimiterContract() {}
+
     /**
      * A new, empty engine (no limiter, no state left from another test) deciding on {@code clock}, as given: a
      * {@link ManualClock} for every test but one, which runs on {@link SluiceClock#system()}. Sleeping on a manual
      * clock must advance it, and tasks the engine schedules on it must run when it is advanced.
+     *
+     * @param clock the clock of every decision the engine makes
+     * @return a new engine, empty and open, that the suite closes
      */
     protected abstract Sluice newEngine(SluiceClock clock);
 
     /**
      * The longest window (or other span of a policy) the engine accepts: the policies' own bound, about 73 years,
      * unless the engine has a smaller one, which it must refuse with an error that names it.
+     *
+     * @return the longest span; {@code Long.MAX_VALUE / 4} nanoseconds unless the engine overrides it
      */
     protected Duration longestWindow() {
         return Duration.ofNanos(Long.MAX_VALUE / 4);
     }
 
-    /** Whether the engine keeps queues as well as limiters; one that does not refuses {@link Sluice#queue}. */
+    /**
+     * Whether the engine keeps queues as well as limiters; one that does not refuses {@link Sluice#queue}.
+     *
+     * @return true unless the engine overrides it
+     */
     protected boolean keepsQueues() {
         return true;
     }

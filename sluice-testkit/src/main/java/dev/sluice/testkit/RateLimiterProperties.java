@@ -43,7 +43,15 @@ public abstract class RateLimiterProperties {
     /** A nanosecond span longer than any retry-after of the generated policies. */
     private static final long HORIZON = 1_000_000;
 
-    /** A new, empty engine deciding on {@code clock}. */
+    /** For subclasses, one per engine. */
+    protected RateLimiterProperties() {}
+
+    /**
+     * A new, empty engine deciding on {@code clock}.
+     *
+     * @param clock the clock of every decision the engine makes
+     * @return a new engine, empty and open, that the suite closes
+     */
     protected abstract Sluice newEngine(SluiceClock clock);
 
     // ---------------------------------------------------------------------------------------------------------

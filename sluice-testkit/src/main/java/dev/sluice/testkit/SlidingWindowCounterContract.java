@@ -16,6 +16,9 @@ public abstract class SlidingWindowCounterContract extends ContractSupport {
     /** 10 permits per sliding second. */
     static final SlidingWindowCounter TEN_PER_SECOND = SlidingWindowCounter.of(10, Duration.ofSeconds(1));
 
+    /** For subclasses, one per engine. */
+    protected SlidingWindowCounterContract() {}
+
     private RateLimiter tenPerSecond() {
         return engine.limiter("swc", TEN_PER_SECOND);
     }

@@ -13,6 +13,9 @@ public abstract class SlidingWindowLogContract extends ContractSupport {
     /** 3 permits in any span of one second. */
     static final SlidingWindowLog THREE_PER_SECOND = SlidingWindowLog.of(3, Duration.ofSeconds(1));
 
+    /** For subclasses, one per engine. */
+    protected SlidingWindowLogContract() {}
+
     private RateLimiter threePerSecond() {
         return engine.limiter("log", THREE_PER_SECOND);
     }

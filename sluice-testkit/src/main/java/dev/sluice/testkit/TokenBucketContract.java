@@ -16,6 +16,9 @@ public abstract class TokenBucketContract extends ContractSupport {
     /** 10 permits, 10 back per second: one permit back every 100 ms. */
     static final TokenBucket TEN_PER_SECOND = TokenBucket.of(10, 10, Duration.ofSeconds(1));
 
+    /** For subclasses, one per engine. */
+    protected TokenBucketContract() {}
+
     private RateLimiter tenPerSecond() {
         return engine.limiter("api", TEN_PER_SECOND);
     }

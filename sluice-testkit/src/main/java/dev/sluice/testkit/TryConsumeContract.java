@@ -13,6 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@link RateLimiter#tryConsume}: the yes-or-no form of {@code tryAcquire}, with the same decisions. */
 public abstract class TryConsumeContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected TryConsumeContract() {}
+
     @Test
     void answersExactlyAsTryAcquireOnTheSameHistory() {
         for (LimitPolicy policy : LEASELESS_POLICIES) {

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
  * only a policy of the same kind is accepted.
  */
 public abstract class UpdatePolicyContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected UpdatePolicyContract() {}
+
     @Test
     void tokenBucketKeepsWhatWasTakenAndRefillsAtTheNewRate() {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(10, 10, Duration.ofSeconds(1)));

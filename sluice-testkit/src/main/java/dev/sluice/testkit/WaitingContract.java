@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
  * and an asynchronous one completes when the clock is advanced.
  */
 public abstract class WaitingContract extends ContractSupport {
+    /** For subclasses, one per engine. */
+    protected WaitingContract() {}
+
     /** 10 permits, one back every 100 ms. */
     private RateLimiter emptyBucket() {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(10, 10, Duration.ofSeconds(1)));

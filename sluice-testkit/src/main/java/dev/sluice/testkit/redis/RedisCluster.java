@@ -38,6 +38,8 @@ public final class RedisCluster implements AutoCloseable {
     /**
      * Starts a cluster of {@code masters} masters and returns once it serves every slot.
      *
+     * @param masters the number of nodes, from 1 to 100
+     * @return the formed cluster, to close after use
      * @throws IllegalArgumentException if {@code masters} is not between 1 and 100
      * @throws IllegalStateException if a node does not start, or the cluster does not form within 30 s
      */
@@ -78,17 +80,29 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    /** The nodes' addresses as Redis URIs ({@code redis://127.0.0.1:<port>}), in slot order. */
+    /**
+     * The nodes' addresses as Redis URIs ({@code redis://127.0.0.1:<port>}), in slot order.
+     *
+     * @return one URI per node
+     */
     public List<String> uris() {
         return nodes.stream().map(RedisServer::uri).toList();
     }
 
-    /** The nodes' ports, in slot order. */
+    /**
+     * The nodes' ports, in slot order.
+     *
+     * @return one port per node
+     */
     public List<Integer> ports() {
         return nodes.stream().map(RedisServer::port).toList();
     }
 
-    /** The nodes, in slot order: the first holds the lowest slots. */
+    /**
+     * The nodes, in slot order: the first holds the lowest slots.
+     *
+     * @return the nodes, an unmodifiable list
+     */
     public List<RedisServer> nodes() {
         return nodes;
     }

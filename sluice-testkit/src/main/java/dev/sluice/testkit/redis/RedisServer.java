@@ -69,7 +69,11 @@ public final class RedisServer implements AutoCloseable {
         LIVE.add(this);
     }
 
-    /** Starts a Redis server on a free port and returns once it answers PING. */
+    /**
+     * Starts a Redis server on a free port and returns once it answers PING.
+     *
+     * @return the running server, to close after use
+     */
     public static RedisServer start() {
         return start(new String[0]);
     }
@@ -79,6 +83,8 @@ public final class RedisServer implements AutoCloseable {
      * PING. Options come as separate arguments, each name starting with {@code --}; the port, bind address,
      * directory and daemonizing are this class's to set.
      *
+     * @param extraArgs option names and values, in the order {@code redis-server} takes them
+     * @return the running server, to close after use
      * @throws IllegalArgumentException if an option sets the port, bind address, directory or daemonizing
      */
     public static RedisServer start(String... extraArgs) {
@@ -96,6 +102,8 @@ public final class RedisServer implements AutoCloseable {
      * One server for the whole JVM, started on first use, for tests that need <em>a</em> Redis and keep to keys
      * of their own. {@link #close()} on it does nothing (a shutdown hook stops it); if a test killed it, it is
      * restarted.
+     *
+     * @return the shared server, running
      */
     public static synchronized RedisServer shared() {
         if (shared == null) {
@@ -118,32 +126,56 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** The port the server listens on; it stays the same across {@link #restart()}. */
+    /**
+     * The port the server listens on; it stays the same across {@link #restart()}.
+     *
+     * @return the port
+     */
     public synchronized int port() {
         return port;
     }
 
-    /** The address the server listens on: {@code 127.0.0.1}. */
+    /**
+     * The address the server listens on: {@code 127.0.0.1}.
+     *
+     * @return {@code "127.0.0.1"}
+     */
     public String host() {
         return RedisProcesses.HOST;
     }
 
-    /** The server's address as a Redis URI: {@code redis://127.0.0.1:<port>}. */
+    /**
+     * The server's address as a Redis URI: {@code redis://127.0.0.1:<port>}.
+     *
+     * @return the URI, for a Redis client
+     */
     public String uri() {
         return "redis://" + host() + ":" + port();
     }
 
-    /** The version of the Redis binary, such as {@code 7.0.15}. */
+    /**
+     * The version of the Redis binary, such as {@code 7.0.15}.
+     *
+     * @return the version, as the binary reports it
+     */
     public String version() {
         return binary.version();
     }
 
-    /** The {@code redis-server} binary this server runs. */
+    /**
+     * The {@code redis-server} binary this server runs.
+     *
+     * @return the path of the binary
+     */
     public Path binary() {
         return binary.server();
     }
 
-    /** Whether the server process is running: started, and not killed, closed or crashed since. */
+    /**
+     * Whether the server process is running: started, and not killed, closed or crashed since.
+     *
+     * @return true if the process is alive
+     */
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }
