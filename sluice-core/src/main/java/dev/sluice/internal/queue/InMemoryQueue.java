@@ -920,10 +920,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Optional<Job<T>> job(String id) {
-        checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        checkOpenWithJobId(id);
         lock.lock();
         try {
             JobRecord record = store.get(id);
@@ -935,10 +932,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public CompletableFuture<Job<T>> whenFinished(String id) {
-        checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        checkOpenWithJobId(id);
         lock.lock();
         try {
             checkOpen();
@@ -1156,10 +1150,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public boolean remove(String id) {
-        checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        checkOpenWithJobId(id);
         Events<T> events;
         lock.lock();
         try {
@@ -1209,10 +1200,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public void retry(String id, JobState from) {
-        checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        checkOpenWithJobId(id);
         if (from != JobState.FAILED && from != JobState.COMPLETED) {
             throw new IllegalArgumentException("retry takes a job that is FAILED or COMPLETED, was " + from);
         }
@@ -1511,6 +1499,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return closed;
     }
 
+    /** Refuses a closed engine first, then a null job id, as every call taking a job id does. */
+    private void checkOpenWithJobId(String id) {
+        checkOpen();
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+    }
+
     /** Fails if the engine is closed; a volatile read, cheap enough for every call. */
     void checkOpen() {
         if (closed) {
@@ -1575,10 +1571,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     @Override
     public Optional<byte[]> payloadBytes(String id) {
-        checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        checkOpenWithJobId(id);
         lock.lock();
         try {
             JobRecord record = store.get(id);
