@@ -160,16 +160,13 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     }
 
     @Override
-    void refund(KeyState keyState, long now, long permits) {
+    void refundLocked(KeyState.Locked keyState, long now, long permits) {
         Limits.checkRefundable(limiter, policy);
     }
 
     @Override
-    void reset(KeyState keyState) {
-        State state = (State) keyState;
-        synchronized (state) {
-            state.clear();
-        }
+    void resetLocked(KeyState.Locked keyState) {
+        ((State) keyState).clear();
     }
 
     @Override

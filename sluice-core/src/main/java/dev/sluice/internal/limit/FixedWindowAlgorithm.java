@@ -45,22 +45,18 @@ final class FixedWindowAlgorithm extends LockedAlgorithm {
     }
 
     @Override
-    void refund(KeyState keyState, long now, long permits) {
+    void refundLocked(KeyState.Locked keyState, long now, long permits) {
         State state = (State) keyState;
-        synchronized (state) {
-            if (!state.retired && state.windowStart == windowAt(now, window, state.windowStart)) {
-                state.count = Math.max(0, state.count - permits);
-            }
+        if (state.windowStart == windowAt(now, window, state.windowStart)) {
+            state.count = Math.max(0, state.count - permits);
         }
     }
 
     @Override
-    void reset(KeyState keyState) {
+    void resetLocked(KeyState.Locked keyState) {
         State state = (State) keyState;
-        synchronized (state) {
-            state.windowStart = Long.MIN_VALUE;
-            state.count = 0;
-        }
+        state.windowStart = Long.MIN_VALUE;
+        state.count = 0;
     }
 
     @Override

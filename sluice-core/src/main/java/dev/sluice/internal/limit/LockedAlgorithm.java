@@ -18,6 +18,32 @@ abstract sealed class LockedAlgorithm extends Algorithm
         return Math.max(Math.floorDiv(now, window) * window, stateStart);
     }
 
+    /** As {@link #refund}, on a state that is not retired; called holding the state's monitor. */
+    abstract void refundLocked(KeyState.Locked state, long now, long permits);
+
+    /** As {@link #reset}, on a state that is not retired; called holding the state's monitor. */
+    abstract void resetLocked(KeyState.Locked state);
+
+    @Override
+    final void refund(KeyState keyState, long now, long permits) {
+        KeyState.Locked state = (KeyState.Locked) keyState;
+        synchronized (state) {
+            if (!state.retired) {
+                refundLocked(state, now, permits);
+            }
+        }
+    }
+
+    @Override
+    final void reset(KeyState keyState) {
+        KeyState.Locked state = (KeyState.Locked) keyState;
+        synchronized (state) {
+            if (!state.retired) {
+                resetLocked(state);
+            }
+        }
+    }
+
     /** Whether {@code state} is back at its full limit at {@code now}; called holding the state's monitor. */
     abstract boolean idleLocked(KeyState.Locked state, long now);
 

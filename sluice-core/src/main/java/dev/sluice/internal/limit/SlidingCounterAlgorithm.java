@@ -43,14 +43,14 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
             long room = limit - current - weighted;
             if (permits > room) {
                 long retryAt = retryAt(start, elapsed, previous, current, permits);
-                return denied(Math.max(0, room), retryAt - now, resetAt(start, now, previous, current));
+                return denied(Math.max(0, room), retryAt - now, resetAt(start, current));
             }
             if (commit) {
                 state.windowStart = start;
                 state.previous = previous;
                 state.current = current + permits;
             }
-            return allowed(room - permits, resetAt(start, now, previous, current + permits));
+            return allowed(room - permits, resetAt(start, current + permits));
         }
     }
 
@@ -65,30 +65,23 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
     }
 
     @Override
-    void refund(KeyState keyState, long now, long permits) {
+    void refundLocked(KeyState.Locked keyState, long now, long permits) {
         State state = (State) keyState;
-        synchronized (state) {
-            if (state.retired) {
-                return;
-            }
-            long start = windowAt(now, window, state.windowStart);
-            long previous = previousAt(state, start);
-            long current = currentAt(state, start);
-            long fromCurrent = Math.min(current, permits);
-            state.windowStart = start;
-            state.current = current - fromCurrent;
-            state.previous = Math.max(0, previous - (permits - fromCurrent));
-        }
+        long start = windowAt(now, window, state.windowStart);
+        long previous = previousAt(state, start);
+        long current = currentAt(state, start);
+        long fromCurrent = Math.min(current, permits);
+        state.windowStart = start;
+        state.current = current - fromCurrent;
+        state.previous = Math.max(0, previous - (permits - fromCurrent));
     }
 
     @Override
-    void reset(KeyState keyState) {
+    void resetLocked(KeyState.Locked keyState) {
         State state = (State) keyState;
-        synchronized (state) {
-            state.windowStart = Long.MIN_VALUE;
-            state.current = 0;
-            state.previous = 0;
-        }
+        state.windowStart = Long.MIN_VALUE;
+        state.current = 0;
+        state.previous = 0;
     }
 
     /** The earliest time the request is allowed if nothing else arrives; it is denied at {@code elapsed}. */
@@ -110,11 +103,12 @@ final class SlidingCounterAlgorithm extends LockedAlgorithm {
         return at < window ? next + at : next + window;
     }
 
-    private long resetAt(long start, long now, long previous, long current) {
-        if (current > 0) {
-            return start + 2 * window;
-        }
-        return previous > 0 ? start + window : now;
+    /**
+     * When the key is full again, {@code current} being its count in the window from {@code start}: a key with
+     * nothing in that window is only ever denied because of the previous window, which stops counting at its end.
+     */
+    private long resetAt(long start, long current) {
+        return current > 0 ? start + 2 * window : start + window;
     }
 
     @Override

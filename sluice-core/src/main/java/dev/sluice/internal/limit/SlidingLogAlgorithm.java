@@ -86,14 +86,15 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
             total = 0;
         }
 
+        /** Forgets up to {@code permits} of the permits granted at {@code time}; entries have distinct times. */
         void removeAt(long time, long permits) {
-            for (int i = size - 1; i >= 0 && permits > 0; i--) {
+            for (int i = size - 1; i >= 0; i--) {
                 if (time(i) == time) {
                     int slot = (head + i) & (counts.length - 1);
                     long taken = Math.min(permits, counts[slot]);
                     counts[slot] -= taken;
                     total -= taken;
-                    permits -= taken;
+                    break;
                 }
             }
             while (size > 0 && count(size - 1) == 0) {
@@ -143,26 +144,18 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
     }
 
     @Override
-    void refund(KeyState keyState, long now, long permits) {
+    void refundLocked(KeyState.Locked keyState, long now, long permits) {
         State state = (State) keyState;
-        synchronized (state) {
-            if (state.retired) {
-                return;
-            }
-            if (state.size > 0) {
-                now = Math.max(now, state.time(state.size - 1));
-            }
-            state.expire(now, window);
-            state.removeNewest(permits);
+        if (state.size > 0) {
+            now = Math.max(now, state.time(state.size - 1));
         }
+        state.expire(now, window);
+        state.removeNewest(permits);
     }
 
     @Override
-    void reset(KeyState keyState) {
-        State state = (State) keyState;
-        synchronized (state) {
-            state.clear();
-        }
+    void resetLocked(KeyState.Locked keyState) {
+        ((State) keyState).clear();
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,5 +60,62 @@ class SafeListenerTest {
                 .contains("the decision stands")
                 .contains("IllegalStateException: broken metrics");
         assertThat(log.split("WARN", -1)).as("one warning for two failures").hasSize(2);
+    }
+
+    /** Hears the engine's unavailability and recovery, then throws. */
+    static final class ThrowingAvailabilityListener implements LimiterListener {
+        final List<String> heard = new ArrayList<>();
+
+        @Override
+        public void onUnavailable(String limiter, Throwable cause) {
+            heard.add("unavailable " + limiter + " " + cause.getMessage());
+            throw new IllegalStateException("broken alerting");
+        }
+
+        @Override
+        public void onRecovered(String limiter) {
+            heard.add("recovered " + limiter);
+            throw new IllegalStateException("broken alerting");
+        }
+    }
+
+    /** What {@code event} writes to System.err. */
+    private static String logOf(Runnable event) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            event.run();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void unavailabilityReachesTheListenerAndWhatItThrowsIsLoggedNotThrown() {
+        ThrowingAvailabilityListener listener = new ThrowingAvailabilityListener();
+        LimiterListener safe = SafeListener.of("api", listener);
+
+        String log = logOf(() -> safe.onUnavailable("api", new IllegalStateException("redis down")));
+
+        assertThat(listener.heard).containsExactly("unavailable api redis down");
+        assertThat(log).contains("WARN").contains("limiter 'api'").contains("onUnavailable");
+    }
+
+    @Test
+    void recoveryReachesTheListenerAndWhatItThrowsIsLoggedNotThrown() {
+        ThrowingAvailabilityListener listener = new ThrowingAvailabilityListener();
+        LimiterListener safe = SafeListener.of("api", listener);
+
+        String log = logOf(() -> safe.onRecovered("api"));
+
+        assertThat(listener.heard).containsExactly("recovered api");
+        assertThat(log).contains("WARN").contains("limiter 'api'").contains("onRecovered");
+    }
+
+    @Test
+    void theDoNothingListenerIsUsedAsItIs() {
+        assertThat(SafeListener.of("api", LimiterListener.NONE)).isSameAs(LimiterListener.NONE);
     }
 }
