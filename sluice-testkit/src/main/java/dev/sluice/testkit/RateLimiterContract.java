@@ -185,6 +185,16 @@ public abstract class RateLimiterContract {
         }
     }
 
+    /** forKey after its first call: permits checked, every call heard, exact after its key was dropped. */
+    @Nested
+    @DisplayName("forKey after its first call: permits checked, every call heard, exact after its key was dropped")
+    class BoundKeyState extends BoundKeyStateContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
     /** tryConsume: the yes-or-no form of tryAcquire, same decisions. */
     @Nested
     @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")

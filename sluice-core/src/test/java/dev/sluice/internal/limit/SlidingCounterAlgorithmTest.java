@@ -100,39 +100,38 @@ class SlidingCounterAlgorithmTest {
         assertThat(denied.resetAtNanos()).isEqualTo(T + 2 * S);
     }
 
+    /** What one more permit leaves at {@code now} once {@code state} moves to a 2 s window at {@code now}. */
+    private long leftUnderALongerWindowAt(KeyState state, long now) {
+        SlidingCounterAlgorithm longer = counter(Duration.ofSeconds(2));
+        longer.adopt(state, counter, now);
+        return leftAfterOne(longer, state, now);
+    }
+
     @Test
     void aLongerWindowKeepsWhatTheOldWindowBeforeTheCurrentOneCountedAsItsPreviousWindow() {
-        SlidingCounterAlgorithm longer = counter(Duration.ofSeconds(2));
         KeyState state = counter.newState();
         granted(counter, state, T + 500 * MS, 6);
 
-        longer.adopt(state, counter, T + 1500 * MS); // the old window before the current one had 6
-
-        // In the 2 s window from T, 1.5 s in: 6 × 0.25 weigh 2 (rounded up).
-        assertThat(leftAfterOne(longer, state, T + 1500 * MS)).isEqualTo(7);
+        // The old window before the current one had 6. In the 2 s window from T, 1.5 s in: 6 × 0.25 weigh 2
+        // (rounded up).
+        assertThat(leftUnderALongerWindowAt(state, T + 1500 * MS)).isEqualTo(7);
     }
 
     @Test
     void aLongerWindowKeepsTheCurrentAndPreviousCountsOfTheCurrentOldWindow() {
-        SlidingCounterAlgorithm longer = counter(Duration.ofSeconds(2));
         KeyState state = counter.newState();
         granted(counter, state, T + 500 * MS, 3);
         granted(counter, state, T + 1200 * MS, 2); // previous 3, current 2
 
-        longer.adopt(state, counter, T + 1500 * MS);
-
         // current 2, and 3 × 0.25 weigh 1 (rounded up): 7 left, 6 after one more.
-        assertThat(leftAfterOne(longer, state, T + 1500 * MS)).isEqualTo(6);
+        assertThat(leftUnderALongerWindowAt(state, T + 1500 * MS)).isEqualTo(6);
     }
 
     @Test
     void aLongerWindowDropsCountsOlderThanTheOldPreviousWindow() {
-        SlidingCounterAlgorithm longer = counter(Duration.ofSeconds(2));
         KeyState state = counter.newState();
         granted(counter, state, T + 500 * MS, 6);
 
-        longer.adopt(state, counter, T + 2500 * MS);
-
-        assertThat(leftAfterOne(longer, state, T + 2500 * MS)).isEqualTo(9);
+        assertThat(leftUnderALongerWindowAt(state, T + 2500 * MS)).isEqualTo(9);
     }
 }
