@@ -168,6 +168,18 @@ class SlidingLogAlgorithmTest {
     }
 
     @Test
+    void aRefundInAWrappedRingTakesTheNewestEntriesFirst() {
+        KeyState state = wrapped();
+
+        log.refund(state, T + S, 2); // the grants at T + 1 s and T + 2 go
+
+        assertThat(leftAfterOne(log, state, T + S)).isEqualTo(8);
+        assertThat(leftAfterOne(log, state, T + 1 + S))
+                .as("T + 1, the one left, has left")
+                .isEqualTo(9);
+    }
+
+    @Test
     void undoingAGrantThatHasAlreadyLeftTheWindowChangesNothing() {
         KeyState state = wrapped();
         Decision gone = new Decision(true, 9, 10, 0, T + S, "api", dev.sluice.limit.Lease.NONE);
