@@ -2,8 +2,6 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
@@ -14,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link RateLimiter#forKey} after its first call: a bound key checks every call's permits, is heard by the
  * limiter's listener whichever way it is asked, and keeps deciding exactly after its key was dropped from a full
- * table; a chain with one lease layer holds that layer's lease.
+ * table.
  */
 public abstract class BoundKeyStateContract extends ContractSupport {
     /** 2 permits, one back every 500 ms. */
@@ -89,24 +87,5 @@ public abstract class BoundKeyStateContract extends ContractSupport {
         assertThat(bound.tryAcquire().denied()).isTrue();
         clock.advance(Duration.ofMillis(500));
         assertThat(bound.tryConsume()).as("one back in the overflow").isTrue();
-    }
-
-    @Test
-    void aChainWithOneLeaseLayerHoldsThatLayersLease() {
-        RateLimiter pool = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
-        RateLimiter rate = engine.limiter("rate", TWO_PER_SECOND);
-        var chain =
-                engine.<String>chain().layer(rate, k -> k).layer(pool, "all").build();
-
-        Decision granted = chain.tryAcquire("k");
-
-        assertThat(granted.allowed()).isTrue();
-        assertThat(granted.lease().expiresAtNanos()).isEqualTo(T0 + 10 * SECOND);
-        assertThat(pool.tryAcquire("all").denied())
-                .as("the chain holds the pool's one lease")
-                .isTrue();
-        assertThat(granted.release()).isTrue();
-        assertThat(granted.release()).as("released once").isFalse();
-        assertThat(pool.tryAcquire("all").allowed()).isTrue();
     }
 }

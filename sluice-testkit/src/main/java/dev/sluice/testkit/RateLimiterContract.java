@@ -195,6 +195,16 @@ public abstract class RateLimiterContract {
         }
     }
 
+    /** acquireAsync at its deadline and with leases; a chain of one lease layer. */
+    @Nested
+    @DisplayName("acquireAsync at its deadline and with leases; a chain of one lease layer")
+    class LeaseAndDeadline extends LeaseAndDeadlineContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
     /** tryConsume: the yes-or-no form of tryAcquire, same decisions. */
     @Nested
     @DisplayName("tryConsume: the yes-or-no form of tryAcquire, same decisions")

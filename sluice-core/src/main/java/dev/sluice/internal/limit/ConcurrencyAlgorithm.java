@@ -57,14 +57,12 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
     }
 
     final class HeldLease implements Lease {
-        private final State state;
         private final long permits;
         private final long expiresAtNanos;
         /** Set once, under the lease's own monitor; a state that holds the lease drops it when it sees it set. */
         private volatile boolean released;
 
-        HeldLease(State state, long permits, long expiresAtNanos) {
-            this.state = state;
+        HeldLease(long permits, long expiresAtNanos) {
             this.permits = permits;
             this.expiresAtNanos = expiresAtNanos;
         }
@@ -75,16 +73,15 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
                 return false;
             }
             long now = clock.nanos();
+            // The states that hold the lease drop it, and its permits, the next time they look at their leases:
+            // every acquire and idle test does so first.
             synchronized (this) {
                 if (expiresAtNanos <= now || released) {
                     return false;
                 }
                 released = true;
+                return true;
             }
-            synchronized (state) {
-                state.expire(now);
-            }
-            return true;
         }
 
         @Override
@@ -121,7 +118,7 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
             }
             Lease lease = Lease.NONE;
             if (commit) {
-                HeldLease held = new HeldLease(state, permits, now + leaseTimeout);
+                HeldLease held = new HeldLease(permits, now + leaseTimeout);
                 state.leases.add(held);
                 state.held += permits;
                 lease = held;
@@ -161,7 +158,8 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
     @Override
     void refundLocked(KeyState.Locked keyState, long now, long permits) {
-        Limits.checkRefundable(limiter, policy);
+        // The limiter refuses refunds of leases (Limits.checkRefundable) before it looks a key up.
+        throw new UnsupportedOperationException("leases are released, not refunded");
     }
 
     @Override

@@ -145,12 +145,9 @@ final class SlidingLogAlgorithm extends LockedAlgorithm {
 
     @Override
     void refundLocked(KeyState.Locked keyState, long now, long permits) {
-        State state = (State) keyState;
-        if (state.size > 0) {
-            now = Math.max(now, state.time(state.size - 1));
-        }
-        state.expire(now, window);
-        state.removeNewest(permits);
+        // Expired entries are the oldest: the newest permits are still counted unless none are, and permits taken
+        // from an entry that has left the window change nothing.
+        ((State) keyState).removeNewest(permits);
     }
 
     @Override

@@ -163,6 +163,15 @@ class LockedAlgorithmTest {
     }
 
     @Test
+    void leasesOfAnAlgorithmMadeWithoutAnEnginesClosedFlagCanBeReleased() {
+        Algorithm pool = Algorithm.of("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(5)), clock);
+        KeyState state = pool.newState();
+
+        assertThat(pool.acquire(state, clock.nanos(), 1, true).release()).isTrue();
+        assertThat(pool.acquire(state, clock.nanos(), 1, false).allowed()).isTrue();
+    }
+
+    @Test
     void aLeaseNamesItsLimiterAndPermits() {
         ConcurrencyAlgorithm pool = concurrency(Duration.ofSeconds(5));
         Decision granted = pool.acquire(pool.newState(), clock.nanos(), 2, true);

@@ -11,11 +11,14 @@ import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.ManualClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A listener that throws is logged through SLF4J (here slf4j-simple, which writes to System.err): the first
@@ -112,6 +115,33 @@ class SafeListenerTest {
 
         assertThat(listener.heard).containsExactly("recovered api");
         assertThat(log).contains("WARN").contains("limiter 'api'").contains("onRecovered");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"onAllowed", "onDenied", "onEvicted", "onKeyTableFull"})
+    void theFirstFailureOfAListenerIsAWarningNamingTheEvent(String event) {
+        LimiterListener throwing = (LimiterListener) Proxy.newProxyInstance(
+                LimiterListener.class.getClassLoader(),
+                new Class<?>[] {LimiterListener.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("toString")) {
+                        return "an always-throwing listener";
+                    }
+                    throw new IllegalStateException("broken " + method.getName());
+                });
+        LimiterListener safe = SafeListener.of("api", throwing);
+        Decision decision = new Decision(true, 1, 2, 0, 0, "api", dev.sluice.limit.Lease.NONE);
+
+        String log = logOf(() -> {
+            switch (event) {
+                case "onAllowed" -> safe.onAllowed("api", "k", 1, decision);
+                case "onDenied" -> safe.onDenied("api", "k", 1, decision);
+                case "onEvicted" -> safe.onEvicted("api", "k");
+                default -> safe.onKeyTableFull("api", "k");
+            }
+        });
+
+        assertThat(log).contains("WARN").contains("limiter 'api'").contains(event);
     }
 
     @Test
