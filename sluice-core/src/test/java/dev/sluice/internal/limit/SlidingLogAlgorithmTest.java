@@ -185,6 +185,19 @@ class SlidingLogAlgorithmTest {
     }
 
     @Test
+    void aRefundOfMoreThanIsCountedTakesNothingFromGrantsThatHaveLeftTheWindow() {
+        KeyState state = log.newState();
+        granted(log, state, T, 1);
+        granted(log, state, T + S, 1); // the grant at T has left
+
+        log.refund(state, T + S, 5);
+
+        assertThat(granted(log, state, T + S, 10).remaining())
+                .as("10 of 10, not more")
+                .isZero();
+    }
+
+    @Test
     void undoingAGrantThatHasAlreadyLeftTheWindowChangesNothing() {
         KeyState state = wrapped();
         Decision gone = new Decision(true, 9, 10, 0, T + S, "api", dev.sluice.limit.Lease.NONE);
