@@ -28,17 +28,25 @@ final class GroupRing {
     private final HashMap<Group.Key, Group> groups = new HashMap<>();
     private final ArrayDeque<Group> ring = new ArrayDeque<>();
     private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
-    /** The statistics of the most recently used groups, kept while a group is released and created again. */
+    /**
+     * The statistics of the most recently used groups, kept while a group is released and created again. Beyond
+     * {@link #MAX_GROUP_STATS}, each new group forgets the least recently used one, unless that one is live or
+     * still counts kept jobs: then it moves to the back, so that it does not shield the ones behind it.
+     */
     private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
+            if (size() <= MAX_GROUP_STATS) {
+                return false;
+            }
             Group.Stats s = eldest.getValue();
-            return size() > MAX_GROUP_STATS
-                    && s.keptCompleted == 0
-                    && s.keptFailed == 0
-                    && !groups.containsKey(eldest.getKey());
+            if (s.keptCompleted == 0 && s.keptFailed == 0 && !groups.containsKey(eldest.getKey())) {
+                return true;
+            }
+            get(eldest.getKey());
+            return false;
         }
     };
 
