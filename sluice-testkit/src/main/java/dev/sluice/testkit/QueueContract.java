@@ -189,6 +189,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Per-group counts as jobs move; jobs due together in add order; paused groups back in order. */
+    @Nested
+    @DisplayName("per-group counts as jobs move; jobs due together in add order; paused groups back in order")
+    class GroupBookkeeping extends QueueGroupBookkeepingContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Bad input: clear messages, nothing changed. */
     @Nested
     @DisplayName("bad input: clear messages, nothing changed")
