@@ -152,12 +152,11 @@ final class GroupRing {
             if (group.released) {
                 continue;
             }
+            // never PARKED here: a group enters the ring ready, is parked only out of it, and a pause takes it out
             GroupRules.Place place = placeOf(group, now);
             if (place != GroupRules.Place.READY) {
                 if (place == GroupRules.Place.HELD) {
                     group.heldByConcurrency = true;
-                } else if (place == GroupRules.Place.PARKED) {
-                    park(group, GroupRules.until(group.pausedUntil, group.parkedUntil));
                 }
                 continue;
             }
