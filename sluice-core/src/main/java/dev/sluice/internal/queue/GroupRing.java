@@ -180,9 +180,9 @@ final class GroupRing {
 
     /** After a job of {@code group} left ACTIVE: a group held by its concurrency comes back. */
     void jobEnded(Group group, long now) {
-        if (group.heldByConcurrency && group.active < limitsOf(group.key).concurrency()) {
+        if (group.heldByConcurrency) {
             group.heldByConcurrency = false;
-            offer(group, now);
+            offer(group, now); // held again if its concurrency is still full (it may have been lowered)
         }
     }
 
@@ -197,17 +197,16 @@ final class GroupRing {
         }
     }
 
-    /** Lets go of {@code group} if it holds nothing at {@code now}. */
+    /**
+     * Lets go of {@code group} if it holds nothing at {@code now}. Left in the ring or among the parked (a park
+     * that ended by {@code now}), it is skipped there when its turn comes.
+     */
     void releaseIfIdle(Group group, long now) {
         if (!group.released
-                && !group.inRing
                 && GroupRules.isReleasable(
                         group.waiting, group.delayed, group.active, group.pausedUntil, group.parkedUntil, now)) {
             groups.remove(group.key);
             group.released = true;
-            if (group.parkedUntil > Long.MIN_VALUE) {
-                parked.remove(group);
-            }
         }
     }
 
