@@ -199,6 +199,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Registering a repeatable again: the same one is kept, another template replaces its pending run. */
+    @Nested
+    @DisplayName("registering a repeatable again: the same one is kept, another template replaces its pending run")
+    class ReRegistration extends QueueReRegistrationContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Bad input: clear messages, nothing changed. */
     @Nested
     @DisplayName("bad input: clear messages, nothing changed")
