@@ -1,12 +1,14 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
@@ -161,5 +163,17 @@ public abstract class QueueGroupBookkeepingContract extends QueueContractSupport
         clock.advance(ONE_SECOND);
         worker.runDue();
         assertThat(ran).hasSize(4).last().isEqualTo("a2");
+    }
+
+    @Test
+    void aBoundOnEveryGroupsWaitingJobsHoldsWithoutAnyGroupsOwnLimits() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .groupDefaults(GroupLimits.none().withMaxWaiting(1))
+                .build());
+        queue.add("n", "p", inGroup("a1", "a"));
+
+        assertThatThrownBy(() -> queue.add("n", "p", inGroup("a2", "a"))).isInstanceOf(QueueFullException.class);
+        queue.add("n", "p", inGroup("b1", "b"));
+        assertThat(queue.counts().waiting()).isEqualTo(2);
     }
 }

@@ -8,6 +8,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.RepeatableJob;
+import dev.sluice.queue.Result;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
@@ -95,5 +96,34 @@ public abstract class QueueReRegistrationContract extends QueueContractSupport {
         assertThat(pendingRuns(queue, "r"))
                 .isNotEmpty()
                 .allSatisfy(run -> assertThat(run.options().priority()).isEqualTo(7));
+    }
+
+    @Test
+    void reRegisteringWhileTheFixedDelayRunIsRunningLetsItFinishAndWaitsFromItsEnd() {
+        JobQueue<String> queue = newQueue();
+        Schedule fixedDelay = Schedule.fixedDelay(Duration.ofSeconds(10));
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            ran.add(ctx.job().payload());
+            if (ran.size() == 1) {
+                queue.repeat("r", fixedDelay, new NewJob<>("report", "new"));
+            }
+            clock.advance(Duration.ofSeconds(3));
+            return Result.done();
+        });
+        queue.repeat("r", fixedDelay, new NewJob<>("report", "old"));
+
+        worker.runDue();
+
+        String first = "repeat:r:" + START.toEpochMilli();
+        assertThat(queue.job(first))
+                .hasValueSatisfying(j -> assertThat(j.state()).isEqualTo(JobState.COMPLETED));
+        assertThat(queue.counts()).isEqualTo(counts(0, 1, 0, 1, 0));
+        clock.advance(Duration.ofSeconds(7)); // 10 s after the start: the running run counted as the first
+        worker.runDue();
+        assertThat(ran).containsExactly("old");
+        clock.advance(Duration.ofSeconds(3)); // 10 s after the first run ended
+        worker.runDue();
+        assertThat(ran).containsExactly("old", "new");
     }
 }
