@@ -189,6 +189,26 @@ public abstract class QueueContract {
         }
     }
 
+    /** Per-group counts as jobs move; jobs due together in add order; paused groups back in order. */
+    @Nested
+    @DisplayName("per-group counts as jobs move; jobs due together in add order; paused groups back in order")
+    class GroupBookkeeping extends QueueGroupBookkeepingContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** Registering a repeatable again: the same one is kept, another template replaces its pending run. */
+    @Nested
+    @DisplayName("registering a repeatable again: the same one is kept, another template replaces its pending run")
+    class ReRegistration extends QueueReRegistrationContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Bad input: clear messages, nothing changed. */
     @Nested
     @DisplayName("bad input: clear messages, nothing changed")

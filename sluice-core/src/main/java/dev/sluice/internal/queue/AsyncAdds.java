@@ -29,7 +29,7 @@ final class AsyncAdds {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        long deadline = blockForNanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + blockForNanos;
+        long deadline = AttemptRules.saturatedAdd(now, blockForNanos);
         CompletableFuture<R> result = new CompletableFuture<>();
         Thread.ofVirtual().name(threadName).start(() -> {
             try {

@@ -92,10 +92,12 @@ final class AttemptRules {
 
     /** {@code d} in nanoseconds, or {@link Long#MAX_VALUE} for a duration too long to count so (a custom backoff's). */
     static long nanos(Duration d) {
-        return d.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : d.toNanos();
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
-
-    private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
 
     /** {@code a + b}, or {@link Long#MAX_VALUE} where that overflows (times far in the future). */
     static long saturatedAdd(long a, long b) {

@@ -72,18 +72,15 @@ final class Group {
     JobRecord poll() {
         ArrayDeque<JobRecord> only = zeroLane;
         if (only != null && lanes.size() == 1) {
+            // the common case, every waiting job at priority 0: no walk of the lanes (the loop below ends it else)
             JobRecord job;
             while ((job = only.pollFirst()) != null) {
                 if (!job.removed) {
                     waiting--;
-                    if (only.isEmpty()) {
-                        dropIfEmpty(0, only);
-                    }
+                    dropIfEmpty(0, only);
                     return job;
                 }
             }
-            dropIfEmpty(0, only);
-            return null;
         }
         while (!lanes.isEmpty()) {
             var entry = lanes.firstEntry();

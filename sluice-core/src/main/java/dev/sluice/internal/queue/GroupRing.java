@@ -28,17 +28,25 @@ final class GroupRing {
     private final HashMap<Group.Key, Group> groups = new HashMap<>();
     private final ArrayDeque<Group> ring = new ArrayDeque<>();
     private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
-    /** The statistics of the most recently used groups, kept while a group is released and created again. */
+    /**
+     * The statistics of the most recently used groups, kept while a group is released and created again. Beyond
+     * {@link #MAX_GROUP_STATS}, each new group forgets the least recently used one, unless that one is live or
+     * still counts kept jobs: then it moves to the back, so that it does not shield the ones behind it.
+     */
     private final LinkedHashMap<Group.Key, Group.Stats> statsByGroup = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Group.Key, Group.Stats> eldest) {
+            if (size() <= MAX_GROUP_STATS) {
+                return false;
+            }
             Group.Stats s = eldest.getValue();
-            return size() > MAX_GROUP_STATS
-                    && s.keptCompleted == 0
-                    && s.keptFailed == 0
-                    && !groups.containsKey(eldest.getKey());
+            if (s.keptCompleted == 0 && s.keptFailed == 0 && !groups.containsKey(eldest.getKey())) {
+                return true;
+            }
+            get(eldest.getKey());
+            return false;
         }
     };
 
@@ -144,12 +152,11 @@ final class GroupRing {
             if (group.released) {
                 continue;
             }
+            // never PARKED here: a group enters the ring ready, is parked only out of it, and a pause takes it out
             GroupRules.Place place = placeOf(group, now);
             if (place != GroupRules.Place.READY) {
                 if (place == GroupRules.Place.HELD) {
                     group.heldByConcurrency = true;
-                } else if (place == GroupRules.Place.PARKED) {
-                    park(group, GroupRules.until(group.pausedUntil, group.parkedUntil));
                 }
                 continue;
             }
@@ -173,9 +180,9 @@ final class GroupRing {
 
     /** After a job of {@code group} left ACTIVE: a group held by its concurrency comes back. */
     void jobEnded(Group group, long now) {
-        if (group.heldByConcurrency && group.active < limitsOf(group.key).concurrency()) {
+        if (group.heldByConcurrency) {
             group.heldByConcurrency = false;
-            offer(group, now);
+            offer(group, now); // held again if its concurrency is still full (it may have been lowered)
         }
     }
 
@@ -190,17 +197,16 @@ final class GroupRing {
         }
     }
 
-    /** Lets go of {@code group} if it holds nothing at {@code now}. */
+    /**
+     * Lets go of {@code group} if it holds nothing at {@code now}. Left in the ring or among the parked (a park
+     * that ended by {@code now}), it is skipped there when its turn comes.
+     */
     void releaseIfIdle(Group group, long now) {
         if (!group.released
-                && !group.inRing
                 && GroupRules.isReleasable(
                         group.waiting, group.delayed, group.active, group.pausedUntil, group.parkedUntil, now)) {
             groups.remove(group.key);
             group.released = true;
-            if (group.parkedUntil > Long.MIN_VALUE) {
-                parked.remove(group);
-            }
         }
     }
 

@@ -11,9 +11,10 @@ import java.time.Duration;
 final class Histogram {
     private static final int SUB_BITS = 5;
     private static final int SUB = 1 << SUB_BITS;
+    /** Octave 0 holds 0 to 31 exactly; octave k from 1 the values whose highest bit is bit k + 4, up to bit 62. */
     private static final int OCTAVES = 64 - SUB_BITS;
 
-    private final int[][] counts = new int[OCTAVES + 1][];
+    private final int[][] counts = new int[OCTAVES][];
     private long count;
     private long max;
 
@@ -38,10 +39,6 @@ final class Histogram {
         max = Math.max(max, value);
     }
 
-    long count() {
-        return count;
-    }
-
     /** The smallest bucket bound at or below which {@code fraction} of the samples lie. */
     long percentile(double fraction) {
         if (count == 0) {
@@ -49,7 +46,8 @@ final class Histogram {
         }
         long rank = Math.max(1, (long) Math.ceil(fraction * count));
         long seen = 0;
-        for (int octave = 0; octave <= OCTAVES; octave++) {
+        // ends at a bucket: the rank is at most the count, which the buckets add up to
+        for (int octave = 0; ; octave++) {
             int[] row = counts[octave];
             if (row == null) {
                 continue;
@@ -61,7 +59,6 @@ final class Histogram {
                 }
             }
         }
-        return max;
     }
 
     private static long upperBound(int octave, int sub) {

@@ -20,17 +20,11 @@ final class Throughput {
         return sum / 60.0;
     }
 
+    /** Clears the slots of the seconds after the current one up to {@code now}'s, at most the whole minute. */
     private void advance(long now) {
         long second = Math.floorDiv(now, SECOND);
-        if (second == currentSecond) {
-            return;
-        }
-        if (currentSecond == Long.MIN_VALUE || second - currentSecond >= 60) {
-            java.util.Arrays.fill(slots, 0);
-        } else {
-            for (long s = currentSecond + 1; s <= second; s++) {
-                slots[(int) Math.floorMod(s, 60L)] = 0;
-            }
+        for (long s = Math.max(currentSecond + 1, second - 59); s <= second; s++) {
+            slots[(int) Math.floorMod(s, 60L)] = 0;
         }
         currentSecond = Math.max(currentSecond, second);
     }

@@ -53,24 +53,24 @@ final class Waiters<T> {
         }
     }
 
-    /** A future that {@link #idle()} completes with {@code true}; the caller completes it with {@code false}. */
+    /**
+     * A future that {@link #idle()} completes with {@code true}; the caller completes it with {@code false}. It
+     * stays here until the caller {@linkplain #forget forgets} it.
+     */
     CompletableFuture<Boolean> idleSignal() {
         CompletableFuture<Boolean> future = new CompletableFuture<>();
         idle.add(future);
         return future;
     }
 
-    /** Drops an idle future its waiter no longer waits on. */
+    /** Drops an idle future its waiter no longer waits on: every waiter does, once it has its answer. */
     void forget(CompletableFuture<Boolean> future) {
         idle.remove(future);
     }
 
     /** The queue holds no waiting, delayed or active job. */
     void idle() {
-        if (!idle.isEmpty()) {
-            idle.forEach(f -> f.complete(true));
-            idle.clear();
-        }
+        idle.forEach(f -> f.complete(true));
     }
 
     /** The engine closed: every waiter ends with {@code closed}. */
@@ -80,7 +80,6 @@ final class Waiters<T> {
         }
         outcomes.clear();
         idle.forEach(f -> f.completeExceptionally(closed));
-        idle.clear();
     }
 
     private void completeLater(List<CompletableFuture<Job<T>>> futures, Job<T> job, RuntimeException error) {

@@ -84,4 +84,22 @@ class AttemptRulesTest {
         assertThat(AttemptRules.isDue(NOW, NOW)).isTrue();
         assertThat(AttemptRules.isDue(NOW, NOW + 1)).isTrue();
     }
+
+    @Test
+    void aSaturatedSumIsThePlainSumWhereItFitsAndTheLargestLongWhereItOverflows() {
+        assertThat(AttemptRules.saturatedAdd(5, -3)).isEqualTo(2);
+        assertThat(AttemptRules.saturatedAdd(-5, 3)).isEqualTo(-2);
+        assertThat(AttemptRules.saturatedAdd(Long.MAX_VALUE - 1, 1)).isEqualTo(Long.MAX_VALUE);
+        assertThat(AttemptRules.saturatedAdd(Long.MAX_VALUE, 1)).isEqualTo(Long.MAX_VALUE);
+        assertThat(AttemptRules.saturatedAdd(1, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aDurationTooLongForNanosecondsCountsAsTheLargestLong() {
+        assertThat(AttemptRules.nanos(Duration.ofNanos(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+        assertThat(AttemptRules.nanos(Duration.ofNanos(Long.MAX_VALUE).plusNanos(1)))
+                .isEqualTo(Long.MAX_VALUE);
+        assertThat(AttemptRules.nanos(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+        assertThat(AttemptRules.nanos(Duration.ofMillis(1500))).isEqualTo(1_500_000_000L);
+    }
 }

@@ -1,0 +1,143 @@
+package dev.sluice.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.QueueListener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+
+class ListenersTest {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Listeners<String> listeners = new Listeners<>("q", lock);
+    /** Who heard which drained event, in order: "a1" is listener a hearing event 1. */
+    private final List<String> heard = new ArrayList<>();
+
+    private QueueListener<String> named(String name) {
+        return new QueueListener<>() {
+            @Override
+            public void onDrained() {
+                heard.add(name);
+            }
+        };
+    }
+
+    private final QueueListener<String> a = named("a");
+    private final QueueListener<String> b = named("b");
+    private final QueueListener<String> c = named("c");
+
+    private void addABC() {
+        listeners.add(a);
+        listeners.add(b);
+        listeners.add(c);
+    }
+
+    /** Records one event under the lock, as the queue does, and delivers it after. */
+    private void drained() {
+        Events<String> batch;
+        lock.lock();
+        try {
+            batch = listeners.batch();
+            if (batch != null) {
+                batch.add(QueueListener::onDrained);
+            }
+        } finally {
+            lock.unlock();
+        }
+        listeners.fire(batch);
+    }
+
+    private void assertNothingRecorded() {
+        lock.lock();
+        try {
+            assertThat(listeners.batch()).isNull();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void withNoListenerNothingIsRecorded() {
+        assertNothingRecorded();
+    }
+
+    @Test
+    void removingTheOnlyListenerStopsRecordingEvents() {
+        assertThat(listeners.remove(a)).as("not registered").isFalse();
+        listeners.add(a);
+
+        assertThat(listeners.remove(a)).isTrue();
+
+        assertNothingRecorded();
+    }
+
+    @Test
+    void everyListenerHearsEachEventInTheOrderTheyWereAdded() {
+        addABC();
+
+        drained();
+        drained();
+
+        assertThat(heard).containsExactly("a", "b", "c", "a", "b", "c");
+    }
+
+    @Test
+    void removingTheMiddleOfThreeKeepsTheOthersInOrder() {
+        addABC();
+
+        assertThat(listeners.remove(b)).isTrue();
+        drained();
+
+        assertThat(heard).containsExactly("a", "c");
+        assertThat(listeners.remove(b)).as("no longer registered").isFalse();
+    }
+
+    @Test
+    void removingTheFirstAndTheLastLeavesTheMiddleOne() {
+        addABC();
+
+        assertThat(listeners.remove(c)).isTrue();
+        drained();
+        assertThat(listeners.remove(a)).isTrue();
+        drained();
+        assertThat(listeners.remove(b)).isTrue();
+        drained();
+
+        assertThat(heard).containsExactly("a", "b", "b");
+    }
+
+    @Test
+    void aListenerAddedTwiceHearsTwiceAndIsRemovedOnceAtATime() {
+        listeners.add(a);
+        listeners.add(b);
+        listeners.add(a);
+
+        drained();
+        assertThat(listeners.remove(a)).isTrue();
+        drained();
+
+        assertThat(heard).containsExactly("a", "b", "a", "b", "a");
+    }
+
+    @Test
+    void anEventRecordedWhileABatchIsDeliveredIsToldAfterThatBatch() {
+        listeners.add(new QueueListener<>() {
+            private boolean first = true;
+
+            @Override
+            public void onDrained() {
+                heard.add("a");
+                if (first) {
+                    first = false;
+                    drained(); // a change made by a listener, as a listener calling the queue would
+                }
+            }
+        });
+        listeners.add(named("b"));
+
+        drained();
+
+        assertThat(heard).containsExactly("a", "b", "a", "b");
+    }
+}
