@@ -289,6 +289,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** Started workers woken when work appears, blocked producers let in when room appears. */
+    @Nested
+    @DisplayName("started workers woken when work appears, blocked producers let in when room appears")
+    class Wakes extends QueueWakeContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")
