@@ -299,6 +299,16 @@ public abstract class QueueContract {
         }
     }
 
+    /** How calls and attempts end: events told at once, idle exactly, running jobs in start order. */
+    @Nested
+    @DisplayName("how calls and attempts end: events told at once, idle exactly, running jobs in start order")
+    class Outcomes extends QueueOutcomeContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")
