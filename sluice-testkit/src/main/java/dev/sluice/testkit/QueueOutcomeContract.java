@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
@@ -11,9 +12,12 @@ import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueFullException;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Schedule;
+import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -226,6 +231,9 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
         clock.advance(Duration.ofSeconds(10));
 
         assertThat(waiter.future().get(10, TimeUnit.SECONDS)).as(why).isFalse();
+        assertThat(stateOf(queue, "waits"))
+                .as("the waiter left the queue usable")
+                .isEqualTo(JobState.WAITING);
     }
 
     @Test
@@ -417,5 +425,127 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(engine.toString())
                 .hasMessageContaining("closed"));
+    }
+
+    // ------------------------------------------------------------------------------ bounds and bulk answers
+
+    @Test
+    void aBulkNamingOneIdTwiceNeedsRoomForOneJob() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(1).build());
+
+        List<Added<String>> answers =
+                queue.addBulk(List.of(new NewJob<>("n", "p", withId("x")), new NewJob<>("n", "q", withId("x"))));
+
+        assertThat(answers).extracting(Added::duplicate).containsExactly(false, true);
+        assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aBulkOfDuplicatesOnlyIsAnsweredThoughTheQueueHoldsMoreThanItsBound() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(1).build());
+        queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p")); // its run due now and the next: 2 jobs
+
+        List<Added<String>> answers = queue.addBulk(List.of(new NewJob<>("n", "p", withId(runOf("r", 0)))));
+
+        assertThat(answers).extracting(Added::duplicate).containsExactly(true);
+        assertThat(queue.counts()).isEqualTo(counts(1, 1, 0, 0, 0));
+    }
+
+    @Test
+    void aFullQueueSaysHowManyWaitingAndDelayedJobsItHolds() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(2).build());
+        queue.add("n", "p", withId("waits"));
+        queue.add("n", "p", id("later").delay(Duration.ofMinutes(1)).build());
+
+        assertThatThrownBy(() -> queue.add("n", "p", withId("more")))
+                .isInstanceOf(QueueFullException.class)
+                .hasMessageContaining("holds 2 waiting or delayed jobs, at most 2, and 1 more do not fit");
+    }
+
+    @Test
+    void theFirstJobOfABulkIsNamedByItsIndexInAnError() {
+        JobQueue<String> queue = newQueue();
+
+        assertThatThrownBy(() -> queue.addBulk(List.of(new NewJob<>(
+                        "first",
+                        "p",
+                        JobOptions.builder()
+                                .deduplicateFor(Duration.ofMinutes(1))
+                                .build()))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("job 0 ('first') of the bulk sets deduplicateFor without a jobId")
+                .hasMessageEndingWith("; nothing was added");
+        assertThatThrownBy(() -> queue.add(
+                        "single",
+                        "p",
+                        JobOptions.builder()
+                                .deduplicateFor(Duration.ofMinutes(1))
+                                .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("job 'single' sets deduplicateFor without a jobId")
+                .hasMessageEndingWith("de-duplication needs the producer's id");
+    }
+
+    @Test
+    void delayedJobsDueAtOnceKeepTheOrderTheyWereAdded() {
+        JobQueue<String> queue = newQueue();
+        for (String id : List.of("d1", "d2", "d3")) {
+            queue.add("n", "p", id(id).delay(Duration.ofMinutes(1)).build());
+        }
+        assertThat(ids(queue.jobs(JobState.DELAYED, 0, 10))).containsExactly("d1", "d2", "d3");
+
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(ids(queue.jobs(JobState.WAITING, 0, 10))).containsExactly("d1", "d2", "d3");
+    }
+
+    // ------------------------------------------------------------------------------ what a worker counts
+
+    @Test
+    void aManualWorkerCountsTheOneJobItRunsAndNoneAfter() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+        List<Integer> activeInside = new CopyOnWriteArrayList<>();
+        AtomicReference<Worker<String>> worker = new AtomicReference<>();
+        worker.set(manualWorker(queue, ctx -> {
+            activeInside.add(worker.get().active());
+            return Result.done();
+        }));
+
+        assertThat(worker.get().runDue()).isEqualTo(2);
+
+        assertThat(activeInside).containsExactly(1, 1);
+        assertThat(worker.get().active()).isZero();
+    }
+
+    @Test
+    void aWorkerClosedWithAZeroDeadlineCountsNoJobAfterReturningThem() {
+        JobQueue<String> queue = newQueue();
+        Blocker blocker = blocker();
+        Worker<String> worker = startedWorker(queue, blocker, 2);
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+        eventually().until(() -> blocker.entered.size() == 2);
+
+        assertThat(worker.close(Duration.ZERO)).isEqualTo(new Worker.CloseReport(0, 2));
+
+        assertThat(worker.active()).isZero();
+    }
+
+    @Test
+    void anAttemptIsCancelledOnceItsTimeoutPassed() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", id("j").timeout(Duration.ofSeconds(1)).attempts(1).build());
+        List<Boolean> cancelled = new CopyOnWriteArrayList<>();
+        manualWorker(queue, ctx -> {
+                    cancelled.add(ctx.isCancelled());
+                    clock.advance(Duration.ofSeconds(1));
+                    cancelled.add(ctx.isCancelled());
+                    return Result.done();
+                })
+                .runDue();
+
+        assertThat(cancelled).containsExactly(false, true);
     }
 }

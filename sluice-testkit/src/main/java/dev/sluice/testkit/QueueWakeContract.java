@@ -13,10 +13,13 @@ import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueOptions.WhenFull;
 import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,6 +41,9 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     /** The threads the slots of this test's worker ran on. */
     private final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
 
+    /** The worker {@link #parkedWorker} started last. */
+    private Worker<String> lastWorker;
+
     /** For subclasses, one per engine. */
     protected QueueWakeContract() {}
 
@@ -55,7 +61,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
      */
     private void parkedWorker(JobQueue<String> queue, Processor<String> work, int slots) {
         CountDownLatch allIn = new CountDownLatch(slots);
-        startedWorker(
+        lastWorker = startedWorker(
                 queue,
                 ctx -> {
                     slotThreads.add(Thread.currentThread());
@@ -318,5 +324,86 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         promptly().until(() -> producer.future().isDone());
         assertThat(settled(producer.future()).job().id()).isEqualTo("a2");
         assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+    }
+
+    // ------------------------------------------------------------------------------------- closing
+
+    /** A parked worker of one slot whose job "stuck" ignores interrupts until {@code unstick}; stuck is running. */
+    private Worker<String> workerStuckIn(JobQueue<String> queue, CountDownLatch unstick, JobOptions.Builder stuck) {
+        parkedWorker(
+                queue,
+                ctx -> {
+                    awaitIgnoringInterrupts(unstick);
+                    return Result.done();
+                },
+                1);
+        queue.add("n", "p", stuck.jobId("stuck").build());
+        promptly().until(() -> stateOf(queue, "stuck") == JobState.ACTIVE);
+        awaitSlotsParked();
+        return lastWorker;
+    }
+
+    @Test
+    void aCloseDeadlineEndsTheCloseThoughTheProcessorIgnoresTheInterrupt() {
+        JobQueue<String> queue = newQueue();
+        CountDownLatch unstick = new CountDownLatch(1);
+        try {
+            Worker<String> worker = workerStuckIn(queue, unstick, JobOptions.builder());
+            CompletableFuture<Worker.CloseReport> closing = worker.closeAsync(Duration.ofSeconds(1));
+
+            clock.advance(Duration.ofSeconds(1));
+
+            promptly().until(closing::isDone);
+            assertThat(closing.join()).isEqualTo(new Worker.CloseReport(0, 1));
+            assertThat(stateOf(queue, "stuck")).isEqualTo(JobState.WAITING);
+        } finally {
+            unstick.countDown();
+        }
+    }
+
+    @Test
+    void aJobThatTimedOutIsNotReturnedAgainWhenItsWorkerClosesAtTheDeadline() {
+        JobQueue<String> queue = newQueue();
+        CountDownLatch unstick = new CountDownLatch(1);
+        try {
+            Worker<String> worker = workerStuckIn(
+                    queue,
+                    unstick,
+                    JobOptions.builder().timeout(Duration.ofSeconds(1)).attempts(1));
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(stateOf(queue, "stuck")).isEqualTo(JobState.FAILED);
+            CompletableFuture<Worker.CloseReport> closing = worker.closeAsync(Duration.ofSeconds(1));
+
+            clock.advance(Duration.ofSeconds(1));
+
+            promptly().until(closing::isDone);
+            assertThat(closing.join())
+                    .as("the timeout already ended the attempt: nothing is returned")
+                    .isEqualTo(new Worker.CloseReport(0, 0));
+            assertThat(stateOf(queue, "stuck")).isEqualTo(JobState.FAILED);
+        } finally {
+            unstick.countDown();
+        }
+    }
+
+    @Test
+    void aParkedSlotTellsThatItsJobIsActiveBeforeTheProcessorRuns() {
+        JobQueue<String> queue = newQueue();
+        Events events = new Events();
+        queue.addListener(events);
+        List<String> toldAtEntry = new CopyOnWriteArrayList<>();
+        parkedWorker(
+                queue,
+                ctx -> {
+                    toldAtEntry.addAll(events.log);
+                    return Result.done();
+                },
+                1);
+        events.log.clear();
+
+        queue.add("n", "p", withId("j"));
+
+        promptly().until(() -> stateOf(queue, "j") == JobState.COMPLETED);
+        assertThat(toldAtEntry).containsExactly("added j", "active j");
     }
 }
