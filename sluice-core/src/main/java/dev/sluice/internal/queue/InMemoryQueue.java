@@ -267,21 +267,15 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 now = clock.nanos();
             }
             events = events();
-            HashMap<String, JobRecord> inThisBulk = new HashMap<>();
             for (Prepared p : prepared) {
+                // a job id seen earlier in this bulk is in the store by now: a duplicate like any other
                 Added<T> dup = duplicate(p, now);
-                if (dup == null && p.id != null && inThisBulk.containsKey(p.id)) {
-                    dup = new Added<>(snapshot(inThisBulk.get(p.id)), true);
-                }
                 if (dup != null) {
                     answers.add(dup);
                     continue;
                 }
                 T payload = newJobs.get(answers.size()).payload();
                 JobRecord record = insert(p, payload, now, events);
-                if (p.id != null) {
-                    inThisBulk.put(p.id, record);
-                }
                 answers.add(new Added<>(snapshot(record, payload), false));
             }
         } finally {
