@@ -309,6 +309,26 @@ public abstract class QueueContract {
         }
     }
 
+    /** Started workers woken when work appears, blocked producers let in when room appears. */
+    @Nested
+    @DisplayName("started workers woken when work appears, blocked producers let in when room appears")
+    class Wakes extends QueueWakeContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
+    /** How calls and attempts end: events told at once, idle exactly, running jobs in start order. */
+    @Nested
+    @DisplayName("how calls and attempts end: events told at once, idle exactly, running jobs in start order")
+    class Outcomes extends QueueOutcomeContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+    }
+
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")

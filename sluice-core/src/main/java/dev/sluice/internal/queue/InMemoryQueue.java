@@ -267,25 +267,16 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 now = clock.nanos();
             }
             events = events();
-            HashMap<String, JobRecord> inThisBulk = new HashMap<>();
             for (Prepared p : prepared) {
+                // a job id seen earlier in this bulk is in the store by now: a duplicate like any other
                 Added<T> dup = duplicate(p, now);
-                if (dup == null && p.id != null && inThisBulk.containsKey(p.id)) {
-                    dup = new Added<>(snapshot(inThisBulk.get(p.id)), true);
-                }
                 if (dup != null) {
                     answers.add(dup);
                     continue;
                 }
                 T payload = newJobs.get(answers.size()).payload();
                 JobRecord record = insert(p, payload, now, events);
-                if (p.id != null) {
-                    inThisBulk.put(p.id, record);
-                }
                 answers.add(new Added<>(snapshot(record, payload), false));
-            }
-            if (idleWorkers > 0) {
-                workAvailable.signalAll();
             }
         } finally {
             lock.unlock();
@@ -473,6 +464,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- moving jobs between states
 
+    /**
+     * Makes {@code job} WAITING and wakes one idle slot for it: a call that makes several jobs wait (a bulk add,
+     * {@code retryFailed}) wakes as many slots, with no signal of its own.
+     */
     private void makeWaiting(JobRecord job, long now, boolean atFront) {
         job.state = JobState.WAITING;
         job.readyAt = now;
@@ -628,9 +623,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             return true;
         }
         if (next.at() > now) {
-            Group group = groups.group(job);
             makeDelayed(job, next.at());
-            groups.releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
         }
@@ -688,9 +681,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         endAttempt(job, now, Job.Attempt.Outcome.RESCHEDULED, null);
         long nanos = delay.toNanos();
         if (nanos > 0) {
-            Group group = groups.group(job);
             makeDelayed(job, AttemptRules.saturatedAdd(now, nanos));
-            groups.releaseIfIdle(group, now);
         } else {
             makeWaiting(job, now, false);
         }
@@ -1230,9 +1221,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             long now = clock.nanos();
             for (int i = failed.size() - 1; i >= 0; i--) {
                 revive(failed.get(i), now);
-            }
-            if (!failed.isEmpty()) {
-                workAvailable.signalAll();
             }
             return failed.size();
         } finally {
