@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot records
@@ -28,6 +30,8 @@ final class InMemoryWorker<T> implements Worker<T> {
      * lock: meanwhile, the slot holding the lock usually records this slot's ending too.
      */
     private static final int COMBINE_TRIES = 64;
+
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryWorker.class);
 
     private enum State {
         NEW,
@@ -407,7 +411,13 @@ final class InMemoryWorker<T> implements Worker<T> {
                 for (Slot slot = first; slot != null; ) {
                     Slot following = slot.nextEnded;
                     slot.nextEnded = null;
-                    slot.endAttempt(events, now);
+                    try {
+                        slot.endAttempt(events, now);
+                    } catch (RuntimeException e) {
+                        LOG.error("recording how a job of {} ended failed; the slot goes on", queue, e);
+                        slot.claimed = null;
+                        slot.served = true;
+                    }
                     slot = following;
                 }
             } finally {
