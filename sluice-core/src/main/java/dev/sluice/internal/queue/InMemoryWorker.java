@@ -19,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot records
- * how its job ended and takes the next job in one critical section of the queue.
+ * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot whose job
+ * ended queues how it ended; the first slot to take the queue's lock records every queued ending and takes the
+ * next job for each of those slots, in one critical section.
  *
  * <p>Once the engine has closed, every method but closing (which then does nothing) throws, as its queue's do.
  */
