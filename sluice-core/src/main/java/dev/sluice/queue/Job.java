@@ -28,7 +28,9 @@ import java.util.Objects;
  *     Result#done(Object, Codec)}; UTF-8 for {@link Result#done(String)}); {@code null} before, or if it
  *     returned none. Read it with {@link #result(Codec)}
  * @param failure why it failed for good; {@code null} unless {@link JobState#FAILED}
- * @param attempts every attempt so far, oldest first
+ * @param attempts its attempts so far, oldest first: every one up to {@link #MAX_ATTEMPTS_RECORDED}; beyond that
+ *     the first and the latest ones (the numbers show the gap), so that a job that runs again for ever, or
+ *     keeps being rate-limited, holds bounded memory
  * @param <T> the payload type
  */
 public record Job<T>(
@@ -48,6 +50,9 @@ public record Job<T>(
         byte[] encodedResult,
         Failure failure,
         List<Attempt> attempts) {
+
+    /** How many attempts a job keeps a record of: the first, and the latest beyond it. */
+    public static final int MAX_ATTEMPTS_RECORDED = 100;
 
     /**
      * Copies the attempt list and the result, so the snapshot stays unchanged.

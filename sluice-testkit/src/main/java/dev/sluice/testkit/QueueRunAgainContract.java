@@ -224,4 +224,33 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
         assertRejected(() -> Result.runAgainAfter(null), "runAgainAfter");
         assertRejected(() -> Result.runAgainAfter(Duration.ofSeconds(-1)), "runAgainAfter", "-1");
     }
+
+    @Test
+    void aJobThatRunsAgainManyTimesKeepsItsFirstAndLatestAttemptsOnly() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", withId("j"));
+        int runs = Job.MAX_ATTEMPTS_RECORDED + 50;
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = runningAgain(queue, ran, runs - 1, Duration.ofSeconds(1));
+
+        for (int i = 0; i < runs; i++) {
+            worker.runDue();
+            clock.advance(Duration.ofSeconds(1));
+        }
+
+        Job<String> done = job(queue, "j");
+        assertThat(ran).hasSize(runs);
+        assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+        List<Job.Attempt> attempts = done.attempts();
+        assertThat(attempts).hasSize(Job.MAX_ATTEMPTS_RECORDED);
+        assertThat(attempts.get(0).number()).isEqualTo(1);
+        assertThat(attempts.get(0).startedAt()).isEqualTo(START);
+        assertThat(attempts.get(1).number()).isEqualTo(runs - Job.MAX_ATTEMPTS_RECORDED + 2);
+        assertThat(attempts.get(1).startedAt()).isEqualTo(START.plusSeconds(runs - Job.MAX_ATTEMPTS_RECORDED + 1));
+        assertThat(attempts.get(attempts.size() - 1).number()).isEqualTo(runs);
+        assertThat(attempts.get(attempts.size() - 1).outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(attempts.subList(1, attempts.size() - 1))
+                .extracting(Job.Attempt::outcome)
+                .containsOnly(Outcome.RESCHEDULED);
+    }
 }

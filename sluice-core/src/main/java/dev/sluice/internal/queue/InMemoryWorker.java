@@ -13,15 +13,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot records
- * how its job ended and takes the next job in one critical section of the queue.
+ * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot whose job
+ * ended queues how it ended; the first slot to take the queue's lock records every queued ending and takes the
+ * next job for each of those slots, in one critical section.
  *
  * <p>Once the engine has closed, every method but closing (which then does nothing) throws, as its queue's do.
  */
 final class InMemoryWorker<T> implements Worker<T> {
+    /**
+     * How often a slot whose attempt ended tries the lock, yielding between tries, before it waits for the
+     * lock: meanwhile, the slot holding the lock usually records this slot's ending too.
+     */
+    private static final int COMBINE_TRIES = 64;
+
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryWorker.class);
+
     private enum State {
         NEW,
         MANUAL,
@@ -41,6 +53,9 @@ final class InMemoryWorker<T> implements Worker<T> {
     private int finishedWhileClosing;
     private int returned;
     private SluiceClock.Timer deadlineTimer;
+
+    /** Slots whose attempt ended, newest first, waiting for one of them to record every ending. */
+    private final AtomicReference<Slot> ended = new AtomicReference<>();
 
     InMemoryWorker(InMemoryQueue<T> queue, Processor<T> processor, WorkerOptions options) {
         this.queue = queue;
@@ -98,7 +113,7 @@ final class InMemoryWorker<T> implements Worker<T> {
                 try {
                     events = queue.events();
                     if (ending != null) {
-                        ending.apply(events);
+                        ending.apply(events, queue.clock().nanos());
                         active--;
                     }
                     ending = null;
@@ -218,7 +233,19 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     /** How one attempt ended, computed outside the lock and recorded under it. */
     private interface Ending<T> {
-        void apply(Events<T> events);
+        void apply(Events<T> events, long now);
+    }
+
+    /** The chain of queued slots from {@code newest}, reversed: the slot that ended first comes first. */
+    private Slot reversed(Slot newest) {
+        Slot first = null;
+        for (Slot slot = newest; slot != null; ) {
+            Slot older = slot.nextEnded;
+            slot.nextEnded = first;
+            first = slot;
+            slot = older;
+        }
+        return first;
     }
 
     /** One of the worker's threads, and the job it runs. */
@@ -228,11 +255,28 @@ final class InMemoryWorker<T> implements Worker<T> {
         int token;
         int attempt;
 
-        /** The attempt inside the processor now (job and token), guarded by this slot's monitor. */
-        private JobRecord running;
+        /** How this slot's last attempt ended, queued in {@link #ended} until a slot records it. */
+        private Ending<T> queuedEnding;
+
+        /** The slot queued in {@link #ended} before this one. */
+        private Slot nextEnded;
+
+        /** The job claimed for this slot when its ending was recorded (null if none), read once served. */
+        private JobRecord claimed;
+
+        /** Whether the queued ending was recorded and {@link #claimed} set. */
+        private volatile boolean served;
+
+        /** The attempt inside the processor now (job and token); written by this slot's thread only. */
+        private volatile JobRecord running;
 
         private int runningToken;
-        private boolean interruptSent;
+
+        /** Set by an interrupting thread while it holds this slot's monitor. */
+        private volatile boolean interrupting;
+
+        /** Whether the attempt now leaving the processor was interrupted; written under this slot's monitor. */
+        private volatile boolean interruptSent;
 
         /**
          * Interrupts this slot's thread if it still runs attempt {@code token} of {@code target}; never the
@@ -240,27 +284,36 @@ final class InMemoryWorker<T> implements Worker<T> {
          */
         void interruptAttempt(JobRecord target, int token) {
             synchronized (this) {
-                if (running == target && runningToken == token) {
-                    interruptSent = true;
-                    thread.interrupt();
+                interrupting = true;
+                try {
+                    if (running == target && runningToken == token) {
+                        interruptSent = true;
+                        thread.interrupt();
+                    }
+                } finally {
+                    interrupting = false;
                 }
             }
         }
 
         void enter(JobRecord current, int owned) {
-            synchronized (this) {
-                running = current;
-                runningToken = owned;
-                interruptSent = false;
-            }
+            runningToken = owned;
+            running = current;
         }
 
+        /**
+         * The attempt left the processor. An interrupter that saw it running has either finished (and set
+         * {@link #interruptSent}) or is still inside the monitor ({@link #interrupting}): either way this waits
+         * for it and clears its interrupt, so that it cannot reach the slot's next attempt.
+         */
         void leave() {
-            synchronized (this) {
-                running = null;
-                if (interruptSent) {
-                    interruptSent = false;
-                    Thread.interrupted();
+            running = null;
+            if (interrupting || interruptSent) {
+                synchronized (this) {
+                    if (interruptSent) {
+                        interruptSent = false;
+                        Thread.interrupted();
+                    }
                 }
             }
         }
@@ -285,29 +338,8 @@ final class InMemoryWorker<T> implements Worker<T> {
             }
             Ending<T> ending = null;
             while (true) {
-                JobRecord next = null;
-                Events<T> events;
-                queue.lockSpinning();
-                try {
-                    events = queue.events();
-                    if (ending != null) {
-                        ending.apply(events);
-                        if (job != null) {
-                            active--;
-                            job = null;
-                            if (state == State.CLOSING) {
-                                finishedWhileClosing++;
-                            }
-                        }
-                        ending = null;
-                    }
-                    if (state == State.RUNNING && !queue.isClosed()) {
-                        next = claimNext(events);
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                queue.fire(events);
+                JobRecord next = ending == null ? claimAlone() : endAndClaim(ending);
+                ending = null;
                 if (next == null) {
                     next = awaitNext();
                 }
@@ -320,9 +352,105 @@ final class InMemoryWorker<T> implements Worker<T> {
             }
         }
 
+        /** Takes the next job, or null, in a critical section of this slot's own. */
+        private JobRecord claimAlone() {
+            Events<T> events;
+            JobRecord next = null;
+            queue.lockSpinning();
+            try {
+                events = queue.events();
+                if (state == State.RUNNING && !queue.isClosed()) {
+                    next = claimNext(events);
+                }
+            } finally {
+                lock.unlock();
+            }
+            queue.fire(events);
+            return next;
+        }
+
+        /**
+         * Records how this slot's attempt ended and takes its next job (or null). The slot queues its ending;
+         * whichever slot of the worker takes the lock first records every queued ending and claims a job for
+         * each of those slots in one critical section, so that short jobs do not pay one lock hand-over each.
+         */
+        private JobRecord endAndClaim(Ending<T> ending) {
+            queuedEnding = ending;
+            served = false;
+            Slot head;
+            do {
+                head = ended.get();
+                nextEnded = head;
+            } while (!ended.compareAndSet(head, this));
+            for (int tries = 0; !served; tries++) {
+                if (tries < COMBINE_TRIES) {
+                    if (lock.tryLock()) {
+                        combine();
+                    } else {
+                        Thread.yield();
+                    }
+                } else {
+                    lock.lock();
+                    combine();
+                }
+            }
+            JobRecord next = claimed;
+            claimed = null;
+            return next;
+        }
+
+        /**
+         * Under the lock, which it releases: records the endings of every slot queued in {@link #ended} and
+         * claims the next job for each.
+         */
+        private void combine() {
+            Events<T> events;
+            try {
+                events = queue.events();
+                long now = queue.clock().nanos();
+                Slot first = reversed(ended.getAndSet(null));
+                for (Slot slot = first; slot != null; ) {
+                    Slot following = slot.nextEnded;
+                    slot.nextEnded = null;
+                    try {
+                        slot.endAttempt(events, now);
+                    } catch (RuntimeException e) {
+                        LOG.error("recording how a job of {} ended failed; the slot goes on", queue, e);
+                        slot.claimed = null;
+                        slot.served = true;
+                    }
+                    slot = following;
+                }
+            } finally {
+                lock.unlock();
+            }
+            queue.fire(events);
+        }
+
+        /** Under the lock: records this slot's queued ending and claims its next job, then lets it go on. */
+        private void endAttempt(Events<T> events, long now) {
+            Ending<T> done = queuedEnding;
+            queuedEnding = null;
+            done.apply(events, now);
+            if (job != null) {
+                active--;
+                job = null;
+                if (state == State.CLOSING) {
+                    finishedWhileClosing++;
+                }
+            }
+            claimed = state == State.RUNNING && !queue.isClosed() ? claimNext(events, now) : null;
+            served = true;
+        }
+
         /** Under the lock: the next job, taken by this slot, or null. */
         private JobRecord claimNext(Events<T> events) {
-            JobRecord next = queue.claim(this, queue.clock().nanos());
+            return claimNext(events, queue.clock().nanos());
+        }
+
+        /** Under the lock: the next job that may start at {@code now}, taken by this slot, or null. */
+        private JobRecord claimNext(Events<T> events, long now) {
+            JobRecord next = queue.claim(this, now);
             if (next != null) {
                 take(next, events);
                 active++;
@@ -399,41 +527,25 @@ final class InMemoryWorker<T> implements Worker<T> {
                                 + " or Result.rateLimited(...)");
             }
             if (result instanceof Result.RateLimited limited) {
-                return events ->
-                        queue.rateLimited(current, owned, limited, queue.clock().nanos(), events);
+                return (events, now) -> queue.rateLimited(current, owned, limited, now, events);
             }
             if (result instanceof Result.RunAgain again) {
-                return events -> queue.runAgain(
-                        current, owned, again.delay(), queue.clock().nanos(), events);
+                return (events, now) -> queue.runAgain(current, owned, again.delay(), now, events);
             }
             byte[] value = ((Result.Done) result).value();
-            return events -> queue.complete(current, owned, value, queue.clock().nanos(), events);
+            return (events, now) -> queue.complete(current, owned, value, now, events);
         }
 
         /** Fails the job whatever attempts remain. */
         private Ending<T> failureForGood(JobRecord current, int owned, Throwable error, String reason) {
-            return events -> queue.fail(
-                    current,
-                    owned,
-                    error,
-                    reason,
-                    Job.Attempt.Outcome.FAILED,
-                    null,
-                    queue.clock().nanos(),
-                    events);
+            return (events, now) ->
+                    queue.fail(current, owned, error, reason, Job.Attempt.Outcome.FAILED, null, now, events);
         }
 
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
             AttemptRules.Retry retry = InMemoryQueue.retry(current, number, error, reason);
-            return events -> queue.fail(
-                    current,
-                    owned,
-                    error,
-                    retry.reason(),
-                    Job.Attempt.Outcome.FAILED,
-                    retry.delay(),
-                    queue.clock().nanos(),
-                    events);
+            return (events, now) -> queue.fail(
+                    current, owned, error, retry.reason(), Job.Attempt.Outcome.FAILED, retry.delay(), now, events);
         }
     }
 

@@ -81,6 +81,8 @@ final class JobRecord {
         } else {
             if (later == null) {
                 later = new ArrayList<>(2);
+            } else if (later.size() == Job.MAX_ATTEMPTS_RECORDED - 1) {
+                later.remove(0);
             }
             later.add(new Job.Attempt(attemptCount, SluiceClock.toInstant(now), null, null, null));
         }

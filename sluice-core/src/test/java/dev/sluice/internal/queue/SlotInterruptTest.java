@@ -76,4 +76,46 @@ class SlotInterruptTest {
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
     }
+
+    @Test
+    void anInterruptRacingTheEndOfItsAttemptNeverReachesTheNextOne() throws Exception {
+        int attempts = 1_000_000;
+        JobRecord other = record("other");
+        java.util.concurrent.atomic.AtomicInteger current = new java.util.concurrent.atomic.AtomicInteger(-1);
+        java.util.concurrent.atomic.AtomicInteger leaked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger delivered = new java.util.concurrent.atomic.AtomicInteger();
+        Thread runner = new Thread(() -> {
+            for (int i = 0; i < attempts; i++) {
+                if (Thread.currentThread().isInterrupted()) {
+                    leaked.incrementAndGet();
+                    Thread.interrupted();
+                }
+                JobRecord target = i % 2 == 0 ? job : other;
+                slot.enter(target, i);
+                current.set(i);
+                Thread.onSpinWait();
+                if (Thread.currentThread().isInterrupted()) {
+                    delivered.incrementAndGet();
+                }
+                slot.leave();
+            }
+            current.set(attempts);
+        });
+        slot.thread = runner;
+        Thread interrupter = new Thread(() -> {
+            int i;
+            while ((i = current.get()) < attempts) {
+                if (i >= 0) {
+                    slot.interruptAttempt(i % 2 == 0 ? job : other, i);
+                }
+            }
+        });
+        runner.start();
+        interrupter.start();
+        runner.join();
+        interrupter.join();
+
+        assertThat(leaked).as("interrupts that reached a later attempt").hasValue(0);
+        assertThat(delivered).as("interrupts delivered inside their attempt").hasPositiveValue();
+    }
 }
