@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link RateLimiter#forKey} after its first call: a bound key checks every call's permits, is heard by the
- * limiter's listener whichever way it is asked, and keeps deciding exactly after its key was dropped from a full
- * table.
+ * limiter's listener whichever way it is asked. (A bound key dropped from a full key table: {@link
+ * KeyTableContract}.)
  */
 public abstract class BoundKeyStateContract extends ContractSupport {
     /** 2 permits, one back every 500 ms. */
@@ -46,46 +46,5 @@ public abstract class BoundKeyStateContract extends ContractSupport {
 
         assertThat(listener.events)
                 .containsExactly("allowed api k 1", "allowed api k 1", "denied api k 1", "denied api k 1");
-    }
-
-    /**
-     * Key k of a limiter of {@link #TWO_PER_SECOND} and one key at most, bound and used up, then dropped 1 s later,
-     * when it is idle, for key "other", which takes {@code otherTakes} permits.
-     */
-    private KeyLimiter droppedForOther(long otherTakes) {
-        RateLimiter limiter =
-                engine.limiter("api", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(1));
-        KeyLimiter bound = limiter.forKey("k");
-        assertThat(bound.tryConsume()).isTrue();
-        assertThat(bound.tryConsume()).isTrue();
-        clock.advance(Duration.ofSeconds(1));
-        assertThat(limiter.tryAcquire("other", otherTakes).allowed())
-                .as("other takes k's slot")
-                .isTrue();
-        return bound;
-    }
-
-    @Test
-    void aBoundKeyDroppedFromAFullTableWhileIdleComesBackAtItsFullLimit() {
-        KeyLimiter bound = droppedForOther(1);
-        clock.advance(Duration.ofSeconds(1)); // other is idle too
-
-        assertThat(bound.tryConsume()).isTrue();
-        assertThat(bound.tryConsume()).isTrue();
-        assertThat(bound.tryConsume()).as("2 permits, as for a key never seen").isFalse();
-        assertThat(bound.available()).isZero();
-    }
-
-    @Test
-    void aBoundKeyDroppedWhileEveryTrackedKeyIsBusySharesTheOverflow() {
-        KeyLimiter bound = droppedForOther(2);
-        assertThat(bound.limiter().tryAcquire("untracked", 2).allowed())
-                .as("the overflow's 2")
-                .isTrue();
-
-        assertThat(bound.tryConsume()).as("k is in the exhausted overflow").isFalse();
-        assertThat(bound.tryAcquire().denied()).isTrue();
-        clock.advance(Duration.ofMillis(500));
-        assertThat(bound.tryConsume()).as("one back in the overflow").isTrue();
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
@@ -143,5 +144,46 @@ public abstract class KeyTableContract extends ContractSupport {
         assertThat(limiter.available("a"))
                 .as("tracked keys keep their own state")
                 .isZero();
+    }
+
+    /**
+     * Key k of a limiter of {@link #TWO_PER_SECOND} and one key at most, bound and used up, then dropped 1 s later,
+     * when it is idle, for key "other", which takes {@code otherTakes} permits.
+     */
+    private KeyLimiter droppedForOther(long otherTakes) {
+        RateLimiter limiter =
+                engine.limiter("api", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(1));
+        KeyLimiter bound = limiter.forKey("k");
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(bound.tryConsume()).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(limiter.tryAcquire("other", otherTakes).allowed())
+                .as("other takes k's slot")
+                .isTrue();
+        return bound;
+    }
+
+    @Test
+    void aBoundKeyDroppedFromAFullTableWhileIdleComesBackAtItsFullLimit() {
+        KeyLimiter bound = droppedForOther(1);
+        clock.advance(Duration.ofSeconds(1)); // other is idle too
+
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(bound.tryConsume()).isTrue();
+        assertThat(bound.tryConsume()).as("2 permits, as for a key never seen").isFalse();
+        assertThat(bound.available()).isZero();
+    }
+
+    @Test
+    void aBoundKeyDroppedWhileEveryTrackedKeyIsBusySharesTheOverflow() {
+        KeyLimiter bound = droppedForOther(2);
+        assertThat(bound.limiter().tryAcquire("untracked", 2).allowed())
+                .as("the overflow's 2")
+                .isTrue();
+
+        assertThat(bound.tryConsume()).as("k is in the exhausted overflow").isFalse();
+        assertThat(bound.tryAcquire().denied()).isTrue();
+        clock.advance(Duration.ofMillis(500));
+        assertThat(bound.tryConsume()).as("one back in the overflow").isTrue();
     }
 }
