@@ -293,4 +293,33 @@ public abstract class QueueTimeoutContract extends QueueContractSupport {
                 attempt(1, 0, 1_000, Outcome.TIMED_OUT, "timed out"),
                 attempt(2, 6_000, 6_000, Outcome.COMPLETED, null));
     }
+
+    @Test
+    void aTimedOutAttemptTellsTheBackoffItsNumberAndTheLastOneFailsTheJob() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        JobQueue<String> queue = newQueue(JobOptions.builder()
+                .attempts(2)
+                .timeout(Duration.ofSeconds(1))
+                .backoff(Backoff.custom((failedAttempt, error) -> {
+                    asked.add(failedAttempt + " " + error);
+                    return Duration.ofSeconds(failedAttempt * 10L);
+                })));
+        queue.add("n", "p", withId("j"));
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            clock.advance(Duration.ofSeconds(2)); // every attempt times out at 1 s
+            Thread.interrupted();
+            return Result.done();
+        });
+
+        assertThat(worker.runDue()).isEqualTo(1);
+        assertThat(job(queue, "j").runAt()).as("10 s after the timeout at 1 s").isEqualTo(atMillis(11_000));
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(worker.runDue()).isEqualTo(1);
+
+        Job<String> failed = job(queue, "j");
+        assertThat(asked).startsWith("1 null");
+        assertThat(failed.state()).as("the second of two attempts timed out").isEqualTo(JobState.FAILED);
+        assertThat(failed.attemptsMade()).isEqualTo(2);
+        assertThat(failed.failure().reason()).contains("timed out");
+    }
 }
