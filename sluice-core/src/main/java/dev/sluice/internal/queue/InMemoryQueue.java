@@ -62,7 +62,6 @@ import java.util.function.LongFunction;
  * and {@code options()} throws {@link Limits#closed}; each checks first, before its arguments.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
-    private static final int LOCK_SPINS = 50;
     /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
     private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
 
@@ -1459,20 +1458,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
 
     ReentrantLock lock() {
         return lock;
-    }
-
-    /**
-     * Takes the lock on a hot path, spinning briefly first: critical sections here last a few hundred
-     * nanoseconds, far less than parking and resuming a virtual thread costs.
-     */
-    void lockSpinning() {
-        for (int i = 0; i < LOCK_SPINS; i++) {
-            if (lock.tryLock()) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        lock.lock();
     }
 
     Condition workAvailable() {

@@ -338,7 +338,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             }
             Ending<T> ending = null;
             while (true) {
-                JobRecord next = ending == null ? claimAlone() : endAndClaim(ending);
+                JobRecord next = ending == null ? null : endAndClaim(ending);
                 ending = null;
                 if (next == null) {
                     next = awaitNext();
@@ -350,23 +350,6 @@ final class InMemoryWorker<T> implements Worker<T> {
                 Thread.interrupted();
                 ending = run();
             }
-        }
-
-        /** Takes the next job, or null, in a critical section of this slot's own. */
-        private JobRecord claimAlone() {
-            Events<T> events;
-            JobRecord next = null;
-            queue.lockSpinning();
-            try {
-                events = queue.events();
-                if (state == State.RUNNING && !queue.isClosed()) {
-                    next = claimNext(events);
-                }
-            } finally {
-                lock.unlock();
-            }
-            queue.fire(events);
-            return next;
         }
 
         /**
