@@ -15,21 +15,11 @@ class WakeTimerTest {
     /** The delays of the timers scheduled, in order. */
     private final List<Long> scheduled = new ArrayList<>();
 
-    private final SluiceClock clock = new SluiceClock() {
-        @Override
-        public long nanos() {
-            return manual.nanos();
-        }
-
-        @Override
-        public void sleep(long nanos) throws InterruptedException {
-            manual.sleep(nanos);
-        }
-
+    private final SluiceClock clock = new ForwardingClock(manual) {
         @Override
         public Timer schedule(long delayNanos, Runnable task) {
             scheduled.add(delayNanos);
-            return manual.schedule(delayNanos, task);
+            return super.schedule(delayNanos, task);
         }
     };
 

@@ -21,22 +21,12 @@ import org.junit.jupiter.api.Test;
 class WorkerEndingFailureTest {
 
     /** The system clock, refusing to schedule the first {@code refusals} timers asked for. */
-    private static final class RefusingClock implements SluiceClock {
-        private final SluiceClock system = SluiceClock.system();
+    private static final class RefusingClock extends ForwardingClock {
         private final AtomicInteger refusals;
 
         RefusingClock(int refusals) {
+            super(SluiceClock.system());
             this.refusals = new AtomicInteger(refusals);
-        }
-
-        @Override
-        public long nanos() {
-            return system.nanos();
-        }
-
-        @Override
-        public void sleep(long nanos) throws InterruptedException {
-            system.sleep(nanos);
         }
 
         @Override
@@ -44,7 +34,7 @@ class WorkerEndingFailureTest {
             if (refusals.getAndDecrement() > 0) {
                 throw new IllegalStateException("no timer this time");
             }
-            return system.schedule(delayNanos, task);
+            return super.schedule(delayNanos, task);
         }
     }
 
