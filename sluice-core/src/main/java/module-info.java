@@ -15,4 +15,7 @@ module dev.sluice.core {
     // the Redis engine reuses the in-memory limiters (its fallback), the checks and waiting; users never see them
     exports dev.sluice.internal.limit to
             dev.sluice.redis;
+    // ... and the queue's rules and checks, so that both engines apply the same ones
+    exports dev.sluice.internal.queue to
+            dev.sluice.redis;
 }

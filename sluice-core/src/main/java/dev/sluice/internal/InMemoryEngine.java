@@ -4,6 +4,7 @@ import dev.sluice.Sluice;
 import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.InMemoryQueue;
+import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
@@ -53,14 +54,7 @@ public final class InMemoryEngine implements Sluice {
     @SuppressWarnings("unchecked")
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
-        Limits.checkName("queue", name);
-        if (codec == null) {
-            throw new IllegalArgumentException("codec of queue '" + name + "' must not be null; use Codec.utf8()");
-        }
-        if (options == null) {
-            throw new IllegalArgumentException(
-                    "options of queue '" + name + "' must not be null; use QueueOptions.defaults()");
-        }
+        QueueChecks.checkQueue(name, codec, options);
         InMemoryQueue<?> queue = queues.computeIfAbsent(name, n -> new InMemoryQueue<>(this, n, codec, options, clock));
         if (closed.get()) {
             // a close that ran while the queue was created may have missed it

@@ -18,12 +18,13 @@ class WorkerOptionsTest {
 
     @Test
     void manualRunsOneJobAndDoesNotStartByItself() {
-        assertThat(WorkerOptions.manual()).isEqualTo(new WorkerOptions(1, false));
+        assertThat(WorkerOptions.manual()).isEqualTo(new WorkerOptions(1, false, WorkerOptions.DEFAULT_LEASE_TIME, 1));
     }
 
     @Test
     void withAutoStartChangesOnlyAutoStart() {
-        assertThat(WorkerOptions.concurrency(4).withAutoStart(false)).isEqualTo(new WorkerOptions(4, false));
+        assertThat(WorkerOptions.concurrency(4).withAutoStart(false))
+                .isEqualTo(new WorkerOptions(4, false, WorkerOptions.DEFAULT_LEASE_TIME, 1));
         assertThat(WorkerOptions.manual().withAutoStart(true)).isEqualTo(WorkerOptions.concurrency(1));
     }
 
@@ -40,7 +41,7 @@ class WorkerOptionsTest {
         assertThatThrownBy(() -> WorkerOptions.concurrency(concurrency))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("worker concurrency must be between 1 and 100000, was " + concurrency);
-        assertThatThrownBy(() -> new WorkerOptions(concurrency, false))
+        assertThatThrownBy(() -> new WorkerOptions(concurrency, false, WorkerOptions.DEFAULT_LEASE_TIME, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("was " + concurrency);
     }

@@ -8,7 +8,7 @@ import java.time.Duration;
  * What follows an attempt, as functions of the job's counts and {@code now} (engine nanoseconds): retried at
  * which time, failed for good, or sent back by a rate limit until when. Every engine applies these rules.
  */
-final class AttemptRules {
+public final class AttemptRules {
     private AttemptRules() {}
 
     /**
@@ -36,14 +36,14 @@ final class AttemptRules {
      * @param delay the wait before the next attempt; null to fail the job now
      * @param reason why the attempt failed, and why the job cannot be retried when the backoff is at fault
      */
-    record Retry(Duration delay, String reason) {}
+    public record Retry(Duration delay, String reason) {}
 
     /**
      * Asks {@code backoff} once for the wait after attempt {@code failedAttempt} (1 for the first) failed for
      * {@code reason}: no retry when the job has {@code attempts} or fewer; a backoff that throws, or returns null
      * or a negative duration fails the job, saying so. Runs the user's function: call it outside any lock.
      */
-    static Retry backoff(int failedAttempt, int attempts, Backoff backoff, Throwable error, String reason) {
+    public static Retry backoff(int failedAttempt, int attempts, Backoff backoff, Throwable error, String reason) {
         if (failedAttempt >= attempts) {
             return new Retry(null, reason);
         }
@@ -91,7 +91,7 @@ final class AttemptRules {
     }
 
     /** {@code d} in nanoseconds, or {@link Long#MAX_VALUE} for a duration too long to count so (a custom backoff's). */
-    static long nanos(Duration d) {
+    public static long nanos(Duration d) {
         try {
             return d.toNanos();
         } catch (ArithmeticException tooLong) {
@@ -100,7 +100,7 @@ final class AttemptRules {
     }
 
     /** {@code a + b}, or {@link Long#MAX_VALUE} where that overflows (times far in the future). */
-    static long saturatedAdd(long a, long b) {
+    public static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }

@@ -25,8 +25,6 @@ import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,9 +60,6 @@ import java.util.function.LongFunction;
  * and {@code options()} throws {@link Limits#closed}; each checks first, before its arguments.
  */
 public final class InMemoryQueue<T> implements JobQueue<T> {
-    /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
-    private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
-
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     private static final String QUEUE_KEY = "queue";
 
@@ -238,16 +233,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     private List<Prepared> prepareBulk(List<NewJob<T>> newJobs) {
-        if (newJobs == null) {
-            throw new IllegalArgumentException("jobs must not be null");
-        }
+        QueueChecks.checkBulk(newJobs);
         List<Prepared> prepared = new ArrayList<>(newJobs.size());
         for (int i = 0; i < newJobs.size(); i++) {
-            NewJob<T> job = newJobs.get(i);
-            if (job == null) {
-                throw new IllegalArgumentException("job " + i + " of the bulk is null; nothing was added");
-            }
-            prepared.add(prepare(job, i));
+            prepared.add(prepare(newJobs.get(i), i));
         }
         return prepared;
     }
@@ -308,31 +297,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             String id, String name, byte[] payload, JobOptions options, String repeatId, long scheduledAt) {}
 
     private Prepared prepare(NewJob<T> job, int index) {
-        String where = index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
-        String suffix = index < 0 ? "" : "; nothing was added";
-        JobOptions given = job.options();
-        JobOptions resolved = given == JobOptions.empty() ? options.jobDefaults() : given.orElse(options.jobDefaults());
-        if (resolved.deduplicateFor() != null && resolved.jobId() == null) {
-            throw new IllegalArgumentException(
-                    where + " sets deduplicateFor without a jobId; de-duplication needs the producer's id" + suffix);
-        }
-        byte[] bytes = encode(job.payload(), where, suffix);
-        return new Prepared(resolved.jobId(), job.name(), bytes, resolved, null, 0);
-    }
-
-    private byte[] encode(T payload, String where, String suffix) {
-        byte[] bytes;
-        try {
-            bytes = codec.encode(payload);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "the payload of " + where + " cannot be encoded by " + codec + ": " + e.getMessage() + suffix, e);
-        }
-        if (bytes == null) {
-            throw new IllegalArgumentException(
-                    "the payload of " + where + " cannot be encoded: " + codec + " returned null" + suffix);
-        }
-        return bytes;
+        QueueChecks.Prepared checked = QueueChecks.prepare(job, index, options, codec);
+        return new Prepared(checked.id(), checked.name(), checked.payload(), checked.options(), null, 0);
     }
 
     private Added<T> duplicate(Prepared p, long now) {
@@ -781,9 +747,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (error == null) {
             return new Job.Failure(reason, null, null);
         }
-        StringWriter trace = new StringWriter();
-        error.printStackTrace(new PrintWriter(trace));
-        return new Job.Failure(reason, error.getClass().getName(), trace.toString());
+        return new Job.Failure(reason, error.getClass().getName(), QueueChecks.stackTrace(error));
     }
 
     // ---------------------------------------------------------------- time
@@ -837,21 +801,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
         checkOpen();
-        if (id == null || id.isEmpty() || id.length() > MAX_REPEAT_ID_LENGTH) {
-            throw new IllegalArgumentException("repeatable job id must be 1 to " + MAX_REPEAT_ID_LENGTH
-                    + " characters (its runs' ids add a prefix and a time), was "
-                    + (id == null ? "null" : id.isEmpty() ? "empty" : id.length() + " characters"));
-        }
-        if (schedule == null) {
-            throw new IllegalArgumentException("schedule of repeatable job '" + id + "' must not be null");
-        }
-        if (template == null) {
-            throw new IllegalArgumentException("template of repeatable job '" + id + "' must not be null");
-        }
-        if (template.options().jobId() != null) {
-            throw new IllegalArgumentException("template of repeatable job '" + id
-                    + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
-        }
+        QueueChecks.checkRepeat(id, schedule, template);
         Prepared prepared = prepare(template, -1);
         Events<T> events;
         RepeatableJob<T> answer;
@@ -942,10 +892,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         checkOpen();
-        if (timeout == null || timeout.isNegative()) {
-            throw new IllegalArgumentException(
-                    "awaitIdle timeout must be zero or positive, was " + DurationText.format(timeout));
-        }
+        QueueChecks.checkAwaitIdle(timeout);
         CompletableFuture<Boolean> idle;
         lock.lock();
         try {
@@ -1005,15 +952,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public List<Job<T>> jobs(JobState state, int offset, int limit) {
         checkOpen();
-        if (state == null) {
-            throw new IllegalArgumentException("state must be one of " + List.of(JobState.values()) + ", was null");
-        }
-        if (offset < 0) {
-            throw new IllegalArgumentException("offset must be 0 or more, was " + offset);
-        }
-        if (limit < 1 || limit > 10_000) {
-            throw new IllegalArgumentException("limit must be between 1 and 10000, was " + limit);
-        }
+        QueueChecks.checkPage(state, offset, limit);
         lock.lock();
         try {
             List<JobRecord> selected = new ArrayList<>();
@@ -1075,7 +1014,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public QueueStats stats(String groupName) {
         checkOpen();
-        checkLookedUpGroup(groupName);
+        QueueChecks.checkLookedUpGroup(groupName);
         lock.lock();
         try {
             Group.Key key = Group.Key.of(groupName);
@@ -1191,9 +1130,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public void retry(String id, JobState from) {
         checkOpenWithJobId(id);
-        if (from != JobState.FAILED && from != JobState.COMPLETED) {
-            throw new IllegalArgumentException("retry takes a job that is FAILED or COMPLETED, was " + from);
-        }
+        QueueChecks.checkRetryFrom(from);
         lock.lock();
         try {
             JobRecord job = store.get(id);
@@ -1239,12 +1176,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public int clean(JobState state, Duration age) {
         checkOpen();
-        if (state != JobState.COMPLETED && state != JobState.FAILED) {
-            throw new IllegalArgumentException("clean removes COMPLETED or FAILED jobs, was " + state);
-        }
-        if (age == null || age.isNegative()) {
-            throw new IllegalArgumentException("age must be zero or positive, was " + DurationText.format(age));
-        }
+        QueueChecks.checkClean(state, age);
         lock.lock();
         try {
             long now = clock.nanos();
@@ -1374,19 +1306,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public GroupLimits groupLimits(String group) {
         checkOpen();
-        checkLookedUpGroup(group);
+        QueueChecks.checkLookedUpGroup(group);
         lock.lock();
         try {
             return groups.limitsOf(Group.Key.of(group));
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** Rejects a malformed group name, as a job's options do; null names the ungrouped jobs. */
-    private static void checkLookedUpGroup(String group) {
-        if (group != null) {
-            JobOptions.builder().group(group);
         }
     }
 
@@ -1402,12 +1327,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
         checkOpen();
-        if (processor == null) {
-            throw new IllegalArgumentException("processor of a worker on queue '" + name + "' must not be null");
-        }
-        if (workerOptions == null) {
-            throw new IllegalArgumentException("worker options must not be null; use WorkerOptions.concurrency(n)");
-        }
+        QueueChecks.checkWorker(name, processor, workerOptions);
         InMemoryWorker<T> worker = new InMemoryWorker<>(this, processor, workerOptions);
         lock.lock();
         try {
@@ -1434,9 +1354,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public void addListener(QueueListener<T> listener) {
         checkOpen();
-        if (listener == null) {
-            throw new IllegalArgumentException("listener must not be null");
-        }
+        QueueChecks.checkListener(listener);
         listeners.add(listener);
     }
 
@@ -1475,9 +1393,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     /** Refuses a closed engine first, then a null job id, as every call taking a job id does. */
     private void checkOpenWithJobId(String id) {
         checkOpen();
-        if (id == null) {
-            throw new IllegalArgumentException("job id must not be null");
-        }
+        QueueChecks.checkJobId(id);
     }
 
     /** Fails if the engine is closed; a volatile read, cheap enough for every call. */
@@ -1529,17 +1445,6 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 r.result,
                 r.failure,
                 r.attempts());
-    }
-
-    /** The payload of {@code r}; throws what the codec throws. */
-    T decode(JobRecord r) {
-        return codec.decode(r.payload);
-    }
-
-    /** Why job {@code r} fails when its payload cannot be decoded. */
-    String undecodable(JobRecord r, RuntimeException cause) {
-        return "the payload of job '" + r.id + "' cannot be decoded by " + codec + ": " + cause
-                + "; the job fails for good, its bytes stay readable by payloadBytes";
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.UnrecoverableJobException;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,21 +33,13 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryWorker.class);
 
-    private enum State {
-        NEW,
-        MANUAL,
-        RUNNING,
-        CLOSING,
-        CLOSED
-    }
-
     private final InMemoryQueue<T> queue;
     private final Processor<T> processor;
     private final WorkerOptions options;
     private final ReentrantLock lock;
     private final List<Slot> slots = new ArrayList<>();
     private final CompletableFuture<CloseReport> closed = new CompletableFuture<>();
-    private State state = State.NEW;
+    private WorkerState state = WorkerState.NEW;
     private int active;
     private int finishedWhileClosing;
     private int returned;
@@ -69,13 +60,13 @@ final class InMemoryWorker<T> implements Worker<T> {
         queue.checkOpen();
         lock.lock();
         try {
-            if (state != State.NEW) {
-                if (state == State.MANUAL) {
+            if (state != WorkerState.NEW) {
+                if (state == WorkerState.MANUAL) {
                     throw new IllegalStateException("worker is inside runDue(); start it after runDue returns");
                 }
                 return;
             }
-            state = State.RUNNING;
+            state = WorkerState.RUNNING;
             for (int i = 0; i < options.concurrency(); i++) {
                 Slot slot = new Slot();
                 slots.add(slot);
@@ -95,10 +86,10 @@ final class InMemoryWorker<T> implements Worker<T> {
         Slot slot = new Slot();
         lock.lock();
         try {
-            if (state != State.NEW) {
+            if (state != WorkerState.NEW) {
                 throw new IllegalStateException("runDue() is for a worker that has not started; this one is " + state);
             }
-            state = State.MANUAL;
+            state = WorkerState.MANUAL;
             slot.thread = Thread.currentThread();
         } finally {
             lock.unlock();
@@ -117,7 +108,7 @@ final class InMemoryWorker<T> implements Worker<T> {
                         active--;
                     }
                     ending = null;
-                    job = queue.isClosed() || state != State.MANUAL
+                    job = queue.isClosed() || state != WorkerState.MANUAL
                             ? null
                             : queue.claim(slot, queue.clock().nanos());
                     if (job != null) {
@@ -137,8 +128,8 @@ final class InMemoryWorker<T> implements Worker<T> {
         } finally {
             lock.lock();
             try {
-                if (state == State.MANUAL) {
-                    state = State.NEW;
+                if (state == WorkerState.MANUAL) {
+                    state = WorkerState.NEW;
                 }
             } finally {
                 lock.unlock();
@@ -159,18 +150,15 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     @Override
     public CompletableFuture<CloseReport> closeAsync(Duration deadline) {
-        if (deadline == null || deadline.isNegative()) {
-            throw new IllegalArgumentException(
-                    "close deadline must be zero or positive, was " + DurationText.format(deadline));
-        }
+        QueueChecks.checkCloseDeadline(deadline);
         boolean returnNow = false;
         lock.lock();
         try {
-            if (state == State.CLOSING || state == State.CLOSED) {
+            if (state == WorkerState.CLOSING || state == WorkerState.CLOSED) {
                 return closed.copy();
             }
-            boolean started = state == State.RUNNING;
-            state = State.CLOSING;
+            boolean started = state == WorkerState.RUNNING;
+            state = WorkerState.CLOSING;
             queue.workAvailable().signalAll();
             for (Slot slot : slots) {
                 if (slot.job == null && slot.thread != null) {
@@ -197,7 +185,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         List<Runnable> interrupt = new ArrayList<>();
         lock.lock();
         try {
-            if (state != State.CLOSING) {
+            if (state != WorkerState.CLOSING) {
                 return;
             }
             long now = queue.clock().nanos();
@@ -220,10 +208,10 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     /** Under the lock. */
     private void finishClose() {
-        if (state == State.CLOSED) {
+        if (state == WorkerState.CLOSED) {
             return;
         }
-        state = State.CLOSED;
+        state = WorkerState.CLOSED;
         if (deadlineTimer != null) {
             deadlineTimer.cancel();
         }
@@ -418,11 +406,11 @@ final class InMemoryWorker<T> implements Worker<T> {
             if (job != null) {
                 active--;
                 job = null;
-                if (state == State.CLOSING) {
+                if (state == WorkerState.CLOSING) {
                     finishedWhileClosing++;
                 }
             }
-            claimed = state == State.RUNNING && !queue.isClosed() ? claimNext(events, now) : null;
+            claimed = state == WorkerState.RUNNING && !queue.isClosed() ? claimNext(events, now) : null;
             served = true;
         }
 
@@ -447,7 +435,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             JobRecord next = null;
             lock.lock();
             try {
-                while (state == State.RUNNING && !queue.isClosed()) {
+                while (state == WorkerState.RUNNING && !queue.isClosed()) {
                     events = queue.events();
                     next = claimNext(events);
                     if (next != null) {
@@ -472,7 +460,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         private void exit() {
             lock.lock();
             try {
-                if (state == State.CLOSING && active == 0) {
+                if (state == WorkerState.CLOSING && active == 0) {
                     finishClose();
                 }
                 queue.workAvailable().signal();
@@ -491,23 +479,17 @@ final class InMemoryWorker<T> implements Worker<T> {
             enter(current, owned);
             try {
                 result = processor.process(new Context(current, owned, number));
-            } catch (UndecodablePayload e) {
+            } catch (LazyPayload.Undecodable e) {
                 return failureForGood(current, owned, e.getCause(), e.getMessage());
             } catch (UnrecoverableJobException e) {
-                return failureForGood(current, owned, e, reasonOf(e));
+                return failureForGood(current, owned, e, QueueChecks.reasonOf(e));
             } catch (Throwable e) {
-                return failure(current, owned, number, e, reasonOf(e));
+                return failure(current, owned, number, e, QueueChecks.reasonOf(e));
             } finally {
                 leave();
             }
             if (result == null) {
-                return failure(
-                        current,
-                        owned,
-                        number,
-                        null,
-                        "processor returned null; return Result.done(), Result.done(value), Result.runAgainAfter(delay)"
-                                + " or Result.rateLimited(...)");
+                return failure(current, owned, number, null, QueueChecks.NULL_RESULT);
             }
             if (result instanceof Result.RateLimited limited) {
                 return (events, now) -> queue.rateLimited(current, owned, limited, now, events);
@@ -532,30 +514,18 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
     }
 
-    /**
-     * Thrown to the processor that asks for a payload the codec cannot decode: the job fails for good, with the
-     * codec's exception as its cause.
-     */
-    private static final class UndecodablePayload extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        UndecodablePayload(String message, RuntimeException cause) {
-            super(message, cause);
-        }
-    }
-
     /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
     private final class Context implements JobContext<T> {
         private final JobRecord record;
         private final int token;
         private final int attempt;
-        private T payload;
-        private boolean decoded;
+        private final LazyPayload<T> payload;
 
         Context(JobRecord record, int token, int attempt) {
             this.record = record;
             this.token = token;
             this.attempt = attempt;
+            this.payload = new LazyPayload<>(record.id, record.payload, queue.codec());
         }
 
         @Override
@@ -570,15 +540,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public T payload() {
-            if (!decoded) {
-                try {
-                    payload = queue.decode(record);
-                } catch (RuntimeException e) {
-                    throw new UndecodablePayload(queue.undecodable(record, e), e);
-                }
-                decoded = true;
-            }
-            return payload;
+            return payload.get();
         }
 
         @Override
@@ -608,10 +570,5 @@ final class InMemoryWorker<T> implements Worker<T> {
     @Override
     public String toString() {
         return "worker of " + queue + " (concurrency " + options.concurrency() + ")";
-    }
-
-    private static String reasonOf(Throwable e) {
-        String message = e.getMessage();
-        return message == null || message.isBlank() ? e.getClass().getName() : message;
     }
 }

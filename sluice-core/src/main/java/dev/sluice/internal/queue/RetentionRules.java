@@ -8,7 +8,7 @@ import java.time.Duration;
  * A boundary instant belongs to the state that follows it: a job kept for {@code age} is gone when its age
  * reaches {@code age}; an id remembered until {@code t} is free at {@code t}.
  */
-final class RetentionRules {
+public final class RetentionRules {
     private RetentionRules() {}
 
     /** No expiry. */
@@ -31,7 +31,7 @@ final class RetentionRules {
     }
 
     /** The latest finish time that {@code clean(age)} removes at {@code now}: jobs at least {@code age} old. */
-    static long cleanCutoff(Duration age, long now) {
+    public static long cleanCutoff(Duration age, long now) {
         return age.getSeconds() >= Long.MAX_VALUE / 4_000_000_000L ? Long.MIN_VALUE : now - age.toNanos();
     }
 

@@ -1,0 +1,202 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Schedule;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.DurationText;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The checks and conversions every engine's queue applies before it touches its state, so that bad input gets
+ * the same message from each: a job's resolved options and encoded payload, and the arguments of the calls.
+ */
+public final class QueueChecks {
+    private QueueChecks() {}
+
+    /** A job checked and encoded, before the engine takes it: its id, name, payload bytes and resolved options. */
+    public record Prepared(String id, String name, byte[] payload, JobOptions options) {}
+
+    /**
+     * Checks and encodes {@code job} of a queue with {@code queueOptions}: its options merged with the queue's job
+     * defaults, its payload encoded by {@code codec}.
+     *
+     * @param index its place in a bulk, or -1 for a single add (the message says which)
+     * @throws IllegalArgumentException for de-duplication without an id, or a payload the codec refuses
+     */
+    public static <T> Prepared prepare(NewJob<T> job, int index, QueueOptions queueOptions, Codec<T> codec) {
+        String where = index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
+        String suffix = index < 0 ? "" : "; nothing was added";
+        JobOptions given = job.options();
+        JobOptions defaults = queueOptions.jobDefaults();
+        JobOptions resolved = given == JobOptions.empty() ? defaults : given.orElse(defaults);
+        if (resolved.deduplicateFor() != null && resolved.jobId() == null) {
+            throw new IllegalArgumentException(
+                    where + " sets deduplicateFor without a jobId; de-duplication needs the producer's id" + suffix);
+        }
+        return new Prepared(resolved.jobId(), job.name(), encode(codec, job.payload(), where, suffix), resolved);
+    }
+
+    private static <T> byte[] encode(Codec<T> codec, T payload, String where, String suffix) {
+        byte[] bytes;
+        try {
+            bytes = codec.encode(payload);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "the payload of " + where + " cannot be encoded by " + codec + ": " + e.getMessage() + suffix, e);
+        }
+        if (bytes == null) {
+            throw new IllegalArgumentException(
+                    "the payload of " + where + " cannot be encoded: " + codec + " returned null" + suffix);
+        }
+        return bytes;
+    }
+
+    /** Leaves room in a run's id, {@code repeat:<id>:<epoch millis>}, for the prefix and the time. */
+    private static final int MAX_REPEAT_ID_LENGTH = JobOptions.MAX_NAME_LENGTH - 32;
+
+    /** The arguments of {@code repeat(id, schedule, template)}. */
+    public static void checkRepeat(String id, Schedule schedule, NewJob<?> template) {
+        if (id == null || id.isEmpty() || id.length() > MAX_REPEAT_ID_LENGTH) {
+            throw new IllegalArgumentException("repeatable job id must be 1 to " + MAX_REPEAT_ID_LENGTH
+                    + " characters (its runs' ids add a prefix and a time), was "
+                    + (id == null ? "null" : id.isEmpty() ? "empty" : id.length() + " characters"));
+        }
+        if (schedule == null) {
+            throw new IllegalArgumentException("schedule of repeatable job '" + id + "' must not be null");
+        }
+        if (template == null) {
+            throw new IllegalArgumentException("template of repeatable job '" + id + "' must not be null");
+        }
+        if (template.options().jobId() != null) {
+            throw new IllegalArgumentException("template of repeatable job '" + id
+                    + "' must not set a jobId: each run gets its own id, repeat:" + id + ":<epoch millis>");
+        }
+    }
+
+    /** Rejects a null bulk or a null job in it, naming its place. */
+    public static <T> void checkBulk(List<NewJob<T>> jobs) {
+        if (jobs == null) {
+            throw new IllegalArgumentException("jobs must not be null");
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            if (jobs.get(i) == null) {
+                throw new IllegalArgumentException("job " + i + " of the bulk is null; nothing was added");
+            }
+        }
+    }
+
+    /** The arguments of {@code queue(name, codec, options)} of an engine. */
+    public static void checkQueue(String name, Codec<?> codec, QueueOptions options) {
+        Limits.checkName("queue", name);
+        if (codec == null) {
+            throw new IllegalArgumentException("codec of queue '" + name + "' must not be null; use Codec.utf8()");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException(
+                    "options of queue '" + name + "' must not be null; use QueueOptions.defaults()");
+        }
+    }
+
+    /** Rejects a null listener. */
+    public static void checkListener(Object listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+    }
+
+    /** Rejects a null job id, as every call taking one does. */
+    public static void checkJobId(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("job id must not be null");
+        }
+    }
+
+    /** Rejects a malformed group name, as a job's options do; null names the ungrouped jobs. */
+    public static void checkLookedUpGroup(String group) {
+        if (group != null) {
+            JobOptions.builder().group(group);
+        }
+    }
+
+    /** The arguments of {@code jobs(state, offset, limit)}. */
+    public static void checkPage(JobState state, int offset, int limit) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must be one of " + List.of(JobState.values()) + ", was null");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must be 0 or more, was " + offset);
+        }
+        if (limit < 1 || limit > 10_000) {
+            throw new IllegalArgumentException("limit must be between 1 and 10000, was " + limit);
+        }
+    }
+
+    /** The arguments of {@code clean(state, age)}. */
+    public static void checkClean(JobState state, Duration age) {
+        if (state != JobState.COMPLETED && state != JobState.FAILED) {
+            throw new IllegalArgumentException("clean removes COMPLETED or FAILED jobs, was " + state);
+        }
+        if (age == null || age.isNegative()) {
+            throw new IllegalArgumentException("age must be zero or positive, was " + DurationText.format(age));
+        }
+    }
+
+    /** The state {@code retry(id, from)} takes a job from. */
+    public static void checkRetryFrom(JobState from) {
+        if (from != JobState.FAILED && from != JobState.COMPLETED) {
+            throw new IllegalArgumentException("retry takes a job that is FAILED or COMPLETED, was " + from);
+        }
+    }
+
+    /** The arguments of {@code awaitIdle(timeout)}. */
+    public static void checkAwaitIdle(Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "awaitIdle timeout must be zero or positive, was " + DurationText.format(timeout));
+        }
+    }
+
+    /** The arguments of {@code worker(processor, options)} on queue {@code queue}. */
+    public static void checkWorker(String queue, Processor<?> processor, WorkerOptions options) {
+        if (processor == null) {
+            throw new IllegalArgumentException("processor of a worker on queue '" + queue + "' must not be null");
+        }
+        if (options == null) {
+            throw new IllegalArgumentException("worker options must not be null; use WorkerOptions.concurrency(n)");
+        }
+    }
+
+    /** The deadline of a worker's close. */
+    public static void checkCloseDeadline(Duration deadline) {
+        if (deadline == null || deadline.isNegative()) {
+            throw new IllegalArgumentException(
+                    "close deadline must be zero or positive, was " + DurationText.format(deadline));
+        }
+    }
+
+    /** Why an attempt that threw {@code e} failed: its message, or its class when it has none. */
+    public static String reasonOf(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getName() : message;
+    }
+
+    /** The stack trace of {@code error}, as a failed job keeps it. */
+    public static String stackTrace(Throwable error) {
+        StringWriter trace = new StringWriter();
+        error.printStackTrace(new PrintWriter(trace));
+        return trace.toString();
+    }
+
+    /** What a processor that returned null is told. */
+    public static final String NULL_RESULT = "processor returned null; return Result.done(), Result.done(value),"
+            + " Result.runAgainAfter(delay) or Result.rateLimited(...)";
+}
