@@ -12,12 +12,6 @@ class RedisRateLimiterContractTest extends RateLimiterContract {
         return TestEngines.on(clock);
     }
 
-    /** The Redis engine shares limiters only, for now. */
-    @Override
-    protected boolean keepsQueues() {
-        return false;
-    }
-
     /** Scripts compute in doubles, exact to 2^53: spans are bounded by 2^52 ns, about 52 days. */
     @Override
     protected Duration longestWindow() {

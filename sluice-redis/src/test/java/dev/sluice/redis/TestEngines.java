@@ -34,10 +34,18 @@ final class TestEngines {
      * (tests of that make their own engines).
      */
     static Sluice on(SluiceClock clock) {
-        RedisSluice.Builder builder = RedisSluice.builder()
-                .client(client())
-                .keyPrefix("t" + PREFIXES.incrementAndGet())
-                .commandTimeout(Duration.ofSeconds(30));
+        return on(clock, newPrefix());
+    }
+
+    /** A key prefix no other engine of this JVM has: engines made with it share their keys. */
+    static String newPrefix() {
+        return "t" + PREFIXES.incrementAndGet();
+    }
+
+    /** As {@link #on(SluiceClock)}, on the keys of {@code prefix}: engines standing for several processes. */
+    static Sluice on(SluiceClock clock, String prefix) {
+        RedisSluice.Builder builder =
+                RedisSluice.builder().client(client()).keyPrefix(prefix).commandTimeout(Duration.ofSeconds(30));
         return (clock instanceof ManualClock ? builder.scriptClock(clock) : builder.clock(clock)).build();
     }
 }

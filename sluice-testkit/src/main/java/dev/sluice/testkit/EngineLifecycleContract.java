@@ -35,15 +35,6 @@ public abstract class EngineLifecycleContract extends ContractSupport {
     /** For subclasses, one per engine. */
     protected EngineLifecycleContract() {}
 
-    /**
-     * Whether the engine keeps queues; one that does not refuses {@link Sluice#queue} while open.
-     *
-     * @return true unless the engine overrides it
-     */
-    protected boolean keepsQueues() {
-        return true;
-    }
-
     private void assertClosed(ThrowingCallable call) {
         assertThatThrownBy(call)
                 .isInstanceOf(IllegalStateException.class)
@@ -124,11 +115,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
 
     @Test
     void queuesAndWorkersRefuseEveryUseAfterClose() {
-        if (!keepsQueues()) {
-            assertThatThrownBy(() -> engine.queue("jobs", Codec.utf8()))
-                    .isInstanceOf(UnsupportedOperationException.class);
-            return;
-        }
+
         JobQueue<String> queue = engine.queue("jobs", Codec.utf8());
         queue.add("job", "payload");
         Worker<String> worker = queue.worker(job -> Result.done(), WorkerOptions.manual());

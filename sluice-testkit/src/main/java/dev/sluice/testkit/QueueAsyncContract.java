@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -47,13 +47,15 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     }
 
     @Test
-    void addAsyncWithRoomIsCompleteWhenTheCallReturns() {
+    void addAsyncWithRoomIsCompleteWhenTheCallReturns() throws Exception {
         JobQueue<String> queue = newQueue();
 
         CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("a"));
 
-        assertThat(added).isCompleted();
-        Added<String> answer = added.join();
+        if (differences().addsCompleteInTheCall()) {
+            assertThat(added).isCompleted();
+        }
+        Added<String> answer = result(added);
         assertThat(answer.duplicate()).isFalse();
         assertThat(answer.job().id()).isEqualTo("a");
         assertThat(answer.job().payload()).isEqualTo("p");
@@ -90,9 +92,11 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
 
         CompletableFuture<Added<String>> added = queue.addAsync("n", "p", withId("b"));
 
-        assertThat(added).isCompletedExceptionally();
-        assertThatThrownBy(added::join)
-                .isInstanceOf(CompletionException.class)
+        if (differences().addsCompleteInTheCall()) {
+            assertThat(added).isCompletedExceptionally();
+        }
+        assertThatThrownBy(() -> added.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(QueueFullException.class)
                 .hasMessageContaining(QUEUE);
@@ -202,7 +206,7 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     }
 
     @Test
-    void addBulkAsyncWithRoomAddsAllAndReportsDuplicatesInOrder() {
+    void addBulkAsyncWithRoomAddsAllAndReportsDuplicatesInOrder() throws Exception {
         JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("held"));
 
@@ -211,8 +215,10 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
                 new NewJob<>("n", "p", withId("held")),
                 new NewJob<>("n", "p", withId("b1"))));
 
-        assertThat(added).isCompleted();
-        assertThat(added.join()).extracting(Added::duplicate).containsExactly(false, true, true);
+        if (differences().addsCompleteInTheCall()) {
+            assertThat(added).isCompleted();
+        }
+        assertThat(result(added)).extracting(Added::duplicate).containsExactly(false, true, true);
         assertThat(queue.counts()).isEqualTo(counts(2, 0, 0, 0, 0));
     }
 

@@ -39,6 +39,15 @@ public abstract class QueueContract {
      */
     protected abstract Sluice newEngine(SluiceClock clock);
 
+    /**
+     * Where the engine differs from the in-memory one, as the specification allows.
+     *
+     * @return {@link EngineDifferences#none()} unless overridden
+     */
+    protected EngineDifferences differences() {
+        return EngineDifferences.none();
+    }
+
     /** Adding and reading jobs: every field, counts, pages by state. */
     @Nested
     @DisplayName("adding and reading jobs: every field, counts, pages by state")
@@ -46,6 +55,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -57,6 +71,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** De-duplication by job id, also after removal. */
@@ -66,6 +85,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -77,6 +101,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Timeouts on the engine clock: TIMED_OUT, interrupted, retried. */
@@ -86,6 +115,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -97,6 +131,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Result.rateLimited: group or queue pause, no attempt used. */
@@ -106,6 +145,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -117,6 +161,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Fairness: groups round-robin, priority within a group. */
@@ -126,6 +175,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -137,6 +191,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Bounded queue: reject or block on the engine clock. */
@@ -146,6 +205,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -157,6 +221,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Statistics per queue and per group. */
@@ -166,6 +235,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -177,6 +251,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Groups created on use, released when idle, nothing lost. */
@@ -186,6 +265,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -197,6 +281,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Registering a repeatable again: the same one is kept, another template replaces its pending run. */
@@ -206,6 +295,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -217,6 +311,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** addAsync and addBulkAsync: the caller never blocks */
@@ -226,6 +325,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -237,6 +341,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** whenFinished and awaitIdle: outcomes with results, idle on the engine clock */
@@ -246,6 +355,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -257,6 +371,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Result.runAgainAfter: delayed again, no attempt used, no pause */
@@ -266,6 +385,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -277,6 +401,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** progress: 0 to 100, checked at the call */
@@ -286,6 +415,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -297,6 +431,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** After the engine closes: every use of a queue or worker refuses; what it is stays readable. */
@@ -306,6 +445,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 
@@ -317,6 +461,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** How calls and attempts end: events told at once, idle exactly, running jobs in start order. */
@@ -327,6 +476,11 @@ public abstract class QueueContract {
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
         }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
     }
 
     /** Real threads: exactly once, counts add up, close loses nothing. */
@@ -336,6 +490,11 @@ public abstract class QueueContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
         }
     }
 }

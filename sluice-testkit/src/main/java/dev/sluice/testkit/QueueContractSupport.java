@@ -59,6 +59,15 @@ public abstract class QueueContractSupport extends ContractSupport {
     protected QueueContractSupport() {}
 
     /**
+     * Where the engine differs from the in-memory one, as the specification allows.
+     *
+     * @return {@link EngineDifferences#none()} unless overridden
+     */
+    protected EngineDifferences differences() {
+        return EngineDifferences.none();
+    }
+
+    /**
      * Lets every blocked processor go and closes every worker the test made, with a zero deadline, so that
      * closing the engine afterwards never waits on a manual clock that no one moves.
      *

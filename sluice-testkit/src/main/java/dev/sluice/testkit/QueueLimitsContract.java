@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +44,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateOfAnExactSlidingLogIsNeverExceededInAnyWindow() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(SlidingWindowLog.of(150, ONE_SECOND))
@@ -74,6 +76,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateAndGroupRateAreTakenAllOrNothing() {
         JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(SlidingWindowLog.of(5, ONE_SECOND)).build());
@@ -100,6 +103,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateChangedAtRunTimeAppliesFromNowOn() {
         JobQueue<String> queue = newQueue();
         queue.addBulk(jobs("j", null, 20));
@@ -120,6 +124,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void groupRateFromDefaultsAndOwnLimitsChangedAtRunTime() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)))
@@ -160,6 +165,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void groupLimitsReportTheLimitsInForce() {
         GroupLimits defaults = new GroupLimits(TokenBucket.perSecond(10), 4);
         JobQueue<String> queue =
@@ -373,6 +379,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void startedWorkerWaitsForTheQueueRateOnTheEngineClock() {
         JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(FixedWindow.of(2, ONE_SECOND)).build());
@@ -407,9 +414,16 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
                 concurrency);
     }
 
-    /** Waits until every thread a processor ran on is parked: only a wake-up by the queue makes it go on. */
+    /**
+     * Waits until every thread a processor ran on is parked: only a wake-up by the queue makes it go on (or, on an
+     * engine whose idle slots look for other processes' work, the end of their interval).
+     */
     private void awaitSlotsParked() {
-        eventually().until(() -> slotThreads.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
+        boolean untimed = differences().idleSlotsWaitWithoutTimeout();
+        eventually()
+                .until(() -> slotThreads.stream()
+                        .allMatch(t -> t.getState() == Thread.State.WAITING
+                                || (!untimed && t.getState() == Thread.State.TIMED_WAITING)));
     }
 
     @Test
@@ -448,6 +462,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void startedWorkerHeldByTheQueueRateStartsAtOnceWhenTheRateIsLifted() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(FixedWindow.of(1, Duration.ofHours(1)))
@@ -495,6 +510,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
+    @Tag(QueueFeatures.QUEUE_RATES)
     void aGroupBoundOnlyByItsOwnLimitsLeavesTheOthersUnbounded() {
         JobQueue<String> queue = newQueue();
         queue.setGroupLimits("small", GroupLimits.none().withConcurrency(1).withRate(FixedWindow.of(2, ONE_SECOND)));

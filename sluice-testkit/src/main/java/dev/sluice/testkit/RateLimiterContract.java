@@ -51,15 +51,6 @@ public abstract class RateLimiterContract {
         return Duration.ofNanos(Long.MAX_VALUE / 4);
     }
 
-    /**
-     * Whether the engine keeps queues as well as limiters; one that does not refuses {@link Sluice#queue}.
-     *
-     * @return true unless the engine overrides it
-     */
-    protected boolean keepsQueues() {
-        return true;
-    }
-
     /** Token bucket: capacity, continuous refill, exact retry-after. */
     @Nested
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
@@ -242,11 +233,6 @@ public abstract class RateLimiterContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return RateLimiterContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected boolean keepsQueues() {
-            return RateLimiterContract.this.keepsQueues();
         }
     }
 

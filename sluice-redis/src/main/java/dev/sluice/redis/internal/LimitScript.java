@@ -332,7 +332,7 @@ final class LimitScript {
                 "the limit script replied " + value + " at entry " + index + " of " + reply + "; expected an integer");
     }
 
-    private static String load(String resource) {
+    static String load(String resource) {
         try (InputStream in = LimitScript.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + resource + " is missing next to " + LimitScript.class);
@@ -343,7 +343,7 @@ final class LimitScript {
         }
     }
 
-    private static String sha1(String text) {
+    static String sha1(String text) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-1");
             return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -5,6 +5,7 @@ import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.ChainBuilder;
 import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
@@ -81,11 +82,24 @@ public final class RedisEngine implements Sluice {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
-        throw new UnsupportedOperationException("the Redis engine has no queues yet: it shares limiters only;"
-                + " use Sluice.inMemory() for queues in one process");
+        QueueChecks.checkQueue(name, codec, options);
+        RedisJobQueue<?> queue = queues.computeIfAbsent(name, n -> RedisJobQueue.open(this, n, codec, options));
+        if (!queue.codec().equals(codec)) {
+            throw new IllegalArgumentException(
+                    "queue '" + name + "' is open with codec " + queue.codec() + "; it cannot be opened with " + codec);
+        }
+        if (closed.get()) {
+            queue.closeWorkers();
+            throw Limits.closed(this);
+        }
+        return (JobQueue<T>) queue;
     }
+
+    /** Every queue's workers, closed when the engine closes. */
+    private final ConcurrentHashMap<String, RedisJobQueue<?>> queues = new ConcurrentHashMap<>();
 
     @Override
     public <C> LimitChain.Builder<C> chain() {
@@ -103,6 +117,18 @@ public final class RedisEngine implements Sluice {
             return;
         }
         limiters.clear();
+        List<CompletableFuture<Void>> closing = new java.util.ArrayList<>();
+        for (RedisJobQueue<?> queue : queues.values()) {
+            closing.add(queue.closeWorkers());
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(35, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // a worker that does not close in time keeps its jobs' leases, which run out: nothing is lost
+        }
+        queues.clear();
         fallback.close();
         connection.close();
     }
@@ -313,8 +339,7 @@ public final class RedisEngine implements Sluice {
         }
         if (cause instanceof RedisCommandExecutionException refused && !isUnavailable(refused)) {
             return new SluiceException(
-                    "Redis (" + connection.description + ") refused the limit script: " + refused.getMessage(),
-                    refused);
+                    "Redis (" + connection.description + ") refused the script: " + refused.getMessage(), refused);
         }
         return new Unavailable(cause);
     }
@@ -327,6 +352,68 @@ public final class RedisEngine implements Sluice {
             }
         }
         return false;
+    }
+
+    /**
+     * Runs the queue script on the queue whose base key is {@code key}, waiting for the reply within the command
+     * timeout.
+     *
+     * @param changes whether the call may change the queue: its failure then says the outcome is unknown
+     * @throws SluiceException if Redis is unavailable, too slow, or refuses the call
+     */
+    Object queueCall(byte[] key, byte[][] args, boolean changes) {
+        byte[][] keys = {key};
+        try {
+            List<Object> reply;
+            try {
+                reply = await(connection.scripting.<List<Object>>evalsha(
+                        QueueScript.SHA, ScriptOutputType.MULTI, keys, args));
+            } catch (RedisNoScriptException lost) {
+                reply = await(connection.scripting.<List<Object>>eval(
+                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args));
+            }
+            return reply.get(0);
+        } catch (Unavailable e) {
+            throw unavailable(e, changes);
+        }
+    }
+
+    /** Sends a call of the queue script without waiting for its reply: Redis runs such calls in the order sent. */
+    RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
+        return connection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
+    }
+
+    /**
+     * The reply of a call {@link #queueSend sent}, within the command timeout (sent whole if Redis lost the script).
+     *
+     * @throws SluiceException as {@link #queueCall}
+     */
+    Object queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
+        try {
+            List<Object> reply;
+            try {
+                reply = await(sent);
+            } catch (RedisNoScriptException lost) {
+                reply = await(connection.scripting.<List<Object>>eval(
+                        QueueScript.SOURCE, ScriptOutputType.MULTI, new byte[][] {key}, args));
+            }
+            return reply.get(0);
+        } catch (Unavailable e) {
+            throw unavailable(e, changes);
+        }
+    }
+
+    private SluiceException unavailable(Unavailable e, boolean changes) {
+        return new SluiceException(
+                "Redis (" + connection.description + ") is unavailable: "
+                        + e.getCause().getMessage()
+                        + (changes ? "; the outcome is unknown (a retry with the same job id is safe)" : ""),
+                e.getCause());
+    }
+
+    /** The key prefix of every key this engine writes. */
+    String keyPrefix() {
+        return keyPrefix;
     }
 
     /** Redis could not answer: down, unreachable, too slow, or busy. */

@@ -1,0 +1,199 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.queue.Backoff;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.Retention;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job's resolved options as one string stored with the job in Redis, and back. Every value is a token
+ * {@code <length>:<text>}, or {@code -} for an unset one; durations are nanoseconds. A custom backoff is a
+ * function of this JVM: it is stored as its number among this queue's custom backoffs, and a process that does
+ * not know that number reads it as {@link #unknownBackoff}.
+ */
+final class JobOptionsText {
+    private static final int MAX_CUSTOM_BACKOFFS = 10_000;
+
+    private final String queue;
+    private final Map<Backoff, Integer> numbers = new IdentityHashMap<>();
+    private final List<Backoff> customs = new ArrayList<>();
+
+    JobOptionsText(String queue) {
+        this.queue = queue;
+    }
+
+    String encode(JobOptions o) {
+        StringBuilder out = new StringBuilder(64);
+        token(out, o.jobId());
+        token(out, o.group());
+        token(out, o.delay());
+        token(out, o.attempts() == null ? null : o.attempts().toString());
+        token(out, o.backoff() == null ? null : backoff(o.backoff()));
+        token(out, o.priority() == null ? null : o.priority().toString());
+        token(out, o.timeout());
+        token(out, o.keepCompleted() == null ? null : retention(o.keepCompleted()));
+        token(out, o.keepFailed() == null ? null : retention(o.keepFailed()));
+        token(out, o.deduplicateFor());
+        token(out, o.maxRateLimits() == null ? null : o.maxRateLimits().toString());
+        return out.toString();
+    }
+
+    JobOptions decode(String text) {
+        Reader in = new Reader(text);
+        JobOptions.Builder b = JobOptions.builder();
+        String jobId = in.next();
+        if (jobId != null) {
+            b.jobId(jobId);
+        }
+        String group = in.next();
+        if (group != null) {
+            b.group(group);
+        }
+        Duration delay = in.duration();
+        if (delay != null) {
+            b.delay(delay);
+        }
+        String attempts = in.next();
+        if (attempts != null) {
+            b.attempts(Integer.parseInt(attempts));
+        }
+        String backoff = in.next();
+        if (backoff != null) {
+            b.backoff(backoff(backoff));
+        }
+        String priority = in.next();
+        if (priority != null) {
+            b.priority(Integer.parseInt(priority));
+        }
+        Duration timeout = in.duration();
+        if (timeout != null) {
+            b.timeout(timeout);
+        }
+        String keepCompleted = in.next();
+        if (keepCompleted != null) {
+            b.keepCompleted(retention(keepCompleted));
+        }
+        String keepFailed = in.next();
+        if (keepFailed != null) {
+            b.keepFailed(retention(keepFailed));
+        }
+        Duration window = in.duration();
+        if (window != null) {
+            b.deduplicateFor(window);
+        }
+        String maxRateLimits = in.next();
+        if (maxRateLimits != null) {
+            b.maxRateLimits(Integer.parseInt(maxRateLimits));
+        }
+        return b.build();
+    }
+
+    private String backoff(Backoff backoff) {
+        return switch (backoff) {
+            case Backoff.Fixed fixed -> "f" + fixed.interval().toNanos();
+            case Backoff.Exponential e ->
+                "e" + e.base().toNanos() + "," + e.cap().toNanos() + "," + (e.jitter() ? 1 : 0);
+            case Backoff.Custom custom -> "c" + number(custom);
+        };
+    }
+
+    private synchronized int number(Backoff custom) {
+        Integer known = numbers.get(custom);
+        if (known != null) {
+            return known;
+        }
+        if (customs.size() >= MAX_CUSTOM_BACKOFFS) {
+            throw new IllegalArgumentException("queue '" + queue + "' was given more than " + MAX_CUSTOM_BACKOFFS
+                    + " distinct custom backoffs; make each Backoff.custom once and reuse it");
+        }
+        numbers.put(custom, customs.size());
+        customs.add(custom);
+        return customs.size() - 1;
+    }
+
+    private Backoff backoff(String text) {
+        char kind = text.charAt(0);
+        String rest = text.substring(1);
+        if (kind == 'f') {
+            long nanos = Long.parseLong(rest);
+            return nanos == 0 ? Backoff.none() : Backoff.fixed(Duration.ofNanos(nanos));
+        }
+        if (kind == 'e') {
+            String[] parts = rest.split(",");
+            Duration base = Duration.ofNanos(Long.parseLong(parts[0]));
+            Duration cap = Duration.ofNanos(Long.parseLong(parts[1]));
+            return parts[2].equals("1") ? Backoff.exponentialWithJitter(base, cap) : Backoff.exponential(base, cap);
+        }
+        int number = Integer.parseInt(rest);
+        synchronized (this) {
+            if (number < customs.size()) {
+                return customs.get(number);
+            }
+        }
+        return unknownBackoff();
+    }
+
+    /**
+     * The backoff of a job whose custom backoff was given in another process: asking it throws, so the failed
+     * job fails for good and says why.
+     */
+    private Backoff unknownBackoff() {
+        return Backoff.custom((attempt, error) -> {
+            throw new IllegalStateException("the job's custom backoff was given in another process of queue '" + queue
+                    + "' and cannot run here");
+        });
+    }
+
+    private static String retention(Retention r) {
+        return r.maxCount() + ","
+                + (r.maxAge() == null ? "" : Long.toString(r.maxAge().toNanos()));
+    }
+
+    private static Retention retention(String text) {
+        int comma = text.indexOf(',');
+        int count = Integer.parseInt(text.substring(0, comma));
+        String age = text.substring(comma + 1);
+        return new Retention(count, age.isEmpty() ? null : Duration.ofNanos(Long.parseLong(age)));
+    }
+
+    private static void token(StringBuilder out, Duration d) {
+        token(out, d == null ? null : Long.toString(d.toNanos()));
+    }
+
+    private static void token(StringBuilder out, String value) {
+        if (value == null) {
+            out.append('-');
+        } else {
+            out.append(value.length()).append(':').append(value);
+        }
+    }
+
+    private static final class Reader {
+        private final String text;
+        private int at;
+
+        Reader(String text) {
+            this.text = text;
+        }
+
+        String next() {
+            if (text.charAt(at) == '-') {
+                at++;
+                return null;
+            }
+            int colon = text.indexOf(':', at);
+            int length = Integer.parseInt(text, at, colon, 10);
+            at = colon + 1 + length;
+            return text.substring(colon + 1, at);
+        }
+
+        Duration duration() {
+            String nanos = next();
+            return nanos == null ? null : Duration.ofNanos(Long.parseLong(nanos));
+        }
+    }
+}

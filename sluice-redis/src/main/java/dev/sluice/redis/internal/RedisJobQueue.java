@@ -1,0 +1,1047 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.SluiceException;
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.internal.queue.RetentionRules;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.Added;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.QueueFullException;
+import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.QueueStats;
+import dev.sluice.queue.RepeatableJob;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Schedule;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.time.SluiceClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A queue whose jobs live in Redis, shared by every process that opens it. Each call is one call of the queue
+ * script ({@code queue.lua}), which keeps the queue's state consistent on its own; this class encodes the
+ * arguments, decodes the replies, and tells this process's listeners and waiting workers what its own calls did.
+ */
+final class RedisJobQueue<T> implements JobQueue<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisJobQueue.class);
+
+    /** How often a process looks at Redis for work other processes made, while it has nothing else to go on. */
+    static final long POLL_MILLIS = 50;
+
+    private static final long NEVER = 1L << 53;
+
+    final RedisEngine engine;
+    private final String name;
+    private final Codec<T> codec;
+    private final QueueOptions options;
+    final byte[] key;
+    final JobOptionsText optionsText;
+    private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
+    private final List<QueueListener<T>> listeners = new CopyOnWriteArrayList<>();
+    private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
+    /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
+    final Set<String> finishing = ConcurrentHashMap.newKeySet();
+    /** Signalled when a call of this process may have made work or room: waiting workers and producers look again. */
+    private final Object changed = new Object();
+
+    private long changes;
+    private volatile boolean closed;
+
+    private RedisJobQueue(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
+        this.engine = engine;
+        this.name = name;
+        this.codec = codec;
+        this.options = options;
+        this.key = (engine.keyPrefix() + ":queue:{" + name + "}").getBytes(StandardCharsets.UTF_8);
+        this.optionsText = new JobOptionsText(name);
+    }
+
+    /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
+    static <T> RedisJobQueue<T> open(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
+        if (options.rate() != null) {
+            throw new UnsupportedOperationException(
+                    "queue '" + name + "': a queue-wide rate is not yet supported by the Redis engine");
+        }
+        checkGroupLimits(name, options.groupDefaults());
+        RedisJobQueue<T> queue = new RedisJobQueue<>(engine, name, codec, options);
+        GroupLimits defaults = options.groupDefaults();
+        Object stored = queue.call(
+                true,
+                "open",
+                codec.toString(),
+                Integer.toString(options.concurrency()),
+                Integer.toString(options.maxWaiting()),
+                Integer.toString(defaults.concurrency()),
+                Integer.toString(defaults.maxWaiting()));
+        String storedCodec = Replies.text(stored);
+        if (!storedCodec.equals(codec.toString())) {
+            throw new IllegalArgumentException("queue '" + name + "' in Redis was created with codec " + storedCodec
+                    + "; it cannot be opened with " + codec);
+        }
+        return queue;
+    }
+
+    private static void checkGroupLimits(String queue, GroupLimits limits) {
+        if (limits != null && limits.rate() != null) {
+            throw new UnsupportedOperationException(
+                    "queue '" + queue + "': group rates are not yet supported by the Redis engine");
+        }
+    }
+
+    Codec<T> codec() {
+        return codec;
+    }
+
+    SluiceClock clock() {
+        return engine.clock();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public QueueOptions options() {
+        return options;
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /** The script's time argument: empty for Redis's own clock, else the test clock in epoch microseconds. */
+    String now() {
+        long nanos = engine.scriptNow();
+        return nanos == LimitScript.REDIS_TIME ? "" : Long.toString(Math.floorDiv(nanos, 1000));
+    }
+
+    Object call(boolean changes, String command, String... args) {
+        return call(changes, arguments(command, args));
+    }
+
+    /**
+     * One call of the queue script.
+     *
+     * @throws IllegalStateException if the engine closed meanwhile (the call may have failed for that reason)
+     * @throws SluiceException if Redis is unavailable or refuses
+     */
+    Object call(boolean changes, byte[][] arguments) {
+        try {
+            return engine.queueCall(key, arguments, changes);
+        } catch (SluiceException e) {
+            throw closedOr(e);
+        }
+    }
+
+    /** {@code failure}, or the closed engine's exception if the engine closed meanwhile. */
+    private RuntimeException closedOr(SluiceException failure) {
+        if (closed || engine.isClosed()) {
+            IllegalStateException closedEngine = Limits.closed(this);
+            closedEngine.addSuppressed(failure);
+            return closedEngine;
+        }
+        return failure;
+    }
+
+    /** A reply, and the place of its call among the calls whose events listeners hear. */
+    record Sequenced(Object reply, long ticket) {}
+
+    /**
+     * A call whose events the listeners must hear in the order Redis ran it among this process's calls: the
+     * caller hands its events to {@link #deliver} with the ticket, whatever happens (an empty list if none).
+     */
+    Sequenced callInOrder(boolean changes, byte[][] arguments) {
+        long ticket;
+        io.lettuce.core.RedisFuture<List<Object>> sent;
+        synchronized (sendOrder) {
+            ticket = nextTicket++;
+            try {
+                sent = engine.queueSend(key, arguments);
+            } catch (RuntimeException e) {
+                deliver(ticket, List.of());
+                throw e;
+            }
+        }
+        try {
+            return new Sequenced(engine.queueReply(sent, key, arguments, changes), ticket);
+        } catch (SluiceException e) {
+            deliver(ticket, List.of());
+            throw closedOr(e);
+        } catch (RuntimeException e) {
+            deliver(ticket, List.of());
+            throw e;
+        }
+    }
+
+    private final Object sendOrder = new Object();
+    private long nextTicket;
+    private final Object deliveryOrder = new Object();
+    private final java.util.TreeMap<Long, List<Consumer<QueueListener<T>>>> undelivered = new java.util.TreeMap<>();
+    private long delivered;
+    private boolean delivering;
+    private static final ThreadLocal<Boolean> IN_DELIVERY = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * Tells the listeners the events of call {@code ticket} once those of every earlier call have been told, and
+     * returns once they have been (unless a listener itself called: then they are told after it returns).
+     */
+    void deliver(long ticket, List<Consumer<QueueListener<T>>> events) {
+        synchronized (deliveryOrder) {
+            undelivered.put(ticket, events);
+            if (delivering) {
+                if (IN_DELIVERY.get()) {
+                    return;
+                }
+                while (delivered <= ticket) {
+                    try {
+                        deliveryOrder.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    if (!delivering && delivered <= ticket && undelivered.containsKey(delivered)) {
+                        break;
+                    }
+                }
+                if (delivered > ticket) {
+                    return;
+                }
+            }
+            delivering = true;
+        }
+        IN_DELIVERY.set(true);
+        try {
+            while (true) {
+                List<Consumer<QueueListener<T>>> batch;
+                synchronized (deliveryOrder) {
+                    batch = undelivered.remove(delivered);
+                    if (batch == null) {
+                        delivering = false;
+                        deliveryOrder.notifyAll();
+                        if (delivered > ticket) {
+                            return;
+                        }
+                        // an earlier call is still in flight: its thread delivers this batch with its own
+                        while (delivered <= ticket && (delivering || !undelivered.containsKey(delivered))) {
+                            try {
+                                deliveryOrder.wait();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            }
+                        }
+                        if (delivered > ticket) {
+                            return;
+                        }
+                        delivering = true;
+                        continue;
+                    }
+                }
+                for (Consumer<QueueListener<T>> event : batch) {
+                    tell(event);
+                }
+                synchronized (deliveryOrder) {
+                    delivered++;
+                    deliveryOrder.notifyAll();
+                }
+            }
+        } finally {
+            IN_DELIVERY.set(false);
+        }
+    }
+
+    byte[][] arguments(String command, String... args) {
+        byte[][] out = new byte[args.length + 2][];
+        out[0] = bytes(command);
+        out[1] = bytes(now());
+        for (int i = 0; i < args.length; i++) {
+            out[i + 2] = bytes(args[i]);
+        }
+        return out;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whole microseconds in {@code d}, the resolution of the queue's time in Redis: rounded down, so that a job
+     * due {@code d} after a time is due when the clock has moved by {@code d}; a positive wait is at least 1 µs.
+     */
+    static long micros(Duration d) {
+        long seconds = d.getSeconds();
+        if (seconds > 100L * 365 * 24 * 3600) {
+            return NEVER / 2;
+        }
+        long micros = seconds * 1_000_000 + d.getNano() / 1000;
+        return micros == 0 && !d.isZero() ? 1 : micros;
+    }
+
+    // ---------------------------------------------------------------- adding
+
+    @Override
+    public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
+        QueueChecks.Prepared prepared =
+                QueueChecks.prepare(new NewJob<>(jobName, payload, jobOptions), -1, options, codec);
+        return addAll(List.of(prepared), List.of(payload), roomDeadline()).get(0);
+    }
+
+    @Override
+    public List<Added<T>> addBulk(List<NewJob<T>> jobs) {
+        checkOpen();
+        List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
+        return prepared.isEmpty() ? List.of() : addAll(prepared, payloads(jobs), roomDeadline());
+    }
+
+    @Override
+    public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
+        QueueChecks.Prepared prepared =
+                QueueChecks.prepare(new NewJob<>(jobName, payload, jobOptions), -1, options, codec);
+        long deadline = roomDeadline();
+        return async(() -> addAll(List.of(prepared), List.of(payload), deadline).get(0));
+    }
+
+    @Override
+    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
+        checkOpen();
+        List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
+        List<T> payloads = payloads(jobs);
+        long deadline = roomDeadline();
+        return async(() -> prepared.isEmpty() ? List.<Added<T>>of() : addAll(prepared, payloads, deadline));
+    }
+
+    private List<QueueChecks.Prepared> prepareBulk(List<NewJob<T>> jobs) {
+        QueueChecks.checkBulk(jobs);
+        List<QueueChecks.Prepared> prepared = new ArrayList<>(jobs.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            prepared.add(QueueChecks.prepare(jobs.get(i), i, options, codec));
+        }
+        return prepared;
+    }
+
+    private static <T> List<T> payloads(List<NewJob<T>> jobs) {
+        List<T> payloads = new ArrayList<>(jobs.size());
+        for (NewJob<T> job : jobs) {
+            payloads.add(job.payload());
+        }
+        return payloads;
+    }
+
+    private <R> CompletableFuture<R> async(java.util.function.Supplier<R> work) {
+        CompletableFuture<R> result = new CompletableFuture<>();
+        Thread.ofVirtual().name("sluice-" + name + "-add").start(() -> {
+            try {
+                result.complete(work.get());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    private static final int ADD_FIELDS = 16;
+
+    /** Adds the jobs, all or none, waiting for room until {@code deadline} on the engine clock at most. */
+    private List<Added<T>> addAll(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
+        byte[][] args = new byte[3 + prepared.size() * ADD_FIELDS][];
+        args[0] = bytes("add");
+        args[2] = bytes(Integer.toString(prepared.size()));
+        int at = 3;
+        for (QueueChecks.Prepared p : prepared) {
+            JobOptions o = p.options();
+            args[at++] = bytes(p.id() == null ? "" : p.id());
+            args[at++] = bytes(p.name());
+            args[at++] = bytes(o.group() == null ? "" : o.group());
+            args[at++] = bytes(optionsText.encode(o));
+            args[at++] = p.payload();
+            args[at++] = bytes(Long.toString(micros(o.delay())));
+            args[at++] = bytes(Integer.toString(o.attempts()));
+            args[at++] = bytes(Integer.toString(o.priority()));
+            at = retention(args, at, o.keepCompleted());
+            at = retention(args, at, o.keepFailed());
+            args[at++] = bytes(Integer.toString(o.maxRateLimits()));
+            args[at++] = bytes(o.deduplicateFor() == null ? "-1" : Long.toString(micros(o.deduplicateFor())));
+            args[at++] = bytes("");
+            args[at++] = bytes("0");
+        }
+        while (true) {
+            checkOpen();
+            args[1] = bytes(now());
+            Sequenced sequenced = callInOrder(true, args);
+            List<Object> reply = Replies.list(sequenced.reply());
+            if (Replies.text(reply.get(0)).equals("full")) {
+                deliver(sequenced.ticket(), List.of());
+                QueueFullException full = full(reply);
+                if (!awaitRoom(deadline, full)) {
+                    throw full;
+                }
+                continue;
+            }
+            List<Added<T>> answers = new ArrayList<>(prepared.size());
+            List<Job<T>> fresh = new ArrayList<>();
+            for (int i = 0; i < prepared.size(); i++) {
+                boolean duplicate = Replies.number(reply.get(1 + 2 * i)) == 1;
+                Object job = reply.get(2 + 2 * i);
+                Job<T> snapshot = job == null ? null : snapshot(job, duplicate ? null : payloads.get(i), !duplicate);
+                answers.add(new Added<>(snapshot, duplicate));
+                if (!duplicate) {
+                    fresh.add(snapshot);
+                }
+            }
+            if (!fresh.isEmpty()) {
+                signal();
+            }
+            List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
+            for (Job<T> job : fresh) {
+                events.add(l -> l.onAdded(job));
+            }
+            deliver(sequenced.ticket(), events);
+            return answers;
+        }
+    }
+
+    private static int retention(byte[][] args, int at, Retention r) {
+        args[at++] = bytes(Integer.toString(r.maxCount()));
+        args[at++] = bytes(r.maxAge() == null ? "-1" : Long.toString(micros(r.maxAge())));
+        return at;
+    }
+
+    private QueueFullException full(List<Object> reply) {
+        String gid = Replies.text(reply.get(1));
+        int max = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(2)));
+        long held = Replies.number(reply.get(3));
+        long wanted = Replies.number(reply.get(4));
+        if (gid.isEmpty()) {
+            return new QueueFullException(
+                    name,
+                    null,
+                    max,
+                    "queue '" + name + "' is full: it holds " + held + " waiting or delayed jobs, at most " + max
+                            + ", and " + wanted + " more do not fit; nothing was added");
+        }
+        String group = gid.equals("u") ? null : gid.substring(1);
+        String which = group == null ? "the ungrouped jobs" : "group '" + group + "'";
+        return new QueueFullException(
+                name,
+                group,
+                max,
+                "queue '" + name + "': " + which + " holds " + held
+                        + " waiting or delayed jobs, at most " + max + " (its maxWaiting), and " + wanted
+                        + " more do not fit; nothing was added");
+    }
+
+    /** Until when an add may wait for room, on the engine clock; {@code Long.MIN_VALUE} to reject at once. */
+    private long roomDeadline() {
+        Duration blockFor = options.whenFull().blockFor();
+        return blockFor.isZero() ? Long.MIN_VALUE : clock().nanos() + blockFor.toNanos();
+    }
+
+    /**
+     * Waits a little for room; false once {@code deadline} has passed or {@code full} cannot fit at all.
+     *
+     * @throws QueueFullException saying so, if the producer is interrupted while it waits
+     * @throws IllegalStateException if the engine closes meanwhile
+     */
+    private boolean awaitRoom(long deadline, QueueFullException full) {
+        long now = clock().nanos();
+        if (deadline == Long.MIN_VALUE || now >= deadline) {
+            return false;
+        }
+        long seen = changes();
+        SluiceClock.Timer timer = clock().schedule(deadline - now, this::signal);
+        try {
+            awaitChangeAfter(seen, POLL_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            QueueFullException interrupted = new QueueFullException(
+                    name,
+                    full.group(),
+                    full.maxWaiting(),
+                    full.getMessage() + "; the producer was interrupted while it waited for room");
+            interrupted.initCause(e);
+            throw interrupted;
+        } finally {
+            timer.cancel();
+        }
+        checkOpen();
+        return true;
+    }
+
+    // ---------------------------------------------------------------- signals
+
+    /** Tells this process's waiting workers and producers to look again. */
+    void signal() {
+        synchronized (changed) {
+            changes++;
+            changed.notifyAll();
+        }
+    }
+
+    /** The count of signals so far, to wait for the next with {@link #awaitChangeAfter}. */
+    long changes() {
+        synchronized (changed) {
+            return changes;
+        }
+    }
+
+    void awaitChangeAfter(long seen, long millis) throws InterruptedException {
+        synchronized (changed) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (changes == seen) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                TimeUnit.NANOSECONDS.timedWait(changed, left);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- listeners
+
+    void tell(Consumer<QueueListener<T>> event) {
+        for (QueueListener<T> listener : listeners) {
+            try {
+                event.accept(listener);
+            } catch (Throwable e) {
+                LOG.warn("a listener of {} threw; the queue goes on", this, e);
+            }
+        }
+    }
+
+    boolean hasListeners() {
+        return !listeners.isEmpty();
+    }
+
+    /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
+    void finished(Job<T> job) {
+        List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
+        if (waiting != null) {
+            waiting.forEach(f -> f.complete(job));
+        }
+    }
+
+    @Override
+    public void addListener(QueueListener<T> listener) {
+        checkOpen();
+        QueueChecks.checkListener(listener);
+        listeners.add(listener);
+    }
+
+    @Override
+    public boolean removeListener(QueueListener<T> listener) {
+        checkOpen();
+        return listeners.remove(listener);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    public Optional<Job<T>> job(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        Object reply = call(false, "get", id);
+        return reply == null ? Optional.empty() : Optional.of(snapshot(reply, null, false));
+    }
+
+    @Override
+    public Optional<byte[]> payloadBytes(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        Object reply = call(false, "get", id);
+        return reply == null
+                ? Optional.empty()
+                : Optional.of(Replies.bytes(Replies.list(reply).get(2)));
+    }
+
+    @Override
+    public CompletableFuture<Job<T>> whenFinished(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        CompletableFuture<Job<T>> future = new CompletableFuture<>();
+        outcomes.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(future);
+        Optional<Job<T>> now = job(id);
+        if (now.isEmpty()) {
+            if (finishing.contains(id) || future.isDone()) {
+                Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> watch(id, future));
+                return future;
+            }
+            forgetOutcome(id, future);
+            return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
+        }
+        if (now.get().state() == JobState.COMPLETED || now.get().state() == JobState.FAILED) {
+            forgetOutcome(id, future);
+            return CompletableFuture.completedFuture(now.get());
+        }
+        Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> watch(id, future));
+        return future;
+    }
+
+    /** Looks at job {@code id} until it finished, was removed, or the engine closed (for other processes' work). */
+    private void watch(String id, CompletableFuture<Job<T>> future) {
+        try {
+            while (!future.isDone()) {
+                long seen = changes();
+                if (closed) {
+                    future.completeExceptionally(Limits.closed(this));
+                    return;
+                }
+                Optional<Job<T>> job;
+                try {
+                    job = job(id);
+                } catch (IllegalStateException closing) {
+                    future.completeExceptionally(closing);
+                    return;
+                } catch (SluiceException unavailable) {
+                    awaitChangeAfter(seen, POLL_MILLIS);
+                    continue;
+                }
+                if (job.isEmpty()) {
+                    if (finishing.contains(id)) {
+                        // a worker of this process is recording its end: it completes the future
+                        awaitChangeAfter(seen, POLL_MILLIS);
+                        continue;
+                    }
+                    future.completeExceptionally(
+                            new JobNotFoundException(name, id, "it was removed before it finished"));
+                    return;
+                }
+                JobState state = job.get().state();
+                if (state == JobState.COMPLETED || state == JobState.FAILED) {
+                    future.complete(job.get());
+                    return;
+                }
+                awaitChangeAfter(seen, POLL_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            future.completeExceptionally(e);
+        } finally {
+            forgetOutcome(id, future);
+        }
+    }
+
+    private void forgetOutcome(String id, CompletableFuture<Job<T>> future) {
+        outcomes.computeIfPresent(id, (k, list) -> {
+            list.remove(future);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
+    @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        checkOpen();
+        QueueChecks.checkAwaitIdle(timeout);
+        if (isIdle()) {
+            return true;
+        }
+        if (timeout.isZero()) {
+            return false;
+        }
+        boolean[] timedOut = {false};
+        long nanos = timeout.compareTo(Duration.ofNanos(SluiceClock.MAX_NANOS)) > 0
+                ? SluiceClock.MAX_NANOS
+                : timeout.toNanos();
+        SluiceClock.Timer timer = clock().schedule(nanos, () -> {
+            timedOut[0] = true;
+            signal();
+        });
+        try {
+            while (true) {
+                long seen = changes();
+                checkOpen();
+                if (isIdle()) {
+                    return true;
+                }
+                if (timedOut[0]) {
+                    return false;
+                }
+                awaitChangeAfter(seen, POLL_MILLIS);
+            }
+        } finally {
+            timer.cancel();
+        }
+    }
+
+    private boolean isIdle() {
+        JobCounts c = counts();
+        return c.waiting() + c.delayed() + c.active() == 0;
+    }
+
+    @Override
+    public JobCounts counts() {
+        checkOpen();
+        List<Object> c = Replies.list(call(false, "counts"));
+        return new JobCounts(
+                Replies.number(c.get(0)),
+                Replies.number(c.get(1)),
+                Replies.number(c.get(2)),
+                Replies.number(c.get(3)),
+                Replies.number(c.get(4)));
+    }
+
+    @Override
+    public List<Job<T>> jobs(JobState state, int offset, int limit) {
+        checkOpen();
+        QueueChecks.checkPage(state, offset, limit);
+        List<Object> reply =
+                Replies.list(call(false, "jobs", state.name(), Integer.toString(offset), Integer.toString(limit)));
+        List<Job<T>> page = new ArrayList<>(reply.size());
+        for (Object job : reply) {
+            page.add(snapshot(job, null, false));
+        }
+        return page;
+    }
+
+    @Override
+    public QueueStats stats() {
+        checkOpen();
+        return stats(Replies.list(call(false, "stats", "")));
+    }
+
+    @Override
+    public QueueStats stats(String group) {
+        checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        return stats(Replies.list(call(false, "stats", group == null ? "=" : "=" + group)));
+    }
+
+    private static QueueStats stats(List<Object> r) {
+        JobCounts counts = new JobCounts(
+                Replies.number(r.get(0)),
+                Replies.number(r.get(1)),
+                Replies.number(r.get(2)),
+                Replies.number(r.get(6)),
+                Replies.number(r.get(7)));
+        return new QueueStats(
+                counts,
+                Replies.number(r.get(3)),
+                Replies.number(r.get(4)),
+                Replies.number(r.get(5)) / 60.0,
+                latency(r.get(8)),
+                latency(r.get(9)));
+    }
+
+    private static QueueStats.Latency latency(Object reply) {
+        List<Object> l = Replies.list(reply);
+        return new QueueStats.Latency(
+                Replies.number(l.get(0)),
+                Duration.ofNanos(Replies.number(l.get(1))),
+                Duration.ofNanos(Replies.number(l.get(2))),
+                Duration.ofNanos(Replies.number(l.get(3))),
+                Duration.ofNanos(Replies.number(l.get(4))));
+    }
+
+    // ---------------------------------------------------------------- managing
+
+    @Override
+    public void pause() {
+        checkOpen();
+        call(true, "pause", "1");
+    }
+
+    @Override
+    public void resume() {
+        checkOpen();
+        call(true, "pause", "0");
+        signal();
+    }
+
+    @Override
+    public boolean isPaused() {
+        checkOpen();
+        return Replies.number(call(false, "paused")) == 1;
+    }
+
+    @Override
+    public boolean remove(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        Object reply = call(true, "remove", id);
+        if (reply instanceof byte[]) {
+            throw new IllegalStateException(
+                    "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
+        }
+        boolean removed = Replies.number(reply) == 1;
+        if (removed) {
+            List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
+            if (waiting != null) {
+                waiting.forEach(f -> f.completeExceptionally(
+                        new JobNotFoundException(name, id, "it was removed before it finished")));
+            }
+            signal();
+        }
+        return removed;
+    }
+
+    @Override
+    public void retry(String id, JobState from) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        QueueChecks.checkRetryFrom(from);
+        String answer = Replies.text(call(true, "retry", id, from == JobState.COMPLETED ? "c" : "f"));
+        if (answer.equals("missing")) {
+            throw new JobNotFoundException(name, id);
+        }
+        if (!answer.equals("ok")) {
+            throw new IllegalStateException("job '" + id + "' of queue '" + name + "' is " + answer + "; only a " + from
+                    + " job can be retried as " + from);
+        }
+        signal();
+    }
+
+    @Override
+    public int retryFailed() {
+        checkOpen();
+        int n = (int) Replies.number(call(true, "retryFailed"));
+        signal();
+        return n;
+    }
+
+    @Override
+    public int clean(JobState state, Duration age) {
+        checkOpen();
+        QueueChecks.checkClean(state, age);
+        String ageArg = RetentionRules.cleanCutoff(age, 0) == Long.MIN_VALUE ? "none" : Long.toString(micros(age));
+        return (int) Replies.number(call(true, "clean", state == JobState.COMPLETED ? "c" : "f", ageArg));
+    }
+
+    @Override
+    public int drain(boolean delayedToo) {
+        checkOpen();
+        int drained = (int) Replies.number(call(true, "drain", delayedToo ? "1" : "0"));
+        signal();
+        return drained;
+    }
+
+    // ---------------------------------------------------------------- limits
+
+    @Override
+    public void setRate(LimitPolicy rate) {
+        checkOpen();
+        QueueOptions.builder().rate(rate).build();
+        throw new UnsupportedOperationException(
+                "queue '" + name + "': a queue-wide rate is not yet supported by the Redis engine");
+    }
+
+    @Override
+    public void setConcurrency(int concurrency) {
+        checkOpen();
+        QueueOptions.builder().concurrency(concurrency).build();
+        call(true, "limits", "concurrency", Integer.toString(concurrency));
+        signal();
+    }
+
+    @Override
+    public void setGroupDefaults(GroupLimits limits) {
+        checkOpen();
+        if (limits == null) {
+            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
+        }
+        checkGroupLimits(name, limits);
+        call(true, "limits", "defaults", Integer.toString(limits.concurrency()), Integer.toString(limits.maxWaiting()));
+        signal();
+    }
+
+    @Override
+    public void setGroupLimits(String group, GroupLimits limits) {
+        checkOpen();
+        JobOptions.builder().group(group);
+        if (limits == null) {
+            throw new IllegalArgumentException(
+                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
+        }
+        checkGroupLimits(name, limits);
+        call(
+                true,
+                "limits",
+                "group",
+                group,
+                Integer.toString(limits.concurrency()),
+                Integer.toString(limits.maxWaiting()));
+        signal();
+    }
+
+    @Override
+    public void clearGroupLimits(String group) {
+        checkOpen();
+        JobOptions.builder().group(group);
+        call(true, "limits", "clear", group);
+        signal();
+    }
+
+    @Override
+    public GroupLimits groupLimits(String group) {
+        checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        List<Object> reply = Replies.list(call(false, "groupLimits", group == null ? "" : group));
+        int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
+        int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));
+        return new GroupLimits(null, concurrency, maxWaiting);
+    }
+
+    // ---------------------------------------------------------------- repeatable jobs
+
+    @Override
+    public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
+        checkOpen();
+        QueueChecks.checkRepeat(id, schedule, template);
+        QueueChecks.prepare(template, -1, options, codec);
+        throw new UnsupportedOperationException(
+                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+    }
+
+    @Override
+    public boolean removeRepeatable(String id) {
+        checkOpen();
+        if (id == null) {
+            throw new IllegalArgumentException("repeatable job id must not be null");
+        }
+        throw new UnsupportedOperationException(
+                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+    }
+
+    @Override
+    public List<RepeatableJob<T>> repeatables() {
+        checkOpen();
+        throw new UnsupportedOperationException(
+                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+    }
+
+    // ---------------------------------------------------------------- workers
+
+    @Override
+    public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
+        checkOpen();
+        QueueChecks.checkWorker(name, processor, workerOptions);
+        RedisWorker<T> worker = new RedisWorker<>(this, processor, workerOptions);
+        workers.add(worker);
+        if (closed) {
+            workers.remove(worker);
+            throw Limits.closed(this);
+        }
+        if (workerOptions.autoStart()) {
+            worker.start();
+        }
+        return worker;
+    }
+
+    void forget(RedisWorker<T> worker) {
+        workers.remove(worker);
+    }
+
+    /** Refuses every further use, then closes every worker with a 30 s deadline; used when the engine closes. */
+    CompletableFuture<Void> closeWorkers() {
+        closed = true;
+        signal();
+        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
+        for (RedisWorker<T> worker : workers) {
+            closing.add(worker.closeAsync(Duration.ofSeconds(30)));
+        }
+        for (List<CompletableFuture<Job<T>>> waiting : outcomes.values()) {
+            waiting.forEach(f -> f.completeExceptionally(Limits.closed(this)));
+        }
+        return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw Limits.closed(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "queue '" + name + "' of " + engine;
+    }
+
+    // ---------------------------------------------------------------- snapshots
+
+    /**
+     * The job a script replied; {@code payload} is its decoded payload if the caller has it, else the reply's
+     * bytes are decoded (null if the codec cannot).
+     */
+    Job<T> snapshot(Object reply, T payload, boolean payloadGiven) {
+        List<Object> r = Replies.list(reply);
+        T decoded = payload;
+        if (!payloadGiven) {
+            byte[] bytes = Replies.bytes(r.get(2));
+            try {
+                decoded = bytes == null ? null : codec.decode(bytes);
+            } catch (RuntimeException e) {
+                decoded = null;
+            }
+        }
+        Object failureReason = r.get(14);
+        Job.Failure failure = failureReason == null
+                ? null
+                : new Job.Failure(
+                        Replies.text(failureReason), Replies.textOrNull(r.get(15)), Replies.textOrNull(r.get(16)));
+        List<Job.Attempt> attempts = new ArrayList<>();
+        for (Object a : Replies.list(r.get(18))) {
+            List<Object> attempt = Replies.list(a);
+            Object outcome = attempt.size() > 3 ? attempt.get(3) : null;
+            attempts.add(new Job.Attempt(
+                    (int) Replies.number(attempt.get(0)),
+                    instant(attempt.get(1)),
+                    attempt.size() > 2 ? instant(attempt.get(2)) : null,
+                    outcome == null ? null : Job.Attempt.Outcome.valueOf(Replies.text(outcome)),
+                    attempt.size() > 4 ? Replies.textOrNull(attempt.get(4)) : null));
+        }
+        return new Job<>(
+                Replies.text(r.get(0)),
+                Replies.text(r.get(1)),
+                decoded,
+                Replies.textOrNull(r.get(3)),
+                JobState.valueOf(Replies.text(r.get(4))),
+                optionsText.decode(Replies.text(r.get(5))),
+                (int) Replies.number(r.get(6)),
+                (int) Replies.number(r.get(7)),
+                instant(r.get(8)),
+                instant(r.get(9)),
+                instant(r.get(10)),
+                instant(r.get(11)),
+                (int) Replies.number(r.get(12)),
+                Replies.bytes(r.get(13)),
+                failure,
+                attempts);
+    }
+
+    /** The instant of epoch microseconds {@code value}, or null. */
+    static Instant instant(Object value) {
+        if (value == null) {
+            return null;
+        }
+        long micros = Replies.number(value);
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L);
+    }
+}

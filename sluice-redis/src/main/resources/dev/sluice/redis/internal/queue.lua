@@ -1,0 +1,1179 @@
+-- Sluice's queue script: every change of a queue's state, and every read that must see due work applied, as
+-- one atomic call. KEYS[1] is the queue's base key, "<prefix>:queue:{<name>}"; every other key of the queue is
+-- the base plus a suffix (below), so all of them hash to the base's slot and the script works on Redis Cluster.
+-- ARGV[1] names the command, ARGV[2] is the time: empty (Redis's own clock, TIME) or epoch microseconds (a test
+-- clock). Every command first applies what is due at that time (housekeep): delayed jobs that came due become
+-- waiting, paused groups whose pause ended come back, leases that ran out put their jobs back (or fail them
+-- after too many stalls), kept jobs whose age ran out go, remembered ids whose window ended are forgotten.
+--
+-- Time: epoch microseconds, exact in Lua's doubles until the year 2255. A boundary instant belongs to what
+-- follows it: a job due at t waits at t, a pause or a lease ending at t no longer holds at t, a job kept for
+-- an age is gone when it reaches it, an id remembered until t is free at t.
+--
+-- Keys (base B):
+--   B:m          hash   the queue: codec, counters (waiting, delayed, active), totals (added, completed,
+--                       failed), id and order counters, pause, configuration (concurrency, maxWaiting, group
+--                       defaults)
+--   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below)
+--   B:p          hash   job id -> payload bytes, as the codec encoded them
+--   B:w:<g>      zset   group g's waiting jobs: score -priority, member "<16 hex order><id>"
+--   B:ring       list   groups that may start a job, served round-robin
+--   B:g          hash   group g -> its record (cmsgpack array, fields G_*); absent when it holds nothing
+--   B:gl         hash   group g -> its own limits "<concurrency>|<maxWaiting>"
+--   B:park       zset   paused groups, score the end of the pause
+--   B:d          zset   delayed jobs: score when due, member "<16 hex order><id>"
+--   B:a          zset   active jobs: score when the lease runs out, member id
+--   B:c, B:f     zset   completed and failed jobs kept: score the finish number, member id
+--   B:x          zset   kept jobs with an age: score when they go, member id
+--   B:ids        zset   ids of removed jobs still de-duplicating: score until when
+-- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
+--
+-- Replies are arrays of integers and bulk strings, wrapped in an array of one (so that every reply has the same
+-- form); a job is replied as its snapshot (see snapshot()).
+-- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
+
+local call = redis.call
+local spread = unpack
+local pack = cmsgpack.pack
+local unpack = cmsgpack.unpack
+local tonumber = tonumber
+local tostring = tostring
+local format = string.format
+local sub = string.sub
+
+local B = KEYS[1]
+local META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
+local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
+local KEPT = { c = B .. ':c', f = B .. ':f' }
+
+local cmd = ARGV[1]
+local now
+if ARGV[2] == '' then
+  local t = call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+else
+  now = tonumber(ARGV[2])
+end
+
+local NEVER = 9007199254740992 -- 2^53: no time
+local ORDER_MIDDLE = 4503599627370496 -- 2^52: waiting order keys above it go last, below it first
+
+-- the job record
+local R_NAME, R_GROUP, R_STATE, R_OPTS, R_CREATED, R_SEQ, R_KEY, R_READY, R_RUNAT, R_STARTED = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+local R_FINISHED, R_FINISH, R_MADE, R_RLIMITS, R_PROGRESS, R_RESULT = 11, 12, 13, 14, 15, 16
+local R_FREASON, R_FCLASS, R_FTRACE, R_ATTEMPTS, R_HISTORY, R_TOKEN, R_STALLS, R_MAXSTALLS = 17, 18, 19, 20, 21, 22, 23, 24
+local R_MAX_ATTEMPTS, R_PRIORITY, R_KC_N, R_KC_AGE, R_KF_N, R_KF_AGE, R_MAX_RL, R_DEDUP = 25, 26, 27, 28, 29, 30, 31, 32
+local R_REPEAT, R_SCHEDULED = 33, 34
+local R_SIZE = 34
+-- the group record
+local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD = 1, 2, 3, 4, 5, 6
+
+local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the latest ones
+
+-- ------------------------------------------------------------------------------------------ records
+
+local function loadJob(id)
+  local packed = call('HGET', JOBS, id)
+  if not packed then
+    return nil
+  end
+  return unpack(packed)
+end
+
+local function saveJob(id, job)
+  call('HSET', JOBS, id, pack(job))
+end
+
+local meta = nil -- the queue's hash, read once per call when needed
+local metaDirty = {}
+
+local function m(field)
+  if meta == nil then
+    meta = {}
+    local flat = call('HGETALL', META)
+    for i = 1, #flat, 2 do
+      meta[flat[i]] = flat[i + 1]
+    end
+  end
+  return meta[field]
+end
+
+local function mnum(field, default)
+  local v = tonumber(m(field))
+  if v == nil then
+    return default
+  end
+  return v
+end
+
+local function mset(field, value)
+  m(field)
+  meta[field] = value
+  metaDirty[field] = true
+end
+
+local function madd(field, delta)
+  mset(field, tostring(mnum(field, 0) + delta))
+end
+
+local function flushMeta()
+  local flat = {}
+  for field in pairs(metaDirty) do
+    flat[#flat + 1] = field
+    flat[#flat + 1] = meta[field]
+  end
+  if #flat > 0 then
+    call('HSET', META, spread(flat))
+  end
+end
+
+local groups = {} -- group records read in this call; false for a released group
+local groupsDirty = {}
+
+local function groupName(job)
+  local g = job[R_GROUP]
+  if g == false or g == nil then
+    return 'u'
+  end
+  return 'g' .. g
+end
+
+local function findGroup(gid)
+  local g = groups[gid]
+  if g == nil then
+    local packed = call('HGET', GROUPS, gid)
+    g = packed and unpack(packed) or false
+    groups[gid] = g
+  end
+  return g or nil
+end
+
+local function group(gid)
+  local g = findGroup(gid)
+  if g == nil then
+    g = { 0, 0, 0, -NEVER, 0, 0 }
+    groups[gid] = g
+    groupsDirty[gid] = true
+  end
+  return g
+end
+
+local function touchGroup(gid)
+  groupsDirty[gid] = true
+end
+
+local function flushGroups()
+  for gid in pairs(groupsDirty) do
+    local g = groups[gid]
+    if g then
+      call('HSET', GROUPS, gid, pack(g))
+    else
+      call('HDEL', GROUPS, gid)
+    end
+  end
+end
+
+-- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting.
+local function limitsOf(gid)
+  if gid ~= 'u' then
+    local own = call('HGET', GLIMITS, gid)
+    if own then
+      local c, w = string.match(own, '^(%d+)|(%d+)$')
+      return tonumber(c), tonumber(w)
+    end
+  end
+  return mnum('gconc', NEVER), mnum('gmax', NEVER)
+end
+
+local function orderKey(n)
+  return format('%016x', n)
+end
+
+-- ------------------------------------------------------------------------------------------ statistics
+
+-- Per scope ('q' for the queue, a group's name in keys for a group), hash B:s:<scope>: wait and processing
+-- times in log-linear buckets of nanoseconds (32 per power of two, as the in-memory Histogram), their count
+-- and maximum; totals of completed and failed jobs; the finished jobs of the scope still kept; completions in
+-- the last 60 one-second slots. A group's hash expires a day after its last change.
+local STATS_TTL = 86400
+
+local function statsKey(scope)
+  return B .. ':s:' .. scope
+end
+
+local function touchStats(scope)
+  if scope ~= 'q' then
+    call('EXPIRE', statsKey(scope), STATS_TTL)
+  end
+end
+
+local function bucket(nanos)
+  local value = math.max(0, math.floor(nanos))
+  if value < 32 then
+    return value
+  end
+  local bits = 5
+  while value >= 2 ^ (bits + 1) do
+    bits = bits + 1
+  end
+  local octave = bits - 5 + 1
+  local subBucket = math.floor(value / 2 ^ (bits - 5)) - 32
+  return octave * 32 + subBucket
+end
+
+local function recordTime(scope, kind, nanos)
+  local key = statsKey(scope)
+  call('HINCRBY', key, kind .. bucket(nanos), 1)
+  call('HINCRBY', key, kind .. 'n', 1)
+  local max = tonumber(call('HGET', key, kind .. 'max') or '0')
+  if nanos > max then
+    call('HSET', key, kind .. 'max', nanos)
+  end
+  touchStats(scope)
+end
+
+local function recordBoth(gid, kind, nanos)
+  recordTime('q', kind, nanos)
+  recordTime(gid, kind, nanos)
+end
+
+local function countFinish(scope, s)
+  local key = statsKey(scope)
+  if s == 'c' then
+    call('HINCRBY', key, 'done', 1)
+    local second = math.floor(now / 1000000)
+    local slot = second % 60
+    if tonumber(call('HGET', key, 's' .. slot) or 'nil') ~= second then
+      call('HSET', key, 's' .. slot, second, 't' .. slot, 0)
+    end
+    call('HINCRBY', key, 't' .. slot, 1)
+  else
+    call('HINCRBY', key, 'fail', 1)
+  end
+  touchStats(scope)
+end
+
+local function countKept(gid, s, delta)
+  call('HINCRBY', statsKey(gid), s == 'c' and 'kc' or 'kf', delta)
+  touchStats(gid)
+end
+
+local function upperBound(index)
+  local octave, subBucket = math.floor(index / 32), index % 32
+  if octave == 0 then
+    return subBucket
+  end
+  return (32 + subBucket + 1) * 2 ^ (octave - 1) - 1
+end
+
+-- {count, p50, p90, p99, max} of one kind of time in a scope's hash (as a flat field map).
+local function latency(fields, kind)
+  local count = tonumber(fields[kind .. 'n'] or '0')
+  local max = tonumber(fields[kind .. 'max'] or '0')
+  if count == 0 then
+    return { 0, 0, 0, 0, 0 }
+  end
+  local indexes = {}
+  for field, _ in pairs(fields) do
+    local index = string.match(field, '^' .. kind .. '(%d+)$')
+    if index then
+      indexes[#indexes + 1] = tonumber(index)
+    end
+  end
+  table.sort(indexes)
+  local reply = { count }
+  for _, fraction in ipairs({ 0.50, 0.90, 0.99 }) do
+    local rank = math.max(1, math.ceil(fraction * count))
+    local seen = 0
+    for _, index in ipairs(indexes) do
+      seen = seen + tonumber(fields[kind .. index])
+      if seen >= rank then
+        reply[#reply + 1] = math.min(max, upperBound(index))
+        break
+      end
+    end
+  end
+  reply[#reply + 1] = max
+  return reply
+end
+
+-- The statistics of a scope: {completed, failed, completions in the last minute, kept completed, kept failed,
+-- wait latency, processing latency}.
+local function statsOf(scope)
+  local flat = call('HGETALL', statsKey(scope))
+  local fields = {}
+  for i = 1, #flat, 2 do
+    fields[flat[i]] = flat[i + 1]
+  end
+  local second = math.floor(now / 1000000)
+  local lastMinute = 0
+  for slot = 0, 59 do
+    local stamp = tonumber(fields['s' .. slot] or 'nil')
+    if stamp and stamp > second - 60 and stamp <= second then
+      lastMinute = lastMinute + tonumber(fields['t' .. slot] or '0')
+    end
+  end
+  return { tonumber(fields.done or '0'), tonumber(fields.fail or '0'), lastMinute, tonumber(fields.kc or '0'),
+    tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p') }
+end
+
+-- ------------------------------------------------------------------------------------------ groups (GroupRules)
+
+-- Where a group belongs: 'ready', 'parked', 'held', 'idle' or 'released'.
+local function place(gid, g)
+  if g[G_WAITING] == 0 then
+    if g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
+      return 'released'
+    end
+    return 'idle'
+  end
+  local conc = limitsOf(gid)
+  if g[G_ACTIVE] >= conc then
+    return 'held'
+  end
+  if g[G_PAUSED] > now then
+    return 'parked'
+  end
+  return 'ready'
+end
+
+local function release(gid, g)
+  if g[G_INRING] == 1 then
+    call('LREM', RING, 0, gid)
+  end
+  call('ZREM', PARKED, gid)
+  groups[gid] = false
+  groupsDirty[gid] = true
+end
+
+local function releaseIfIdle(gid, g)
+  if g[G_WAITING] == 0 and g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
+    release(gid, g)
+  end
+end
+
+local function offer(gid, g)
+  if g[G_INRING] == 1 or g[G_HELD] == 1 then
+    return
+  end
+  local where = place(gid, g)
+  if where == 'ready' then
+    call('RPUSH', RING, gid)
+    g[G_INRING] = 1
+    touchGroup(gid)
+  elseif where == 'parked' then
+    call('ZADD', PARKED, g[G_PAUSED], gid)
+  elseif where == 'held' then
+    g[G_HELD] = 1
+    touchGroup(gid)
+  end
+end
+
+local function jobEnded(gid, g)
+  if g[G_HELD] == 1 then
+    g[G_HELD] = 0
+    touchGroup(gid)
+    offer(gid, g)
+  end
+end
+
+-- ------------------------------------------------------------------------------------------ moving jobs
+
+-- Makes a job wait, ready since readyAt (default now: a delayed job is ready since it came due, though the
+-- call that promotes it may come later).
+local function makeWaiting(id, job, atFront, readyAt)
+  local gid = groupName(job)
+  local g = group(gid)
+  job[R_STATE] = 'w'
+  job[R_READY] = readyAt or now
+  job[R_RUNAT] = false
+  local key
+  if atFront then
+    key = ORDER_MIDDLE - mnum('front', 0) - 1
+    madd('front', 1)
+  else
+    madd('seq', 1)
+    job[R_SEQ] = mnum('seq', 0)
+    key = ORDER_MIDDLE + job[R_SEQ]
+  end
+  job[R_KEY] = orderKey(key)
+  call('ZADD', B .. ':w:' .. gid, -job[R_PRIORITY], job[R_KEY] .. id)
+  g[G_WAITING] = g[G_WAITING] + 1
+  touchGroup(gid)
+  madd('waiting', 1)
+  offer(gid, g)
+end
+
+local function makeDelayed(id, job, runAt)
+  local gid = groupName(job)
+  local g = group(gid)
+  job[R_STATE] = 'd'
+  job[R_RUNAT] = runAt
+  madd('seq', 1)
+  job[R_SEQ] = mnum('seq', 0)
+  job[R_KEY] = orderKey(job[R_SEQ])
+  call('ZADD', DELAYED, runAt, job[R_KEY] .. id)
+  g[G_DELAYED] = g[G_DELAYED] + 1
+  touchGroup(gid)
+  madd('delayed', 1)
+end
+
+-- Makes a job wait now, or delays it by delay microseconds if that is more than 0.
+local function waitOrDelay(id, job, delay)
+  if delay > 0 then
+    makeDelayed(id, job, now + delay)
+  else
+    makeWaiting(id, job, false)
+  end
+end
+
+local function remember(id, job)
+  local window = job[R_DEDUP]
+  if window and window >= 0 then
+    local untilAt = job[R_FINISHED] + window
+    if untilAt > now then
+      call('ZADD', REMEMBERED, untilAt, id)
+    end
+  end
+end
+
+-- Removes a finished job; its id is remembered for its de-duplication window, if one is left.
+local function removeFinished(id, job)
+  countKept(groupName(job), job[R_STATE], -1)
+  call('ZREM', KEPT[job[R_STATE]], id)
+  call('ZREM', EXPIRING, id)
+  call('HDEL', JOBS, id)
+  call('HDEL', PAYLOADS, id)
+  remember(id, job)
+end
+
+-- Keeps a job that just finished in state s ('c' or 'f') under its retention.
+local function finish(id, job, s)
+  job[R_STATE] = s
+  job[R_FINISHED] = now
+  madd('finishes', 1)
+  job[R_FINISH] = mnum('finishes', 0)
+  local count, age
+  if s == 'c' then
+    count, age = job[R_KC_N], job[R_KC_AGE]
+    madd('completed', 1)
+  else
+    count, age = job[R_KF_N], job[R_KF_AGE]
+    madd('failed', 1)
+  end
+  local kept = KEPT[s]
+  countFinish('q', s)
+  countFinish(groupName(job), s)
+  countKept(groupName(job), s, 1)
+  call('ZADD', kept, job[R_FINISH], id)
+  saveJob(id, job)
+  local evict = call('ZCARD', kept) - count
+  if evict > 0 then
+    local oldest = call('ZRANGE', kept, 0, evict - 1)
+    for _, old in ipairs(oldest) do
+      local o = old == id and job or loadJob(old)
+      removeFinished(old, o)
+    end
+  end
+  if age >= 0 and call('HEXISTS', JOBS, id) == 1 then
+    call('ZADD', EXPIRING, now + age, id)
+  end
+  local g = group(groupName(job))
+  releaseIfIdle(groupName(job), g)
+end
+
+local function history(job)
+  local h = job[R_HISTORY]
+  if h == false or h == nil then
+    h = {}
+    job[R_HISTORY] = h
+  end
+  return h
+end
+
+local function startAttempt(job)
+  job[R_ATTEMPTS] = job[R_ATTEMPTS] + 1
+  local h = history(job)
+  if #h >= MAX_HISTORY then
+    table.remove(h, 2)
+  end
+  h[#h + 1] = { job[R_ATTEMPTS], job[R_STARTED], false, false, false }
+end
+
+local function endAttempt(job, outcome, err)
+  local h = history(job)
+  local last = h[#h]
+  last[3] = now
+  last[4] = outcome
+  last[5] = err or false
+end
+
+-- Takes a job out of ACTIVE; false if token no longer owns it.
+local function leaveActive(id, job, token)
+  if job == nil or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
+    return false
+  end
+  job[R_TOKEN] = job[R_TOKEN] + 1
+  call('ZREM', ACTIVE, id)
+  local gid = groupName(job)
+  local g = group(gid)
+  g[G_ACTIVE] = g[G_ACTIVE] - 1
+  touchGroup(gid)
+  madd('active', -1)
+  recordBoth(gid, 'p', (now - job[R_STARTED]) * 1000)
+  jobEnded(gid, g)
+  return true
+end
+
+local function failForGood(id, job, reason, class, trace)
+  job[R_FREASON] = reason
+  job[R_FCLASS] = class or false
+  job[R_FTRACE] = trace or false
+  finish(id, job, 'f')
+end
+
+-- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
+-- kept jobs and forgets remembered ids.
+local function housekeep()
+  local due = call('ZRANGEBYSCORE', DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
+  for i = 1, #due, 2 do
+    local member = due[i]
+    local dueAt = tonumber(due[i + 1])
+    local id = sub(member, 17)
+    call('ZREM', DELAYED, member)
+    local job = loadJob(id)
+    if job then
+      local gid = groupName(job)
+      local g = group(gid)
+      g[G_DELAYED] = g[G_DELAYED] - 1
+      touchGroup(gid)
+      madd('delayed', -1)
+      makeWaiting(id, job, false, dueAt)
+      saveJob(id, job)
+    end
+  end
+  local unparked = call('ZRANGEBYSCORE', PARKED, '-inf', now)
+  for _, gid in ipairs(unparked) do
+    call('ZREM', PARKED, gid)
+    local g = findGroup(gid)
+    if g then
+      offer(gid, g)
+      releaseIfIdle(gid, g)
+    end
+  end
+  local stalled = call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)
+  for _, id in ipairs(stalled) do
+    local job = loadJob(id)
+    if leaveActive(id, job, job and job[R_TOKEN]) then
+      job[R_STALLS] = job[R_STALLS] + 1
+      endAttempt(job, 'INTERRUPTED', 'its worker lost its lease (stalled)')
+      if job[R_STALLS] > job[R_MAXSTALLS] then
+        failForGood(id, job, 'stalled ' .. job[R_STALLS] .. ' times, more than maxStalls ' .. job[R_MAXSTALLS]
+            .. ': its worker stopped renewing its lease (it died, froze or lost Redis)')
+      else
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+      end
+    end
+  end
+  local expired = call('ZRANGEBYSCORE', EXPIRING, '-inf', now, 'LIMIT', 0, 1000)
+  for _, id in ipairs(expired) do
+    local job = loadJob(id)
+    if job then
+      removeFinished(id, job)
+    else
+      call('ZREM', EXPIRING, id)
+    end
+  end
+  call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
+end
+
+-- ------------------------------------------------------------------------------------------ replies
+
+local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f = 'FAILED' }
+
+-- A job as the engine reads it: id, name, payload, group, state, options, attemptsMade, rateLimits, createdAt,
+-- runAt, startedAt, finishedAt, progress, result, failure reason, failure class, failure trace, token,
+-- attempts (each number, started, ended, outcome, error), stalls. Absent values are nil.
+local function snapshot(id, job, payload)
+  if payload == nil then
+    payload = call('HGET', PAYLOADS, id)
+  end
+  local s = job[R_STATE]
+  local h = history(job)
+  return {
+    id, job[R_NAME], payload, job[R_GROUP], STATES[s], job[R_OPTS], job[R_MADE], job[R_RLIMITS],
+    job[R_CREATED], s == 'd' and job[R_RUNAT] or false, job[R_ATTEMPTS] > 0 and job[R_STARTED] or false,
+    (s == 'c' or s == 'f') and job[R_FINISHED] or false, job[R_PROGRESS], job[R_RESULT], job[R_FREASON],
+    job[R_FCLASS], job[R_FTRACE], job[R_TOKEN], h, job[R_STALLS], job[R_REPEAT], job[R_SCHEDULED]
+  }
+end
+
+-- The earliest time something falls due: a delayed job, a pause's end, a lease's end, an expiry, a
+-- remembered id's end; or the queue's own pause end. NEVER if nothing.
+local function nextDue()
+  local next = NEVER
+  for _, key in ipairs({ DELAYED, PARKED, ACTIVE, EXPIRING, REMEMBERED }) do
+    local first = call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    if first[2] then
+      local at = tonumber(first[2])
+      if at < next then
+        next = at
+      end
+    end
+  end
+  local pausedUntil = mnum('pausedUntil', -NEVER)
+  if pausedUntil > now and pausedUntil < next then
+    next = pausedUntil
+  end
+  return next
+end
+
+-- ------------------------------------------------------------------------------------------ commands
+
+-- The next job that may start now, made active with a lease until now + leaseFor; nil if none may.
+local function claimOne(leaseFor, maxStalls)
+  if m('paused') == '1' or mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
+    return nil
+  end
+  if mnum('pausedUntil', -NEVER) > now then
+    return nil
+  end
+  while true do
+    local gid = call('LPOP', RING)
+    if not gid then
+      return nil
+    end
+    local g = findGroup(gid)
+    if g and g[G_INRING] == 1 then
+      g[G_INRING] = 0
+      touchGroup(gid)
+      local where = place(gid, g)
+      if where == 'ready' then
+        local popped = call('ZPOPMIN', B .. ':w:' .. gid)
+        local id = sub(popped[1], 17)
+        g[G_WAITING] = g[G_WAITING] - 1
+        if g[G_WAITING] > 0 then
+          call('RPUSH', RING, gid)
+          g[G_INRING] = 1
+        end
+        madd('waiting', -1)
+        local job = loadJob(id)
+        job[R_STATE] = 'a'
+        job[R_TOKEN] = job[R_TOKEN] + 1
+        job[R_STARTED] = now
+        job[R_PROGRESS] = 0
+        job[R_MAXSTALLS] = maxStalls
+        g[G_ACTIVE] = g[G_ACTIVE] + 1
+        madd('active', 1)
+        recordBoth(gid, 'w', (now - job[R_READY]) * 1000)
+        startAttempt(job)
+        saveJob(id, job)
+        call('ZADD', ACTIVE, now + leaseFor, id)
+        return snapshot(id, job)
+      elseif where == 'held' then
+        g[G_HELD] = 1
+      elseif where == 'parked' then
+        call('ZADD', PARKED, g[G_PAUSED], gid)
+      end
+    end
+  end
+end
+
+local function claim(n, leaseFor, maxStalls, reply)
+  for _ = 1, n do
+    local job = claimOne(leaseFor, maxStalls)
+    if job == nil then
+      break
+    end
+    reply[#reply + 1] = job
+  end
+end
+
+-- add: ARGV[3] = how many jobs, then 16 values per job (see below). All or none: a job beyond the queue's or
+-- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
+-- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
+local function add()
+  local count = tonumber(ARGV[3])
+  local FIELDS = 16
+  local fresh, perGroup, seen = 0, {}, {}
+  for i = 0, count - 1 do
+    local base = 4 + i * FIELDS
+    local id = ARGV[base]
+    if id == '' or (not seen[id] and call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)) then
+      if id ~= '' then
+        seen[id] = true
+      end
+      fresh = fresh + 1
+      local g = ARGV[base + 2] == '' and 'u' or ('g' .. ARGV[base + 2])
+      perGroup[g] = (perGroup[g] or 0) + 1
+    end
+  end
+  local max = mnum('maxWaiting', NEVER)
+  local held = mnum('waiting', 0) + mnum('delayed', 0)
+  if held + fresh > max then
+    return { 'full', '', max, held, fresh }
+  end
+  for gid, wanted in pairs(perGroup) do
+    local _, groupMax = limitsOf(gid)
+    local g = findGroup(gid)
+    local inGroup = g and (g[G_WAITING] + g[G_DELAYED]) or 0
+    if inGroup + wanted > groupMax then
+      return { 'full', gid, groupMax, inGroup, wanted }
+    end
+  end
+  local reply = { 'ok' }
+  for i = 0, count - 1 do
+    local base = 4 + i * FIELDS
+    local id = ARGV[base]
+    local existing = id ~= '' and loadJob(id)
+    if existing then
+      reply[#reply + 1] = 1
+      reply[#reply + 1] = snapshot(id, existing)
+    elseif id ~= '' and call('ZSCORE', REMEMBERED, id) then
+      reply[#reply + 1] = 1
+      reply[#reply + 1] = false
+    else
+      if id == '' then
+        repeat
+          madd('ids', 1)
+          id = tostring(mnum('ids', 0))
+        until call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)
+      end
+      local groupArg = ARGV[base + 2]
+      local job = {}
+      for f = 1, R_SIZE do
+        job[f] = false
+      end
+      job[R_NAME] = ARGV[base + 1]
+      job[R_GROUP] = groupArg ~= '' and groupArg or false
+      job[R_OPTS] = ARGV[base + 3]
+      job[R_CREATED] = now
+      job[R_SEQ] = 0
+      job[R_STARTED] = 0
+      job[R_FINISHED] = 0
+      job[R_FINISH] = 0
+      job[R_MADE] = 0
+      job[R_RLIMITS] = 0
+      job[R_PROGRESS] = 0
+      job[R_ATTEMPTS] = 0
+      job[R_HISTORY] = {}
+      job[R_TOKEN] = 0
+      job[R_STALLS] = 0
+      job[R_MAXSTALLS] = 0
+      job[R_MAX_ATTEMPTS] = tonumber(ARGV[base + 6])
+      job[R_PRIORITY] = tonumber(ARGV[base + 7])
+      job[R_KC_N] = tonumber(ARGV[base + 8])
+      job[R_KC_AGE] = tonumber(ARGV[base + 9])
+      job[R_KF_N] = tonumber(ARGV[base + 10])
+      job[R_KF_AGE] = tonumber(ARGV[base + 11])
+      job[R_MAX_RL] = tonumber(ARGV[base + 12])
+      job[R_DEDUP] = tonumber(ARGV[base + 13])
+      job[R_REPEAT] = ARGV[base + 14] ~= '' and ARGV[base + 14] or false
+      local scheduled = tonumber(ARGV[base + 15])
+      job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
+      local payload = ARGV[base + 4]
+      call('HSET', PAYLOADS, id, payload)
+      local delay = tonumber(ARGV[base + 5])
+      if job[R_REPEAT] then
+        delay = math.max(0, scheduled - now)
+      end
+      waitOrDelay(id, job, delay)
+      saveJob(id, job)
+      madd('added', 1)
+      reply[#reply + 1] = 0
+      reply[#reply + 1] = snapshot(id, job, payload)
+    end
+  end
+  return reply
+end
+
+-- finish: ARGV = id, token, how ('c' completed, 'f' failed, 'r' rate-limited, 'a' run again, 'i' interrupted),
+-- then per kind: c: result ('' none, else '=' .. bytes); f: outcome, reason, class, trace, retry delay (-1:
+-- fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note; a: delay; i: reason. Then how many jobs to
+-- claim next, lease, maxStalls. Replies {1 if the token still owned the job else 0, its snapshot or nil,
+-- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''),
+-- next due, 1 if nothing is left waiting, delayed or active (before the claims) else 0, then the jobs claimed}.
+local function finishCommand()
+  local id, token, how = ARGV[3], tonumber(ARGV[4]), ARGV[5]
+  local job = loadJob(id)
+  local owned = leaveActive(id, job, token)
+  local payload = owned and call('HGET', PAYLOADS, id)
+  local happened = ''
+  local at = 6
+  if owned then
+    if how == 'c' then
+      local value = ARGV[6]
+      at = 7
+      job[R_MADE] = job[R_MADE] + 1
+      job[R_RESULT] = value ~= '' and sub(value, 2) or false
+      endAttempt(job, 'COMPLETED', nil)
+      finish(id, job, 'c')
+      happened = 'completed'
+    elseif how == 'f' then
+      local outcome, reason, class, trace, delay = ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
+      at = 11
+      job[R_MADE] = job[R_MADE] + 1
+      endAttempt(job, outcome, reason)
+      if delay < 0 or job[R_MADE] >= job[R_MAX_ATTEMPTS] then
+        failForGood(id, job, reason, class ~= '' and class or nil, trace ~= '' and trace or nil)
+        happened = 'failed'
+      else
+        waitOrDelay(id, job, delay)
+        saveJob(id, job)
+        happened = 'retrying'
+      end
+    elseif how == 'r' then
+      local scope, after, note = ARGV[6], tonumber(ARGV[7]), ARGV[8]
+      at = 9
+      endAttempt(job, 'RATE_LIMITED', note)
+      if job[R_RLIMITS] >= job[R_MAX_RL] then
+        failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
+            .. job[R_MAX_RL])
+        happened = 'failed'
+      else
+        job[R_RLIMITS] = job[R_RLIMITS] + 1
+        local untilAt = now + after
+        if scope == 'GROUP' then
+          local gid = groupName(job)
+          local g = group(gid)
+          if untilAt > g[G_PAUSED] then
+            g[G_PAUSED] = untilAt
+            touchGroup(gid)
+            if g[G_INRING] == 1 then
+              call('LREM', RING, 0, gid)
+              g[G_INRING] = 0
+            end
+          end
+        elseif untilAt > mnum('pausedUntil', -NEVER) then
+          mset('pausedUntil', tostring(untilAt))
+        end
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+        happened = 'rate-limited'
+      end
+    elseif how == 'a' then
+      local delay = tonumber(ARGV[6])
+      at = 7
+      endAttempt(job, 'RESCHEDULED', nil)
+      waitOrDelay(id, job, delay)
+      saveJob(id, job)
+      happened = 'rescheduled'
+    else
+      at = 7
+      endAttempt(job, 'INTERRUPTED', ARGV[6])
+      makeWaiting(id, job, true)
+      saveJob(id, job)
+      happened = 'interrupted'
+    end
+  else
+    if how == 'c' or how == 'a' or how == 'i' then
+      at = 7
+    elseif how == 'f' then
+      at = 11
+    else
+      at = 9
+    end
+  end
+  local reply = { owned and 1 or 0, false, happened, 0, 0 }
+  if owned then
+    reply[2] = snapshot(id, job, payload)
+  end
+  if owned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+    reply[5] = 1
+  end
+  claim(tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]), reply)
+  reply[4] = nextDue()
+  return reply
+end
+
+local function jobsPage(state, offset, limit)
+  local ids = {}
+  if state == 'WAITING' then
+    -- groups in the ring's order, then the others; in each, the order they run
+    local seenGroup, order = {}, {}
+    for _, gid in ipairs(call('LRANGE', RING, 0, -1)) do
+      if not seenGroup[gid] then
+        seenGroup[gid] = true
+        order[#order + 1] = gid
+      end
+    end
+    for _, gid in ipairs(call('HKEYS', GROUPS)) do
+      if not seenGroup[gid] then
+        seenGroup[gid] = true
+        order[#order + 1] = gid
+      end
+    end
+    local skip = offset
+    for _, gid in ipairs(order) do
+      local members = call('ZRANGE', B .. ':w:' .. gid, 0, -1)
+      for _, member in ipairs(members) do
+        if skip > 0 then
+          skip = skip - 1
+        elseif #ids < limit then
+          ids[#ids + 1] = sub(member, 17)
+        end
+      end
+      if #ids >= limit then
+        break
+      end
+    end
+  elseif state == 'DELAYED' then
+    for _, member in ipairs(call('ZRANGE', DELAYED, offset, offset + limit - 1)) do
+      ids[#ids + 1] = sub(member, 17)
+    end
+  elseif state == 'ACTIVE' then
+    local all = {}
+    for _, id in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
+      local job = loadJob(id)
+      all[#all + 1] = { id, job[R_STARTED], job[R_SEQ] }
+    end
+    table.sort(all, function(a, b)
+      if a[2] ~= b[2] then
+        return a[2] < b[2]
+      end
+      return a[3] < b[3]
+    end)
+    for i = offset + 1, math.min(#all, offset + limit) do
+      ids[#ids + 1] = all[i][1]
+    end
+  else
+    local key = state == 'COMPLETED' and KEPT.c or KEPT.f
+    ids = call('ZREVRANGE', key, offset, offset + limit - 1)
+  end
+  local reply = {}
+  for _, id in ipairs(ids) do
+    reply[#reply + 1] = snapshot(id, loadJob(id))
+  end
+  return reply
+end
+
+-- Removes a waiting or delayed job.
+local function removeUnstarted(id, job)
+  local gid = groupName(job)
+  local g = group(gid)
+  if job[R_STATE] == 'w' then
+    call('ZREM', B .. ':w:' .. gid, job[R_KEY] .. id)
+    g[G_WAITING] = g[G_WAITING] - 1
+    madd('waiting', -1)
+  else
+    call('ZREM', DELAYED, job[R_KEY] .. id)
+    g[G_DELAYED] = g[G_DELAYED] - 1
+    madd('delayed', -1)
+  end
+  touchGroup(gid)
+  call('HDEL', JOBS, id)
+  call('HDEL', PAYLOADS, id)
+  releaseIfIdle(gid, g)
+end
+
+-- Takes a finished job out of the kept ones and makes it wait again, its counts reset.
+local function revive(id, job)
+  countKept(groupName(job), job[R_STATE], -1)
+  call('ZREM', KEPT[job[R_STATE]], id)
+  call('ZREM', EXPIRING, id)
+  job[R_FINISHED] = 0
+  job[R_FINISH] = 0
+  job[R_RESULT] = false
+  job[R_MADE] = 0
+  job[R_RLIMITS] = 0
+  job[R_STALLS] = 0
+  job[R_FREASON] = false
+  job[R_FCLASS] = false
+  job[R_FTRACE] = false
+  makeWaiting(id, job, false)
+  saveJob(id, job)
+end
+
+local function run()
+  if cmd == 'open' then
+    -- ARGV: codec, concurrency, maxWaiting, group concurrency, group maxWaiting. Replies the codec the queue
+    -- was created with.
+    local codec = ARGV[3]
+    call('HSETNX', META, 'codec', codec)
+    mset('concurrency', ARGV[4])
+    mset('maxWaiting', ARGV[5])
+    mset('gconc', ARGV[6])
+    mset('gmax', ARGV[7])
+    return call('HGET', META, 'codec')
+  end
+  housekeep()
+  if cmd == 'add' then
+    return add()
+  elseif cmd == 'claim' then
+    -- ARGV: how many, lease, maxStalls. Replies {next due, then the jobs claimed}.
+    local reply = { 0 }
+    claim(tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), reply)
+    reply[1] = nextDue()
+    return reply
+  elseif cmd == 'finish' then
+    return finishCommand()
+  elseif cmd == 'renew' then
+    -- ARGV: lease, then id and token of each job. Replies 1 or 0 per job: whether its lease still held.
+    local leaseFor = tonumber(ARGV[3])
+    local reply = {}
+    for i = 4, #ARGV, 2 do
+      local id, token = ARGV[i], tonumber(ARGV[i + 1])
+      local job = loadJob(id)
+      if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
+        call('ZADD', ACTIVE, now + leaseFor, id)
+        reply[#reply + 1] = 1
+      else
+        reply[#reply + 1] = 0
+      end
+    end
+    return reply
+  elseif cmd == 'progress' then
+    -- ARGV: id, token, percent. Replies the snapshot, or nil if the token no longer owns the job.
+    local id, token = ARGV[3], tonumber(ARGV[4])
+    local job = loadJob(id)
+    if not job or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
+      return false
+    end
+    job[R_PROGRESS] = tonumber(ARGV[5])
+    saveJob(id, job)
+    return snapshot(id, job)
+  elseif cmd == 'owns' then
+    local job = loadJob(ARGV[3])
+    return (job and job[R_STATE] == 'a' and job[R_TOKEN] == tonumber(ARGV[4])) and 1 or 0
+  elseif cmd == 'get' then
+    local job = loadJob(ARGV[3])
+    return job and snapshot(ARGV[3], job) or false
+  elseif cmd == 'counts' then
+    return { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0), call('ZCARD', KEPT.c), call('ZCARD', KEPT.f),
+      mnum('added', 0), mnum('completed', 0), mnum('failed', 0) }
+  elseif cmd == 'jobs' then
+    return jobsPage(ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]))
+  elseif cmd == 'pause' then
+    mset('paused', ARGV[3])
+    return 1
+  elseif cmd == 'paused' then
+    return m('paused') == '1' and 1 or 0
+  elseif cmd == 'remove' then
+    -- Replies 1 removed, 0 no such job, 'active' for a running job.
+    local id = ARGV[3]
+    local job = loadJob(id)
+    if not job then
+      return 0
+    end
+    local s = job[R_STATE]
+    if s == 'a' then
+      return 'active'
+    elseif s == 'c' or s == 'f' then
+      removeFinished(id, job)
+    else
+      removeUnstarted(id, job)
+    end
+    return 1
+  elseif cmd == 'retry' then
+    -- ARGV: id, state ('c' or 'f'). Replies 'ok', 'missing', or the state the job is in.
+    local id = ARGV[3]
+    local job = loadJob(id)
+    if not job then
+      return 'missing'
+    end
+    if job[R_STATE] ~= ARGV[4] then
+      return STATES[job[R_STATE]]
+    end
+    revive(id, job)
+    return 'ok'
+  elseif cmd == 'retryFailed' then
+    local ids = call('ZRANGE', KEPT.f, 0, -1)
+    for _, id in ipairs(ids) do
+      revive(id, loadJob(id))
+    end
+    return #ids
+  elseif cmd == 'clean' then
+    -- ARGV: state ('c' or 'f'), age: jobs at least that old go ('none': too long an age, none goes).
+    local key = KEPT[ARGV[3]]
+    if ARGV[4] == 'none' then
+      return 0
+    end
+    local cutoff = now - tonumber(ARGV[4])
+    local removed = 0
+    for _, id in ipairs(call('ZRANGE', key, 0, -1)) do
+      local job = loadJob(id)
+      if job[R_FINISHED] <= cutoff then
+        removeFinished(id, job)
+        removed = removed + 1
+      end
+    end
+    return removed
+  elseif cmd == 'drain' then
+    local doomed = {}
+    for _, gid in ipairs(call('HKEYS', GROUPS)) do
+      for _, member in ipairs(call('ZRANGE', B .. ':w:' .. gid, 0, -1)) do
+        doomed[#doomed + 1] = sub(member, 17)
+      end
+    end
+    if ARGV[3] == '1' then
+      for _, member in ipairs(call('ZRANGE', DELAYED, 0, -1)) do
+        doomed[#doomed + 1] = sub(member, 17)
+      end
+    end
+    for _, id in ipairs(doomed) do
+      removeUnstarted(id, loadJob(id))
+    end
+    return #doomed
+  elseif cmd == 'limits' then
+    -- ARGV: what ('concurrency', 'defaults', 'group', 'clear'), then values.
+    local what = ARGV[3]
+    if what == 'concurrency' then
+      mset('concurrency', ARGV[4])
+    elseif what == 'defaults' then
+      mset('gconc', ARGV[4])
+      mset('gmax', ARGV[5])
+    elseif what == 'group' then
+      call('HSET', GLIMITS, 'g' .. ARGV[4], ARGV[5] .. '|' .. ARGV[6])
+    elseif what == 'clear' then
+      call('HDEL', GLIMITS, 'g' .. ARGV[4])
+    end
+    -- every group is looked at again under the new limits
+    for _, gid in ipairs(call('HKEYS', GROUPS)) do
+      local g = findGroup(gid)
+      if g and g[G_HELD] == 1 then
+        g[G_HELD] = 0
+        touchGroup(gid)
+        offer(gid, g)
+      end
+    end
+    return 1
+  elseif cmd == 'groupLimits' then
+    return { limitsOf(ARGV[3] == '' and 'u' or 'g' .. ARGV[3]) }
+  elseif cmd == 'groupCounts' then
+    local gid = ARGV[3] == '' and 'u' or 'g' .. ARGV[3]
+    local g = findGroup(gid)
+    if not g then
+      return { 0, 0, 0 }
+    end
+    return { g[G_WAITING], g[G_DELAYED], g[G_ACTIVE] }
+  elseif cmd == 'stats' then
+    -- ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting, delayed,
+    -- active, then statsOf}.
+    local scope = ARGV[3]
+    if scope == '' then
+      local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
+      for _, v in ipairs(statsOf('q')) do
+        reply[#reply + 1] = v
+      end
+      reply[7] = call('ZCARD', KEPT.c)
+      reply[8] = call('ZCARD', KEPT.f)
+      return reply
+    end
+    local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
+    local g = findGroup(gid)
+    local reply = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0 }
+    for _, v in ipairs(statsOf(gid)) do
+      reply[#reply + 1] = v
+    end
+    return reply
+  elseif cmd == 'nextDue' then
+    return nextDue()
+  end
+  return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"')
+end
+
+local reply = run()
+flushGroups()
+flushMeta()
+return { reply }
