@@ -83,11 +83,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
     static <T> RedisJobQueue<T> open(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
-        if (options.rate() != null) {
-            throw new UnsupportedOperationException(
-                    "queue '" + name + "': a queue-wide rate is not yet supported by the Redis engine");
-        }
-        checkGroupLimits(name, options.groupDefaults());
+        String rate = RateText.encode("queue '" + name + "'", options.rate());
+        String groupRate = RateText.encode(
+                "queue '" + name + "', group defaults", options.groupDefaults().rate());
         RedisJobQueue<T> queue = new RedisJobQueue<>(engine, name, codec, options);
         GroupLimits defaults = options.groupDefaults();
         Object stored = queue.call(
@@ -97,20 +95,15 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 Integer.toString(options.concurrency()),
                 Integer.toString(options.maxWaiting()),
                 Integer.toString(defaults.concurrency()),
-                Integer.toString(defaults.maxWaiting()));
+                Integer.toString(defaults.maxWaiting()),
+                rate,
+                groupRate);
         String storedCodec = Replies.text(stored);
         if (!storedCodec.equals(codec.toString())) {
             throw new IllegalArgumentException("queue '" + name + "' in Redis was created with codec " + storedCodec
                     + "; it cannot be opened with " + codec);
         }
         return queue;
-    }
-
-    private static void checkGroupLimits(String queue, GroupLimits limits) {
-        if (limits != null && limits.rate() != null) {
-            throw new UnsupportedOperationException(
-                    "queue '" + queue + "': group rates are not yet supported by the Redis engine");
-        }
     }
 
     Codec<T> codec() {
@@ -845,8 +838,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public void setRate(LimitPolicy rate) {
         checkOpen();
         QueueOptions.builder().rate(rate).build();
-        throw new UnsupportedOperationException(
-                "queue '" + name + "': a queue-wide rate is not yet supported by the Redis engine");
+        call(true, "limits", "rate", RateText.encode("queue '" + name + "'", rate));
+        signal();
     }
 
     @Override
@@ -863,8 +856,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         if (limits == null) {
             throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
         }
-        checkGroupLimits(name, limits);
-        call(true, "limits", "defaults", Integer.toString(limits.concurrency()), Integer.toString(limits.maxWaiting()));
+        call(
+                true,
+                "limits",
+                "defaults",
+                Integer.toString(limits.concurrency()),
+                Integer.toString(limits.maxWaiting()),
+                RateText.encode("queue '" + name + "', group defaults", limits.rate()));
         signal();
     }
 
@@ -876,14 +874,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             throw new IllegalArgumentException(
                     "limits of group '" + group + "' must not be null; use clearGroupLimits");
         }
-        checkGroupLimits(name, limits);
         call(
                 true,
                 "limits",
                 "group",
                 group,
                 Integer.toString(limits.concurrency()),
-                Integer.toString(limits.maxWaiting()));
+                Integer.toString(limits.maxWaiting()),
+                RateText.encode("queue '" + name + "', group '" + group + "'", limits.rate()));
         signal();
     }
 
@@ -902,7 +900,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Object> reply = Replies.list(call(false, "groupLimits", group == null ? "" : group));
         int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
         int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));
-        return new GroupLimits(null, concurrency, maxWaiting);
+        return new GroupLimits(RateText.decode(Replies.textOrNull(reply.get(2))), concurrency, maxWaiting);
     }
 
     // ---------------------------------------------------------------- repeatable jobs

@@ -66,7 +66,7 @@ local R_MAX_ATTEMPTS, R_PRIORITY, R_KC_N, R_KC_AGE, R_KF_N, R_KF_AGE, R_MAX_RL, 
 local R_REPEAT, R_SCHEDULED = 33, 34
 local R_SIZE = 34
 -- the group record
-local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD = 1, 2, 3, 4, 5, 6
+local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD, G_PARKED = 1, 2, 3, 4, 5, 6, 7
 
 local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the latest ones
 
@@ -151,7 +151,7 @@ end
 local function group(gid)
   local g = findGroup(gid)
   if g == nil then
-    g = { 0, 0, 0, -NEVER, 0, 0 }
+    g = { 0, 0, 0, -NEVER, 0, 0, -NEVER }
     groups[gid] = g
     groupsDirty[gid] = true
   end
@@ -174,15 +174,38 @@ local function flushGroups()
 end
 
 -- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting.
+-- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting, the rate (a policy as
+-- "<kind>|<span>|<limit>|<its Java text>", or '' for none) and the scope of the rate's state ('o' own, 'd'
+-- defaults: a group's own rate and the default rate keep apart states, as in memory).
+local ownLimits = {}
 local function limitsOf(gid)
   if gid ~= 'u' then
-    local own = call('HGET', GLIMITS, gid)
+    local own = ownLimits[gid]
+    if own == nil then
+      own = call('HGET', GLIMITS, gid) or false
+      ownLimits[gid] = own
+    end
     if own then
-      local c, w = string.match(own, '^(%d+)|(%d+)$')
-      return tonumber(c), tonumber(w)
+      local c, w, rate = string.match(own, '^(%d+)|(%d+)|(.*)$')
+      return tonumber(c), tonumber(w), rate, 'o'
     end
   end
-  return mnum('gconc', NEVER), mnum('gmax', NEVER)
+  return mnum('gconc', NEVER), mnum('gmax', NEVER), m('grate') or '', 'd'
+end
+
+-- Asks the limiter algorithm (limit.lua, the same code as the limiters' script) whether one start may go now
+-- under rate (as limitsOf gives it), in the state of scope: 'acquire' takes it, 'peek' only asks. Returns
+-- whether it may, and if not, in how many microseconds (rounded up) it may.
+local function askRate(scope, rate, operation)
+  local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
+  local key = B .. ':rate:' .. scope
+  local seconds = math.floor(now / 1000000)
+  local time = format('%d %d', seconds, (now - seconds * 1000000) * 1000)
+  local reply = runLimit({ key, key .. ':aux' }, { operation, time, '1', '1', kind, span, limit, '' })
+  if reply[3] == 1 then
+    return true, 0
+  end
+  return false, math.ceil(tonumber(reply[5]) / 1000)
 end
 
 local function orderKey(n)
@@ -331,7 +354,7 @@ local function place(gid, g)
   if g[G_ACTIVE] >= conc then
     return 'held'
   end
-  if g[G_PAUSED] > now then
+  if math.max(g[G_PAUSED], g[G_PARKED] or -NEVER) > now then
     return 'parked'
   end
   return 'ready'
@@ -362,7 +385,7 @@ local function offer(gid, g)
     g[G_INRING] = 1
     touchGroup(gid)
   elseif where == 'parked' then
-    call('ZADD', PARKED, g[G_PAUSED], gid)
+    call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
   elseif where == 'held' then
     g[G_HELD] = 1
     touchGroup(gid)
@@ -557,6 +580,8 @@ local function housekeep()
     call('ZREM', PARKED, gid)
     local g = findGroup(gid)
     if g then
+      g[G_PARKED] = -NEVER
+      touchGroup(gid)
       offer(gid, g)
       releaseIfIdle(gid, g)
     end
@@ -622,9 +647,11 @@ local function nextDue()
       end
     end
   end
-  local pausedUntil = mnum('pausedUntil', -NEVER)
-  if pausedUntil > now and pausedUntil < next then
-    next = pausedUntil
+  for _, field in ipairs({ 'pausedUntil', 'rateBlocked' }) do
+    local untilAt = mnum(field, -NEVER)
+    if untilAt > now and untilAt < next then
+      next = untilAt
+    end
   end
   return next
 end
@@ -636,8 +663,16 @@ local function claimOne(leaseFor, maxStalls)
   if m('paused') == '1' or mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
     return nil
   end
-  if mnum('pausedUntil', -NEVER) > now then
+  if mnum('pausedUntil', -NEVER) > now or mnum('rateBlocked', -NEVER) > now then
     return nil
+  end
+  local queueRate = m('rate')
+  if queueRate then
+    local may, wait = askRate('q', queueRate, 'peek')
+    if not may then
+      mset('rateBlocked', tostring(now + wait))
+      return nil
+    end
   end
   while true do
     local gid = call('LPOP', RING)
@@ -650,6 +685,20 @@ local function claimOne(leaseFor, maxStalls)
       touchGroup(gid)
       local where = place(gid, g)
       if where == 'ready' then
+        local _, _, groupRate, rateScope = limitsOf(gid)
+        if groupRate ~= '' then
+          local may, wait = askRate(rateScope .. ':' .. gid, groupRate, 'acquire')
+          if not may then
+            where = 'rate'
+            g[G_PARKED] = now + wait
+            call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED]), gid)
+          end
+        end
+      end
+      if where == 'ready' then
+        if queueRate then
+          askRate('q', queueRate, 'acquire')
+        end
         local popped = call('ZPOPMIN', B .. ':w:' .. gid)
         local id = sub(popped[1], 17)
         g[G_WAITING] = g[G_WAITING] - 1
@@ -674,7 +723,7 @@ local function claimOne(leaseFor, maxStalls)
       elseif where == 'held' then
         g[G_HELD] = 1
       elseif where == 'parked' then
-        call('ZADD', PARKED, g[G_PAUSED], gid)
+        call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
       end
     end
   end
@@ -995,6 +1044,19 @@ local function run()
     mset('maxWaiting', ARGV[5])
     mset('gconc', ARGV[6])
     mset('gmax', ARGV[7])
+    -- ARGV[8], ARGV[9]: the queue's rate and the groups' default rate ('' for none)
+    if ARGV[8] ~= '' then
+      mset('rate', ARGV[8])
+    else
+      call('HDEL', META, 'rate')
+      meta.rate = nil
+    end
+    if ARGV[9] ~= '' then
+      mset('grate', ARGV[9])
+    else
+      call('HDEL', META, 'grate')
+      meta.grate = nil
+    end
     return call('HGET', META, 'codec')
   end
   housekeep()
@@ -1120,26 +1182,46 @@ local function run()
     local what = ARGV[3]
     if what == 'concurrency' then
       mset('concurrency', ARGV[4])
+    elseif what == 'rate' then
+      if ARGV[4] == '' then
+        call('HDEL', META, 'rate')
+        m('rate')
+        meta.rate = nil
+      else
+        mset('rate', ARGV[4])
+      end
+      call('HDEL', META, 'rateBlocked')
+      meta.rateBlocked = nil
     elseif what == 'defaults' then
       mset('gconc', ARGV[4])
       mset('gmax', ARGV[5])
+      if ARGV[6] == '' then
+        call('HDEL', META, 'grate')
+        meta.grate = nil
+      else
+        mset('grate', ARGV[6])
+      end
     elseif what == 'group' then
-      call('HSET', GLIMITS, 'g' .. ARGV[4], ARGV[5] .. '|' .. ARGV[6])
+      call('HSET', GLIMITS, 'g' .. ARGV[4], ARGV[5] .. '|' .. ARGV[6] .. '|' .. ARGV[7])
     elseif what == 'clear' then
       call('HDEL', GLIMITS, 'g' .. ARGV[4])
     end
-    -- every group is looked at again under the new limits
+    ownLimits = {}
+    -- every group is looked at again under the new limits: held and rate-parked ones come back
     for _, gid in ipairs(call('HKEYS', GROUPS)) do
       local g = findGroup(gid)
-      if g and g[G_HELD] == 1 then
+      if g then
         g[G_HELD] = 0
+        g[G_PARKED] = -NEVER
         touchGroup(gid)
+        call('ZREM', PARKED, gid)
         offer(gid, g)
       end
     end
     return 1
   elseif cmd == 'groupLimits' then
-    return { limitsOf(ARGV[3] == '' and 'u' or 'g' .. ARGV[3]) }
+    local c, w, rate = limitsOf(ARGV[3] == '' and 'u' or 'g' .. ARGV[3])
+    return { c, w, rate }
   elseif cmd == 'groupCounts' then
     local gid = ARGV[3] == '' and 'u' or 'g' .. ARGV[3]
     local g = findGroup(gid)

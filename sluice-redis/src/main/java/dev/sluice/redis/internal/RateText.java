@@ -1,0 +1,61 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import java.time.Duration;
+
+/**
+ * A queue's or a group's rate as the queue script stores it: {@code <kind>|<span>|<limit>|<policy>}, the first
+ * three as the limiter algorithms read them ({@link LimitScript#policyArgs}), the last the policy's own values, so
+ * that every process reads back the policy that was set. Empty for no rate.
+ */
+final class RateText {
+    private RateText() {}
+
+    /** The stored form of {@code rate} of {@code what} (null: none), checked to be one the engine can apply. */
+    static String encode(String what, LimitPolicy rate) {
+        if (rate == null) {
+            return "";
+        }
+        LimitScript.checkSupported(what, rate);
+        String[] args = LimitScript.policyArgs(rate);
+        String policy = switch (rate) {
+            case TokenBucket b ->
+                "T," + b.capacity() + "," + b.refillTokens() + ","
+                        + b.refillPeriod().toNanos();
+            case Gcra g -> "G," + g.rate() + "," + g.period().toNanos() + "," + g.burst();
+            case FixedWindow w -> "F," + w.limit() + "," + w.window().toNanos();
+            case SlidingWindowCounter w -> "C," + w.limit() + "," + w.window().toNanos();
+            case SlidingWindowLog w -> "L," + w.limit() + "," + w.window().toNanos();
+            case ConcurrencyLimit c ->
+                throw new IllegalArgumentException(
+                        what + ": a concurrency limit is not a rate; use the concurrency instead");
+        };
+        return args[0] + "|" + args[1] + "|" + args[2] + "|" + policy;
+    }
+
+    /** The policy of a stored rate; null for none. */
+    static LimitPolicy decode(String stored) {
+        if (stored == null || stored.isEmpty()) {
+            return null;
+        }
+        String[] v = stored.substring(stored.lastIndexOf('|') + 1).split(",");
+        return switch (v[0]) {
+            case "T" -> TokenBucket.of(Long.parseLong(v[1]), Long.parseLong(v[2]), nanos(v[3]));
+            case "G" -> Gcra.of(Long.parseLong(v[1]), nanos(v[2]), Long.parseLong(v[3]));
+            case "F" -> FixedWindow.of(Long.parseLong(v[1]), nanos(v[2]));
+            case "C" -> SlidingWindowCounter.of(Long.parseLong(v[1]), nanos(v[2]));
+            case "L" -> SlidingWindowLog.of(Long.parseLong(v[1]), nanos(v[2]));
+            default -> throw new IllegalStateException("the queue script stored an unknown rate: " + stored);
+        };
+    }
+
+    private static Duration nanos(String value) {
+        return Duration.ofNanos(Long.parseLong(value));
+    }
+}
