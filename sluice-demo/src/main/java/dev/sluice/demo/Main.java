@@ -1,5 +1,7 @@
 package dev.sluice.demo;
 
+import dev.sluice.Sluice;
+import dev.sluice.redis.RedisSluice;
 import java.io.PrintStream;
 import java.time.Duration;
 
@@ -15,17 +17,24 @@ public final class Main {
             usage: ./sluice <command>
 
             commands:
-              demo [--seconds N]   tenants, a job queue and a rate-limited API on the in-memory engine:
-                                   N seconds of traffic (1 to 3600, default %d), then the queue drains
+              demo [--seconds N] [--redis URL]
+                                   tenants, a job queue and a rate-limited API on the in-memory engine
+                                   (or through the Redis at URL, redis://host:port): N seconds of traffic
+                                   (1 to 3600, default %d), then the queue drains
               help                 prints this text (also --help, -h)
             """.formatted(DEFAULT_SECONDS);
 
     private Main() {}
 
-    /** What {@code demo} runs: the demo for the given seconds of traffic. */
+    /** What {@code demo} runs: the demo for the given seconds of traffic, in memory or on the Redis at a URL. */
     @FunctionalInterface
     interface Demo {
-        void run(long seconds) throws InterruptedException;
+        /**
+         * Runs the demo.
+         *
+         * @param redisUrl the Redis to run it through, or null for the in-memory engine
+         */
+        void run(long seconds, String redisUrl) throws InterruptedException;
     }
 
     /**
@@ -36,7 +45,15 @@ public final class Main {
      */
     public static void main(String[] args) throws InterruptedException {
         int status = run(
-                args, System.out, System.err, seconds -> new QueueDemo(Duration.ofSeconds(seconds), System.out).run());
+                args,
+                System.out,
+                System.err,
+                (seconds, redisUrl) -> new QueueDemo(
+                                Duration.ofSeconds(seconds),
+                                System.out,
+                                () -> redisUrl == null ? Sluice.inMemory() : onRedis(redisUrl),
+                                redisUrl == null ? "the in-memory engine" : "Redis at " + redisUrl)
+                        .run());
         if (status != 0) {
             System.exit(status);
         }
@@ -67,8 +84,17 @@ public final class Main {
         }
     }
 
+    /** An engine on the Redis at {@code url}, under a key prefix of its own, so that no earlier run's state counts. */
+    private static Sluice onRedis(String url) {
+        return RedisSluice.builder()
+                .url(url)
+                .keyPrefix("sluice-demo-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis())
+                .build();
+    }
+
     private static int demo(String[] args, PrintStream out, PrintStream err, Demo demo) throws InterruptedException {
         long seconds = DEFAULT_SECONDS;
+        String redisUrl = null;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--help", "-h" -> {
@@ -85,12 +111,18 @@ public final class Main {
                         return fail(err, "--seconds must be a whole number from 1 to 3600, was '" + value + "'");
                     }
                 }
+                case "--redis" -> {
+                    if (i + 1 == args.length) {
+                        return fail(err, "--redis needs a value: a Redis URL such as redis://localhost:6379");
+                    }
+                    redisUrl = args[++i];
+                }
                 default -> {
-                    return fail(err, "unknown option '" + args[i] + "' for demo (options: --seconds N)");
+                    return fail(err, "unknown option '" + args[i] + "' for demo (options: --seconds N, --redis URL)");
                 }
             }
         }
-        demo.run(seconds);
+        demo.run(seconds, redisUrl);
         return 0;
     }
 

@@ -36,10 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
- * The seeds' layered scenario on the in-memory engine, in real time.
+ * The seeds' layered scenario on the in-memory engine (or on Redis), in real time.
  *
  * <ol>
  *   <li>L1 ingress: clients of five tenants send requests; one tenant is noisy and sends ten times what each
@@ -102,16 +103,26 @@ final class QueueDemo {
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
-    QueueDemo(Duration length, PrintStream out) {
+    private final Supplier<Sluice> engine;
+
+    private final String engineName;
+
+    /**
+     * The demo for {@code length} of traffic on the engine {@code engine} makes (called {@code engineName} in the
+     * report, such as "the in-memory engine"), reporting on {@code out}.
+     */
+    QueueDemo(Duration length, PrintStream out, Supplier<Sluice> engine, String engineName) {
         this.length = length;
         this.out = out;
+        this.engine = engine;
+        this.engineName = engineName;
         for (Tenant tenant : TENANTS) {
             tallies.put(tenant.name(), new Tally(tenant.name()));
         }
     }
 
     void run() throws InterruptedException {
-        try (Sluice sluice = Sluice.inMemory();
+        try (Sluice sluice = engine.get();
                 PartnerApi api = new PartnerApi(
                         TokenBucket.perSecond(API_TENANT_PER_SECOND),
                         TokenBucket.perSecond(API_GLOBAL_PER_SECOND),
@@ -402,9 +413,8 @@ final class QueueDemo {
         double noisyRate = noisy.clients() * noisy.perClientPerSecond();
         double quietRate = quiet.clients() * quiet.perClientPerSecond();
         out.printf(
-                "Sluice demo: %d tenants through layered limits on the in-memory engine; %d s of traffic, then the"
-                        + " queue drains.%n",
-                TENANTS.size(), length.toSeconds());
+                "Sluice demo: %d tenants through layered limits on %s; %d s of traffic, then the queue drains.%n",
+                TENANTS.size(), engineName, length.toSeconds());
         out.printf(
                 "  clients      '%s' sends %.0f req/s (%d clients), each other tenant %.0f req/s (%d client): %.0fx"
                         + " less%n",

@@ -13,13 +13,17 @@ class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<Long> demos = new ArrayList<>();
+    private final List<String> redisUrls = new ArrayList<>();
 
     private int run(String... args) throws InterruptedException {
         return Main.run(
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                demos::add);
+                (seconds, redisUrl) -> {
+                    demos.add(seconds);
+                    redisUrls.add(String.valueOf(redisUrl));
+                });
     }
 
     private String out() {
@@ -49,7 +53,19 @@ class MainTest {
         assertThat(run("demo", "--seconds", "1")).isZero();
         assertThat(run("demo", "--seconds", "3600")).isZero();
         assertThat(demos).containsExactly(15L, 30L, 1L, 3600L);
+        assertThat(redisUrls).as("in memory unless told").containsOnly("null");
         assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void demoRunsThroughTheRedisItIsGiven() throws InterruptedException {
+        assertThat(run("demo", "--redis", "redis://localhost:6379", "--seconds", "5"))
+                .isZero();
+        assertThat(demos).containsExactly(5L);
+        assertThat(redisUrls).containsExactly("redis://localhost:6379");
+        assertThat(run("demo", "--redis")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err()).contains("--redis needs a value");
+        assertThat(demos).hasSize(1);
     }
 
     @Test
@@ -81,7 +97,7 @@ class MainTest {
         }
         err.reset();
         assertThat(run("demo", "--fast")).isEqualTo(Main.USAGE_ERROR);
-        assertThat(err()).startsWith("sluice: unknown option '--fast' for demo (options: --seconds N)");
+        assertThat(err()).startsWith("sluice: unknown option '--fast' for demo (options: --seconds N, --redis URL)");
         assertThat(demos).isEmpty();
     }
 }
