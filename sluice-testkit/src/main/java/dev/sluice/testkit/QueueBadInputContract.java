@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -183,7 +182,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void unknownJobIdsAreReportedPerOperation() {
         JobQueue<String> queue = newQueue();
         assertThat(queue.job("ghost")).isEmpty();
@@ -207,7 +205,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void repeatWithAPayloadTheCodecCannotEncodeRegistersNothing() {
         JobQueue<String> queue = newQueue();
         assertRejected(
@@ -218,7 +215,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void concurrencyLimitUsedAsARateIsRefused() {
         ConcurrencyLimit concurrency = ConcurrencyLimit.of(5, Duration.ofMinutes(1));
         assertRejected(
@@ -333,7 +329,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void nullArgumentsToTheQueueAreIllegalArgumentsNamingTheArgument() throws Exception {
         JobQueue<String> queue = newQueue();
         Events events = new Events();
@@ -368,7 +363,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void aRepeatableIdTooLongForItsRunIdsIsRejectedAndNothingIsRegistered() {
         JobQueue<String> queue = newQueue();
         NewJob<String> template = new NewJob<>("tick", "p");

@@ -15,7 +15,6 @@ import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -145,7 +144,6 @@ public abstract class QueueGroupBookkeepingContract extends QueueContractSupport
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void eachGroupTakesFromItsOwnRate() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(1, ONE_SECOND)))

@@ -21,7 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +43,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateOfAnExactSlidingLogIsNeverExceededInAnyWindow() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(SlidingWindowLog.of(150, ONE_SECOND))
@@ -76,7 +74,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateAndGroupRateAreTakenAllOrNothing() {
         JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(SlidingWindowLog.of(5, ONE_SECOND)).build());
@@ -103,7 +100,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void queueRateChangedAtRunTimeAppliesFromNowOn() {
         JobQueue<String> queue = newQueue();
         queue.addBulk(jobs("j", null, 20));
@@ -124,7 +120,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void groupRateFromDefaultsAndOwnLimitsChangedAtRunTime() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)))
@@ -165,7 +160,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void groupLimitsReportTheLimitsInForce() {
         GroupLimits defaults = new GroupLimits(TokenBucket.perSecond(10), 4);
         JobQueue<String> queue =
@@ -379,7 +373,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void startedWorkerWaitsForTheQueueRateOnTheEngineClock() {
         JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(FixedWindow.of(2, ONE_SECOND)).build());
@@ -462,7 +455,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void startedWorkerHeldByTheQueueRateStartsAtOnceWhenTheRateIsLifted() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(FixedWindow.of(1, Duration.ofHours(1)))
@@ -510,7 +502,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void aGroupBoundOnlyByItsOwnLimitsLeavesTheOthersUnbounded() {
         JobQueue<String> queue = newQueue();
         queue.setGroupLimits("small", GroupLimits.none().withConcurrency(1).withRate(FixedWindow.of(2, ONE_SECOND)));

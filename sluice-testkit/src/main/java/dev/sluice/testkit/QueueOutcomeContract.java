@@ -27,7 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +56,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     // ------------------------------------------------------------------------------ events told at once
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void registeringARepeatableTellsOfItsFirstRunBeforeItReturns() {
         JobQueue<String> queue = newQueue();
         Events events = listening(queue);
@@ -69,7 +67,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void aRepeatableRunComingDueTellsOfTheNextRunAsTheClockMoves() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
@@ -82,7 +79,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void removingARepeatablesPendingRunTellsOfTheNextRunBeforeItReturns() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
@@ -95,7 +91,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void drainingARepeatablesPendingRunTellsOfTheNextRunBeforeItReturns() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
@@ -108,7 +103,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void removingARepeatableSaysWhetherThereWasOne() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
@@ -362,7 +356,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     // ------------------------------------------------------------------------------ the engine closing
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void anAddWhosePayloadIsBeingEncodedWhenTheEngineClosesFailsAsAClosedEngine() throws InterruptedException {
         CountDownLatch encoding = new CountDownLatch(3);
         CountDownLatch goOn = new CountDownLatch(1);
@@ -448,7 +441,6 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void aBulkOfDuplicatesOnlyIsAnsweredThoughTheQueueHoldsMoreThanItsBound() {
         JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(1).build());
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p")); // its run due now and the next: 2 jobs

@@ -14,14 +14,12 @@ import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Registering a repeatable job again under its id: the same schedule and template leave it as it is and answer
  * it; another payload, job name or options replace its pending run with one of the new template.
  */
-@Tag(QueueFeatures.REPEATABLE_JOBS)
 public abstract class QueueReRegistrationContract extends QueueContractSupport {
     private static final Schedule EVERY_10S = Schedule.fixedRate(Duration.ofSeconds(10));
 

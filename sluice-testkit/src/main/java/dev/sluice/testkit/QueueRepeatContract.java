@@ -22,7 +22,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.Test;
  * re-registration that neither misses nor doubles a run, and removal. Each pending run is a job whose id is
  * {@code "repeat:" + id + ":" + epochMillis} of its scheduled time.
  */
-@Tag(QueueFeatures.REPEATABLE_JOBS)
 public abstract class QueueRepeatContract extends QueueContractSupport {
     private static final NewJob<String> TEMPLATE = new NewJob<>("report", "payload");
 

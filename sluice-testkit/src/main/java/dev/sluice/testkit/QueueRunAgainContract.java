@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -184,14 +183,12 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void aFixedRateRunThatRunsAgainNeitherAddsNorSkipsARun() {
         assertThat(runsWhenTheFirstRunsAgainAfter30s(Schedule.fixedRate(Duration.ofMinutes(1))))
                 .containsExactly("0@0", "0@30", "60@60", "120@120");
     }
 
     @Test
-    @Tag(QueueFeatures.REPEATABLE_JOBS)
     void aFixedDelayRunThatRunsAgainPlansTheNextRunFromWhenItCompletes() {
         assertThat(runsWhenTheFirstRunsAgainAfter30s(Schedule.fixedDelay(Duration.ofMinutes(1))))
                 .containsExactly("0@0", "0@30", "90@90", "150@150");

@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -117,7 +116,6 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     }
 
     @Test
-    @Tag(QueueFeatures.QUEUE_RATES)
     void raisingTheQueueRateWithAPolicyOfTheSameKindWakesAParkedWorker() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .rate(FixedWindow.of(1, Duration.ofHours(1)))

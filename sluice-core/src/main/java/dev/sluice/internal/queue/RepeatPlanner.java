@@ -15,26 +15,26 @@ import java.util.function.Function;
  * planned at once (runs never wait for each other). A fixed delay plans its next run only when the previous one
  * ends, {@link Schedule#interval()} after. Every run counts toward {@link Schedule#limit()}.
  */
-final class RepeatPlanner {
+public final class RepeatPlanner {
     private RepeatPlanner() {}
 
     /** The id of the run of repeatable {@code id} scheduled at {@code at}. */
-    static String runId(String id, Instant at) {
+    public static String runId(String id, Instant at) {
         return "repeat:" + id + ":" + at.toEpochMilli();
     }
 
     /** The first run of a schedule registered at {@code now}: a run due at {@code now} counts. */
-    static Optional<Instant> first(Schedule schedule, Instant now, Instant anchor) {
+    public static Optional<Instant> first(Schedule schedule, Instant now, Instant anchor) {
         return schedule.nextAfter(now.minusNanos(1), anchor);
     }
 
     /** The run after a cron or fixed-rate run scheduled at {@code scheduledAt} came due. */
-    static Optional<Instant> afterDue(Schedule schedule, Instant scheduledAt, Instant anchor) {
+    public static Optional<Instant> afterDue(Schedule schedule, Instant scheduledAt, Instant anchor) {
         return schedule.nextAfter(scheduledAt, anchor);
     }
 
     /** The run after a fixed-delay run ended at {@code endedAt}. */
-    static Optional<Instant> afterEnd(Schedule schedule, Instant endedAt, Instant anchor) {
+    public static Optional<Instant> afterEnd(Schedule schedule, Instant endedAt, Instant anchor) {
         return schedule.nextAfter(endedAt, anchor);
     }
 
@@ -42,13 +42,13 @@ final class RepeatPlanner {
      * The run after a pending run scheduled at {@code scheduledAt} was removed by hand at {@code now}: the one
      * after it; for a fixed delay as if it ended now, or at its time if that is later.
      */
-    static Optional<Instant> afterRemoval(Schedule schedule, Instant scheduledAt, Instant now, Instant anchor) {
+    public static Optional<Instant> afterRemoval(Schedule schedule, Instant scheduledAt, Instant now, Instant anchor) {
         Instant after = schedule.kind() == Schedule.Kind.FIXED_DELAY && now.isAfter(scheduledAt) ? now : scheduledAt;
         return schedule.nextAfter(after, anchor);
     }
 
     /** What the queue holds under a run's id. */
-    enum Held {
+    public enum Held {
         /** Nothing: the run is added. */
         NOTHING,
         /** This repeatable's run, not finished: it counts as the run and is not added again. */
@@ -67,12 +67,12 @@ final class RepeatPlanner {
      * @param nextRun when the next run is due, for {@code repeatables()}: the pending run's time if it is in the
      *     future, else null (a fixed delay waiting for its run to end, or the end of the schedule)
      */
-    record Plan(List<Run> runs, Run pending, Instant nextRun) {}
+    public record Plan(List<Run> runs, Run pending, Instant nextRun) {}
 
     /** A run at {@code at}, to be added unless the queue already holds it ({@code add} false). */
-    record Run(Instant at, String id, boolean add) {}
+    public record Run(Instant at, String id, boolean add) {}
 
-    static Plan plan(
+    public static Plan plan(
             String id,
             Schedule schedule,
             Instant anchor,

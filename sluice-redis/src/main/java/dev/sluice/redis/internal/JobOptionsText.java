@@ -160,11 +160,11 @@ final class JobOptionsText {
         return new Retention(count, age.isEmpty() ? null : Duration.ofNanos(Long.parseLong(age)));
     }
 
-    private static void token(StringBuilder out, Duration d) {
+    static void token(StringBuilder out, Duration d) {
         token(out, d == null ? null : Long.toString(d.toNanos()));
     }
 
-    private static void token(StringBuilder out, String value) {
+    static void token(StringBuilder out, String value) {
         if (value == null) {
             out.append('-');
         } else {
@@ -172,7 +172,7 @@ final class JobOptionsText {
         }
     }
 
-    private static final class Reader {
+    static final class Reader {
         private final String text;
         private int at;
 

@@ -356,12 +356,12 @@ public final class RedisEngine implements Sluice {
 
     /**
      * Runs the queue script on the queue whose base key is {@code key}, waiting for the reply within the command
-     * timeout.
+     * timeout: the command's reply, then how many repeatable-job events wait for the engine to plan from.
      *
      * @param changes whether the call may change the queue: its failure then says the outcome is unknown
      * @throws SluiceException if Redis is unavailable, too slow, or refuses the call
      */
-    Object queueCall(byte[] key, byte[][] args, boolean changes) {
+    List<Object> queueCall(byte[] key, byte[][] args, boolean changes) {
         byte[][] keys = {key};
         try {
             List<Object> reply;
@@ -372,7 +372,7 @@ public final class RedisEngine implements Sluice {
                 reply = await(connection.scripting.<List<Object>>eval(
                         QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args));
             }
-            return reply.get(0);
+            return reply;
         } catch (Unavailable e) {
             throw unavailable(e, changes);
         }
@@ -388,7 +388,7 @@ public final class RedisEngine implements Sluice {
      *
      * @throws SluiceException as {@link #queueCall}
      */
-    Object queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
+    List<Object> queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
         try {
             List<Object> reply;
             try {
@@ -397,7 +397,7 @@ public final class RedisEngine implements Sluice {
                 reply = await(connection.scripting.<List<Object>>eval(
                         QueueScript.SOURCE, ScriptOutputType.MULTI, new byte[][] {key}, args));
             }
-            return reply.get(0);
+            return reply;
         } catch (Unavailable e) {
             throw unavailable(e, changes);
         }

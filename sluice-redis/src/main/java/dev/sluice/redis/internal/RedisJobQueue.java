@@ -61,6 +61,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private final QueueOptions options;
     final byte[] key;
     final JobOptionsText optionsText;
+    private final RedisRepeats<T> repeats;
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<QueueListener<T>> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
@@ -79,6 +80,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.options = options;
         this.key = (engine.keyPrefix() + ":queue:{" + name + "}").getBytes(StandardCharsets.UTF_8);
         this.optionsText = new JobOptionsText(name);
+        this.repeats = new RedisRepeats<>(this);
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -143,11 +145,21 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * @throws SluiceException if Redis is unavailable or refuses
      */
     Object call(boolean changes, byte[][] arguments) {
+        List<Object> reply;
         try {
-            return engine.queueCall(key, arguments, changes);
+            reply = engine.queueCall(key, arguments, changes);
         } catch (SluiceException e) {
             throw closedOr(e);
         }
+        return repeatsAfter(reply);
+    }
+
+    /** The command's reply; first, if the call left events of repeatable jobs, plans their next runs. */
+    private Object repeatsAfter(List<Object> reply) {
+        if (Replies.number(reply.get(1)) > 0) {
+            repeats.planPending();
+        }
+        return reply.get(0);
     }
 
     /** {@code failure}, or the closed engine's exception if the engine closed meanwhile. */
@@ -180,7 +192,12 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             }
         }
         try {
-            return new Sequenced(engine.queueReply(sent, key, arguments, changes), ticket);
+            List<Object> reply = engine.queueReply(sent, key, arguments, changes);
+            if (Replies.number(reply.get(1)) > 0) {
+                // planned once this call's events are told: planning calls come after it in the order of events
+                PLAN_AFTER_DELIVERY.set(true);
+            }
+            return new Sequenced(reply.get(0), ticket);
         } catch (SluiceException e) {
             deliver(ticket, List.of());
             throw closedOr(e);
@@ -203,6 +220,16 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * returns once they have been (unless a listener itself called: then they are told after it returns).
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> events) {
+        deliverInOrder(ticket, events);
+        if (PLAN_AFTER_DELIVERY.get()) {
+            PLAN_AFTER_DELIVERY.set(false);
+            repeats.planPending();
+        }
+    }
+
+    private static final ThreadLocal<Boolean> PLAN_AFTER_DELIVERY = ThreadLocal.withInitial(() -> false);
+
+    private void deliverInOrder(long ticket, List<Consumer<QueueListener<T>>> events) {
         synchronized (deliveryOrder) {
             undelivered.put(ticket, events);
             if (delivering) {
@@ -358,7 +385,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return result;
     }
 
-    private static final int ADD_FIELDS = 16;
+    static final int ADD_FIELDS = 16;
 
     /** Adds the jobs, all or none, waiting for room until {@code deadline} on the engine clock at most. */
     private List<Added<T>> addAll(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
@@ -367,21 +394,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         args[2] = bytes(Integer.toString(prepared.size()));
         int at = 3;
         for (QueueChecks.Prepared p : prepared) {
-            JobOptions o = p.options();
-            args[at++] = bytes(p.id() == null ? "" : p.id());
-            args[at++] = bytes(p.name());
-            args[at++] = bytes(o.group() == null ? "" : o.group());
-            args[at++] = bytes(optionsText.encode(o));
-            args[at++] = p.payload();
-            args[at++] = bytes(Long.toString(micros(o.delay())));
-            args[at++] = bytes(Integer.toString(o.attempts()));
-            args[at++] = bytes(Integer.toString(o.priority()));
-            at = retention(args, at, o.keepCompleted());
-            at = retention(args, at, o.keepFailed());
-            args[at++] = bytes(Integer.toString(o.maxRateLimits()));
-            args[at++] = bytes(o.deduplicateFor() == null ? "-1" : Long.toString(micros(o.deduplicateFor())));
-            args[at++] = bytes("");
-            args[at++] = bytes("0");
+            at = jobFields(args, at, p, "", 0);
         }
         while (true) {
             checkOpen();
@@ -417,6 +430,31 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             deliver(sequenced.ticket(), events);
             return answers;
         }
+    }
+
+    /**
+     * Writes the {@value #ADD_FIELDS} values the script takes for a new job into {@code args} from {@code at}: a
+     * run of repeatable job {@code repeatId} (empty for none) is due at {@code scheduledMicros}.
+     *
+     * @return where the next job's values go
+     */
+    int jobFields(byte[][] args, int at, QueueChecks.Prepared p, String repeatId, long scheduledMicros) {
+        JobOptions o = p.options();
+        args[at++] = bytes(p.id() == null ? "" : p.id());
+        args[at++] = bytes(p.name());
+        args[at++] = bytes(o.group() == null ? "" : o.group());
+        args[at++] = bytes(optionsText.encode(o));
+        args[at++] = p.payload();
+        args[at++] = bytes(Long.toString(micros(o.delay())));
+        args[at++] = bytes(Integer.toString(o.attempts()));
+        args[at++] = bytes(Integer.toString(o.priority()));
+        at = retention(args, at, o.keepCompleted());
+        at = retention(args, at, o.keepFailed());
+        args[at++] = bytes(Integer.toString(o.maxRateLimits()));
+        args[at++] = bytes(o.deduplicateFor() == null ? "-1" : Long.toString(micros(o.deduplicateFor())));
+        args[at++] = bytes(repeatId);
+        args[at++] = bytes(Long.toString(scheduledMicros));
+        return at;
     }
 
     private static int retention(byte[][] args, int at, Retention r) {
@@ -909,9 +947,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
         checkOpen();
         QueueChecks.checkRepeat(id, schedule, template);
-        QueueChecks.prepare(template, -1, options, codec);
-        throw new UnsupportedOperationException(
-                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+        return repeats.register(id, schedule, template, QueueChecks.prepare(template, -1, options, codec));
     }
 
     @Override
@@ -920,15 +956,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         if (id == null) {
             throw new IllegalArgumentException("repeatable job id must not be null");
         }
-        throw new UnsupportedOperationException(
-                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+        return repeats.remove(id);
     }
 
     @Override
     public List<RepeatableJob<T>> repeatables() {
         checkOpen();
-        throw new UnsupportedOperationException(
-                "queue '" + name + "': repeatable jobs are not yet supported by the Redis engine");
+        return repeats.views();
     }
 
     // ---------------------------------------------------------------- workers

@@ -45,6 +45,10 @@ local B = KEYS[1]
 local META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
 local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
 local KEPT = { c = B .. ':c', f = B .. ':f' }
+-- repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it waits
+-- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
+local REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
+local REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
 
 local cmd = ARGV[1]
 local now
@@ -56,6 +60,11 @@ else
 end
 
 local NEVER = 9007199254740992 -- 2^53: no time
+
+-- An integer as Redis should get it: Lua's own conversion keeps 14 digits, and times in microseconds have 16.
+local function int(x)
+  return format('%d', x)
+end
 local ORDER_MIDDLE = 4503599627370496 -- 2^52: waiting order keys above it go last, below it first
 
 -- the job record
@@ -113,7 +122,7 @@ local function mset(field, value)
 end
 
 local function madd(field, delta)
-  mset(field, tostring(mnum(field, 0) + delta))
+  mset(field, int(mnum(field, 0) + delta))
 end
 
 local function flushMeta()
@@ -250,7 +259,7 @@ local function recordTime(scope, kind, nanos)
   call('HINCRBY', key, kind .. 'n', 1)
   local max = tonumber(call('HGET', key, kind .. 'max') or '0')
   if nanos > max then
-    call('HSET', key, kind .. 'max', nanos)
+    call('HSET', key, kind .. 'max', int(nanos))
   end
   touchStats(scope)
 end
@@ -267,7 +276,7 @@ local function countFinish(scope, s)
     local second = math.floor(now / 1000000)
     local slot = second % 60
     if tonumber(call('HGET', key, 's' .. slot) or 'nil') ~= second then
-      call('HSET', key, 's' .. slot, second, 't' .. slot, 0)
+      call('HSET', key, 's' .. slot, int(second), 't' .. slot, 0)
     end
     call('HINCRBY', key, 't' .. slot, 1)
   else
@@ -385,7 +394,7 @@ local function offer(gid, g)
     g[G_INRING] = 1
     touchGroup(gid)
   elseif where == 'parked' then
-    call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
+    call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED] or -NEVER)), gid)
   elseif where == 'held' then
     g[G_HELD] = 1
     touchGroup(gid)
@@ -420,7 +429,7 @@ local function makeWaiting(id, job, atFront, readyAt)
     key = ORDER_MIDDLE + job[R_SEQ]
   end
   job[R_KEY] = orderKey(key)
-  call('ZADD', B .. ':w:' .. gid, -job[R_PRIORITY], job[R_KEY] .. id)
+  call('ZADD', B .. ':w:' .. gid, int(-job[R_PRIORITY]), job[R_KEY] .. id)
   g[G_WAITING] = g[G_WAITING] + 1
   touchGroup(gid)
   madd('waiting', 1)
@@ -435,7 +444,7 @@ local function makeDelayed(id, job, runAt)
   madd('seq', 1)
   job[R_SEQ] = mnum('seq', 0)
   job[R_KEY] = orderKey(job[R_SEQ])
-  call('ZADD', DELAYED, runAt, job[R_KEY] .. id)
+  call('ZADD', DELAYED, int(runAt), job[R_KEY] .. id)
   g[G_DELAYED] = g[G_DELAYED] + 1
   touchGroup(gid)
   madd('delayed', 1)
@@ -455,8 +464,18 @@ local function remember(id, job)
   if window and window >= 0 then
     local untilAt = job[R_FINISHED] + window
     if untilAt > now then
-      call('ZADD', REMEMBERED, untilAt, id)
+      call('ZADD', REMEMBERED, int(untilAt), id)
     end
+  end
+end
+
+-- Tells the engine (a list it reads after the call) that the pending run id of a repeatable job came due, ended
+-- or was removed, so that it plans the next run.
+local function repeatEvent(id, job, event)
+  local repeatId = job[R_REPEAT]
+  if repeatId and call('HGET', REP_PENDING, repeatId) == id then
+    call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. id .. '|'
+      .. repeatId)
   end
 end
 
@@ -488,7 +507,7 @@ local function finish(id, job, s)
   countFinish('q', s)
   countFinish(groupName(job), s)
   countKept(groupName(job), s, 1)
-  call('ZADD', kept, job[R_FINISH], id)
+  call('ZADD', kept, int(job[R_FINISH]), id)
   saveJob(id, job)
   local evict = call('ZCARD', kept) - count
   if evict > 0 then
@@ -499,10 +518,11 @@ local function finish(id, job, s)
     end
   end
   if age >= 0 and call('HEXISTS', JOBS, id) == 1 then
-    call('ZADD', EXPIRING, now + age, id)
+    call('ZADD', EXPIRING, int(now + age), id)
   end
   local g = group(groupName(job))
   releaseIfIdle(groupName(job), g)
+  repeatEvent(id, job, 'ended')
 end
 
 local function history(job)
@@ -573,6 +593,7 @@ local function housekeep()
       madd('delayed', -1)
       makeWaiting(id, job, false, dueAt)
       saveJob(id, job)
+      repeatEvent(id, job, 'due')
     end
   end
   local unparked = call('ZRANGEBYSCORE', PARKED, '-inf', now)
@@ -670,7 +691,7 @@ local function claimOne(leaseFor, maxStalls)
   if queueRate then
     local may, wait = askRate('q', queueRate, 'peek')
     if not may then
-      mset('rateBlocked', tostring(now + wait))
+      mset('rateBlocked', int(now + wait))
       return nil
     end
   end
@@ -691,7 +712,7 @@ local function claimOne(leaseFor, maxStalls)
           if not may then
             where = 'rate'
             g[G_PARKED] = now + wait
-            call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED]), gid)
+            call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED])), gid)
           end
         end
       end
@@ -718,12 +739,12 @@ local function claimOne(leaseFor, maxStalls)
         recordBoth(gid, 'w', (now - job[R_READY]) * 1000)
         startAttempt(job)
         saveJob(id, job)
-        call('ZADD', ACTIVE, now + leaseFor, id)
+        call('ZADD', ACTIVE, int(now + leaseFor), id)
         return snapshot(id, job)
       elseif where == 'held' then
         g[G_HELD] = 1
       elseif where == 'parked' then
-        call('ZADD', PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
+        call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED] or -NEVER)), gid)
       end
     end
   end
@@ -737,6 +758,52 @@ local function claim(n, leaseFor, maxStalls, reply)
     end
     reply[#reply + 1] = job
   end
+end
+
+-- Adds a new job with id from the 16 values of ARGV at base (as add takes them). Returns its record and payload.
+local function insertAt(base, id)
+  local groupArg = ARGV[base + 2]
+  local job = {}
+  for f = 1, R_SIZE do
+    job[f] = false
+  end
+  job[R_NAME] = ARGV[base + 1]
+  job[R_GROUP] = groupArg ~= '' and groupArg or false
+  job[R_OPTS] = ARGV[base + 3]
+  job[R_CREATED] = now
+  job[R_SEQ] = 0
+  job[R_STARTED] = 0
+  job[R_FINISHED] = 0
+  job[R_FINISH] = 0
+  job[R_MADE] = 0
+  job[R_RLIMITS] = 0
+  job[R_PROGRESS] = 0
+  job[R_ATTEMPTS] = 0
+  job[R_HISTORY] = {}
+  job[R_TOKEN] = 0
+  job[R_STALLS] = 0
+  job[R_MAXSTALLS] = 0
+  job[R_MAX_ATTEMPTS] = tonumber(ARGV[base + 6])
+  job[R_PRIORITY] = tonumber(ARGV[base + 7])
+  job[R_KC_N] = tonumber(ARGV[base + 8])
+  job[R_KC_AGE] = tonumber(ARGV[base + 9])
+  job[R_KF_N] = tonumber(ARGV[base + 10])
+  job[R_KF_AGE] = tonumber(ARGV[base + 11])
+  job[R_MAX_RL] = tonumber(ARGV[base + 12])
+  job[R_DEDUP] = tonumber(ARGV[base + 13])
+  job[R_REPEAT] = ARGV[base + 14] ~= '' and ARGV[base + 14] or false
+  local scheduled = tonumber(ARGV[base + 15])
+  job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
+  local payload = ARGV[base + 4]
+  call('HSET', PAYLOADS, id, payload)
+  local delay = tonumber(ARGV[base + 5])
+  if job[R_REPEAT] then
+    delay = math.max(0, scheduled - now)
+  end
+  waitOrDelay(id, job, delay)
+  saveJob(id, job)
+  madd('added', 1)
+  return job, payload
 end
 
 -- add: ARGV[3] = how many jobs, then 16 values per job (see below). All or none: a job beyond the queue's or
@@ -760,7 +827,7 @@ local function add()
   end
   local max = mnum('maxWaiting', NEVER)
   local held = mnum('waiting', 0) + mnum('delayed', 0)
-  if held + fresh > max then
+  if fresh > 0 and held + fresh > max then
     return { 'full', '', max, held, fresh }
   end
   for gid, wanted in pairs(perGroup) do
@@ -786,50 +853,10 @@ local function add()
       if id == '' then
         repeat
           madd('ids', 1)
-          id = tostring(mnum('ids', 0))
+          id = int(mnum('ids', 0))
         until call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)
       end
-      local groupArg = ARGV[base + 2]
-      local job = {}
-      for f = 1, R_SIZE do
-        job[f] = false
-      end
-      job[R_NAME] = ARGV[base + 1]
-      job[R_GROUP] = groupArg ~= '' and groupArg or false
-      job[R_OPTS] = ARGV[base + 3]
-      job[R_CREATED] = now
-      job[R_SEQ] = 0
-      job[R_STARTED] = 0
-      job[R_FINISHED] = 0
-      job[R_FINISH] = 0
-      job[R_MADE] = 0
-      job[R_RLIMITS] = 0
-      job[R_PROGRESS] = 0
-      job[R_ATTEMPTS] = 0
-      job[R_HISTORY] = {}
-      job[R_TOKEN] = 0
-      job[R_STALLS] = 0
-      job[R_MAXSTALLS] = 0
-      job[R_MAX_ATTEMPTS] = tonumber(ARGV[base + 6])
-      job[R_PRIORITY] = tonumber(ARGV[base + 7])
-      job[R_KC_N] = tonumber(ARGV[base + 8])
-      job[R_KC_AGE] = tonumber(ARGV[base + 9])
-      job[R_KF_N] = tonumber(ARGV[base + 10])
-      job[R_KF_AGE] = tonumber(ARGV[base + 11])
-      job[R_MAX_RL] = tonumber(ARGV[base + 12])
-      job[R_DEDUP] = tonumber(ARGV[base + 13])
-      job[R_REPEAT] = ARGV[base + 14] ~= '' and ARGV[base + 14] or false
-      local scheduled = tonumber(ARGV[base + 15])
-      job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
-      local payload = ARGV[base + 4]
-      call('HSET', PAYLOADS, id, payload)
-      local delay = tonumber(ARGV[base + 5])
-      if job[R_REPEAT] then
-        delay = math.max(0, scheduled - now)
-      end
-      waitOrDelay(id, job, delay)
-      saveJob(id, job)
-      madd('added', 1)
+      local job, payload = insertAt(base, id)
       reply[#reply + 1] = 0
       reply[#reply + 1] = snapshot(id, job, payload)
     end
@@ -895,7 +922,7 @@ local function finishCommand()
             end
           end
         elseif untilAt > mnum('pausedUntil', -NEVER) then
-          mset('pausedUntil', tostring(untilAt))
+          mset('pausedUntil', int(untilAt))
         end
         makeWaiting(id, job, true)
         saveJob(id, job)
@@ -1014,6 +1041,7 @@ local function removeUnstarted(id, job)
   call('HDEL', JOBS, id)
   call('HDEL', PAYLOADS, id)
   releaseIfIdle(gid, g)
+  repeatEvent(id, job, 'removed')
 end
 
 -- Takes a finished job out of the kept ones and makes it wait again, its counts reset.
@@ -1032,6 +1060,17 @@ local function revive(id, job)
   job[R_FTRACE] = false
   makeWaiting(id, job, false)
   saveJob(id, job)
+end
+
+-- Forgets the pending run of repeatable job id, and takes it out if it is waiting or delayed (a running one
+-- finishes); no event is listed for it, since it is no longer the pending run.
+local function dropPendingRun(id)
+  local pending = call('HGET', REP_PENDING, id)
+  call('HDEL', REP_PENDING, id)
+  local job = pending and loadJob(pending)
+  if job and (job[R_STATE] == 'w' or job[R_STATE] == 'd') then
+    removeUnstarted(pending, job)
+  end
 end
 
 local function run()
@@ -1078,7 +1117,7 @@ local function run()
       local id, token = ARGV[i], tonumber(ARGV[i + 1])
       local job = loadJob(id)
       if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
-        call('ZADD', ACTIVE, now + leaseFor, id)
+        call('ZADD', ACTIVE, int(now + leaseFor), id)
         reply[#reply + 1] = 1
       else
         reply[#reply + 1] = 0
@@ -1249,6 +1288,68 @@ local function run()
       reply[#reply + 1] = v
     end
     return reply
+  elseif cmd == 'repGet' then
+    -- ARGV: id. Replies {record or nil, version, template payload or nil, pending run id or nil, now}.
+    local id = ARGV[3]
+    return { call('HGET', REP_RECORD, id), tonumber(call('HGET', REP_VERSION, id) or '0'),
+      call('HGET', REP_PAYLOAD, id), call('HGET', REP_PENDING, id), now }
+  elseif cmd == 'repSave' then
+    -- ARGV: id, the version read, the new record, payload, pending run id ('' none), kind ('d' fixed delay,
+    -- 'r' other), 1 to take out the pending run read (waiting or delayed) first, how many runs to add, then 16
+    -- values per run as add takes them. Replies 'stale' if the version moved on, else {'ok', then the snapshot of
+    -- each run added}.
+    local id = ARGV[3]
+    if tonumber(call('HGET', REP_VERSION, id) or '0') ~= tonumber(ARGV[4]) then
+      return 'stale'
+    end
+    if ARGV[9] == '1' then
+      dropPendingRun(id)
+    end
+    call('HSET', REP_RECORD, id, ARGV[5])
+    call('HSET', REP_PAYLOAD, id, ARGV[6])
+    call('HINCRBY', REP_VERSION, id, 1)
+    call('HSET', REP_KIND, id, ARGV[8])
+    if ARGV[7] == '' then
+      call('HDEL', REP_PENDING, id)
+    else
+      call('HSET', REP_PENDING, id, ARGV[7])
+    end
+    local reply = { 'ok' }
+    for i = 0, tonumber(ARGV[10]) - 1 do
+      local base = 11 + i * 16
+      local runId = ARGV[base]
+      if call('HEXISTS', JOBS, runId) == 0 and not call('ZSCORE', REMEMBERED, runId) then
+        local job, payload = insertAt(base, runId)
+        reply[#reply + 1] = snapshot(runId, job, payload)
+      end
+    end
+    return reply
+  elseif cmd == 'repPop' then
+    return call('LPOP', REP_TODO)
+  elseif cmd == 'repDel' then
+    -- ARGV: id. Takes out a repeatable job and its pending run if that is waiting or delayed. Replies 1, or 0 if
+    -- there was none.
+    local id = ARGV[3]
+    if call('HEXISTS', REP_RECORD, id) == 0 then
+      return 0
+    end
+    dropPendingRun(id)
+    call('HDEL', REP_RECORD, id)
+    call('HDEL', REP_PAYLOAD, id)
+    call('HDEL', REP_VERSION, id)
+    call('HDEL', REP_KIND, id)
+    return 1
+  elseif cmd == 'repList' then
+    -- Replies {id, record, payload, ...} of every repeatable job, by id.
+    local ids = call('HKEYS', REP_RECORD)
+    table.sort(ids)
+    local reply = {}
+    for _, id in ipairs(ids) do
+      reply[#reply + 1] = id
+      reply[#reply + 1] = call('HGET', REP_RECORD, id)
+      reply[#reply + 1] = call('HGET', REP_PAYLOAD, id)
+    end
+    return reply
   elseif cmd == 'nextDue' then
     return nextDue()
   end
@@ -1258,4 +1359,4 @@ end
 local reply = run()
 flushGroups()
 flushMeta()
-return { reply }
+return { reply, call('LLEN', REP_TODO) }
