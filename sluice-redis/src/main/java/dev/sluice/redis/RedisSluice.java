@@ -75,8 +75,22 @@ public final class RedisSluice {
         private Duration retryInterval = Duration.ofSeconds(1);
         private SluiceClock clock = SluiceClock.system();
         private SluiceClock scriptClock;
+        private boolean functions = true;
 
         private Builder() {}
+
+        /**
+         * Whether queues run as a library of Redis functions on Redis 7 and newer ({@code FUNCTION LOAD} once, then
+         * {@code FCALL}: cheaper for Redis than a script, which defines everything at every call), or as a script
+         * ({@code EVALSHA}), as on Redis 6.2. Turn it off where the server refuses {@code FUNCTION LOAD}.
+         *
+         * @param functions true (the default) to use Redis functions where the server has them
+         * @return this builder
+         */
+        public Builder redisFunctions(boolean functions) {
+            this.functions = functions;
+            return this;
+        }
 
         /**
          * Connects to the standalone Redis at {@code url}: {@code redis://} or {@code rediss://} (TLS), with an
@@ -217,7 +231,8 @@ public final class RedisSluice {
                     commandTimeout,
                     retryInterval,
                     clock,
-                    scriptClock));
+                    scriptClock,
+                    functions));
         }
 
         private static <T> T present(String what, T value, String allowed) {

@@ -44,8 +44,16 @@ final class TestEngines {
 
     /** As {@link #on(SluiceClock)}, on the keys of {@code prefix}: engines standing for several processes. */
     static Sluice on(SluiceClock clock, String prefix) {
-        RedisSluice.Builder builder =
-                RedisSluice.builder().client(client()).keyPrefix(prefix).commandTimeout(Duration.ofSeconds(30));
+        return on(clock, prefix, true);
+    }
+
+    /** As {@link #on(SluiceClock, String)}; with {@code functions} false, queues run as scripts on any Redis. */
+    static Sluice on(SluiceClock clock, String prefix, boolean functions) {
+        RedisSluice.Builder builder = RedisSluice.builder()
+                .client(client())
+                .keyPrefix(prefix)
+                .commandTimeout(Duration.ofSeconds(30))
+                .redisFunctions(functions);
         return (clock instanceof ManualClock ? builder.scriptClock(clock) : builder.clock(clock)).build();
     }
 }

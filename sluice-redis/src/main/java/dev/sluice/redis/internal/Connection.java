@@ -8,6 +8,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.async.RedisServerAsyncCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -35,6 +36,10 @@ final class Connection implements AutoCloseable {
     private static final Pattern VERSION = Pattern.compile("(?m)^redis_version:(\\d+)\\.(\\d+)");
 
     final RedisScriptingAsyncCommands<byte[], byte[]> scripting;
+    /** Redis functions, on a standalone Redis 7 or newer; null elsewhere (scripts instead). */
+    volatile RedisFunctionAsyncCommands<byte[], byte[]> functions;
+
+    private final RedisFunctionAsyncCommands<byte[], byte[]> functionCommands;
     final RedisServerAsyncCommands<byte[], byte[]> server;
     final boolean cluster;
     final String description;
@@ -49,6 +54,7 @@ final class Connection implements AutoCloseable {
         this.cluster = clustered != null;
         this.connection = cluster ? clustered : standalone;
         this.scripting = cluster ? clustered.async() : standalone.async();
+        this.functionCommands = cluster ? null : standalone.async();
         this.server = cluster ? clustered.async() : standalone.async();
         this.ownedClient = ownedClient;
         this.description = description;
@@ -62,7 +68,7 @@ final class Connection implements AutoCloseable {
                 ClientResources resources = resources(settings);
                 RedisClient client = RedisClient.create(resources, uri);
                 client.setOptions(clientOptions(timeout));
-                return checked(openStandalone(client, owned(client, resources), uri.toString()));
+                return checked(openStandalone(client, owned(client, resources), uri.toString()), settings);
             }
             if (settings.clusterUrls() != null) {
                 List<RedisURI> uris = new ArrayList<>();
@@ -82,12 +88,14 @@ final class Connection implements AutoCloseable {
                                 .enablePeriodicRefresh(Duration.ofSeconds(10))
                                 .build())
                         .build());
-                return checked(openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls()));
+                return checked(
+                        openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls()), settings);
             }
             if (settings.client() != null) {
-                return checked(openStandalone(settings.client(), null, "the application's RedisClient"));
+                return checked(openStandalone(settings.client(), null, "the application's RedisClient"), settings);
             }
-            return checked(openCluster(settings.clusterClient(), null, "the application's RedisClusterClient"));
+            return checked(
+                    openCluster(settings.clusterClient(), null, "the application's RedisClusterClient"), settings);
         } catch (IllegalArgumentException | SluiceException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -162,8 +170,8 @@ final class Connection implements AutoCloseable {
         }
     }
 
-    /** Refuses servers older than 6.2, whose scripts lack what ours use. */
-    private static Connection checked(Connection connection) {
+    /** Refuses servers older than 6.2, whose scripts lack what ours use; notes whether it has Redis functions. */
+    private static Connection checked(Connection connection, RedisSettings settings) {
         String info;
         try {
             info = connection.server.info("server").get(10, TimeUnit.SECONDS);
@@ -179,6 +187,9 @@ final class Connection implements AutoCloseable {
                 connection.close();
                 throw new SluiceException("Redis " + major + "." + minor + " (" + connection.description
                         + ") is too old: Sluice needs Redis 6.2 or newer, or Valkey");
+            }
+            if (major >= 7 && settings.redisFunctions()) {
+                connection.functions = connection.functionCommands;
             }
         }
         return connection;

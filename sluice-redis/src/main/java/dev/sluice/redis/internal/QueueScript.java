@@ -8,9 +8,22 @@ final class QueueScript {
      * The limiter script wrapped as a function, {@code runLimit(KEYS, ARGV)}, then the queue script: queue and
      * group rates are decided by the very algorithms the limiters use, one copy of each.
      */
-    static final String SOURCE =
+    private static final String LIBRARY =
             "local function runLimit(KEYS, ARGV)\n" + LimitScript.SOURCE + "\nend\n" + LimitScript.load("queue.lua");
+
+    /** The library as a script, for {@code EVALSHA}: it defines everything, then runs the call. */
+    static final String SOURCE = LIBRARY + "\nreturn entry(KEYS, ARGV)\n";
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = LimitScript.sha1(SOURCE);
+
+    /**
+     * The name of the library as a Redis function (Redis 7+): loaded once, so a call does not define it anew. The
+     * name carries the library's hash, so that processes of other versions keep their own.
+     */
+    static final String FUNCTION = "sluice_queue_" + SHA.substring(0, 16);
+
+    /** The library as Redis functions, for {@code FUNCTION LOAD}. */
+    static final String FUNCTION_LIBRARY = "#!lua name=" + FUNCTION + "\n" + LIBRARY + "\nredis.register_function('"
+            + FUNCTION + "', function(keys, args) return entry(keys, args) end)\n";
 }

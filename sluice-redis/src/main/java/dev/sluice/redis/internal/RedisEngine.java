@@ -18,6 +18,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -362,42 +363,44 @@ public final class RedisEngine implements Sluice {
      * @throws SluiceException if Redis is unavailable, too slow, or refuses the call
      */
     List<Object> queueCall(byte[] key, byte[][] args, boolean changes) {
-        byte[][] keys = {key};
-        try {
-            List<Object> reply;
-            try {
-                reply = await(connection.scripting.<List<Object>>evalsha(
-                        QueueScript.SHA, ScriptOutputType.MULTI, keys, args));
-            } catch (RedisNoScriptException lost) {
-                reply = await(connection.scripting.<List<Object>>eval(
-                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args));
-            }
-            return reply;
-        } catch (Unavailable e) {
-            throw unavailable(e, changes);
-        }
+        return queueReply(queueSend(key, args), key, args, changes);
     }
 
-    /** Sends a call of the queue script without waiting for its reply: Redis runs such calls in the order sent. */
+    /**
+     * Sends a call of the queue library without waiting for its reply (Redis runs such calls in the order sent):
+     * its Redis function on Redis 7+, else its script.
+     */
     RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
+        RedisFunctionAsyncCommands<byte[], byte[]> functions = connection.functions;
+        if (functions != null) {
+            return functions.fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, new byte[][] {key}, args);
+        }
         return connection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
     }
 
     /**
-     * The reply of a call {@link #queueSend sent}, within the command timeout (sent whole if Redis lost the script).
+     * The reply of a call {@link #queueSend sent}, within the command timeout. If Redis does not have the library
+     * (the first call, a restart without persistence, a flush), it is loaded, or the script sent whole, and the
+     * call made again.
      *
      * @throws SluiceException as {@link #queueCall}
      */
     List<Object> queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
+        byte[][] keys = {key};
         try {
-            List<Object> reply;
             try {
-                reply = await(sent);
+                return await(sent);
             } catch (RedisNoScriptException lost) {
-                reply = await(connection.scripting.<List<Object>>eval(
-                        QueueScript.SOURCE, ScriptOutputType.MULTI, new byte[][] {key}, args));
+                return await(connection.scripting.<List<Object>>eval(
+                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args));
+            } catch (SluiceException refused) {
+                RedisFunctionAsyncCommands<byte[], byte[]> functions = connection.functions;
+                if (functions == null || !String.valueOf(refused.getMessage()).contains("Function not found")) {
+                    throw refused;
+                }
+                await(functions.functionLoad(QueueScript.FUNCTION_LIBRARY, true));
+                return await(functions.<List<Object>>fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, keys, args));
             }
-            return reply;
         } catch (Unavailable e) {
             throw unavailable(e, changes);
         }

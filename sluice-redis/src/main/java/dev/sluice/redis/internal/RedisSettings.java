@@ -16,4 +16,5 @@ public record RedisSettings(
         Duration commandTimeout,
         Duration retryInterval,
         SluiceClock clock,
-        SluiceClock scriptClock) {}
+        SluiceClock scriptClock,
+        boolean redisFunctions) {}

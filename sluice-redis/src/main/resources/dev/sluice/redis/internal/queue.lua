@@ -1,7 +1,9 @@
--- Sluice's queue script: every change of a queue's state, and every read that must see due work applied, as
--- one atomic call. KEYS[1] is the queue's base key, "<prefix>:queue:{<name>}"; every other key of the queue is
--- the base plus a suffix (below), so all of them hash to the base's slot and the script works on Redis Cluster.
--- ARGV[1] names the command, ARGV[2] is the time: empty (Redis's own clock, TIME) or epoch microseconds (a test
+-- Sluice's queue library: every change of a queue's state, and every read that must see due work applied, as
+-- one atomic call of entry(keys, args). The engine adds how it is called: as a Redis function (Redis 7+, loaded
+-- once), or at the end of a script (EVALSHA). keys[1] is the queue's base key, "<prefix>:queue:{<name>}"; every
+-- other key of the queue is the base plus a suffix (below), so all of them hash to the base's slot and the
+-- library works on Redis Cluster.
+-- args[1] (ARG below) names the command, args[2] is the time: empty (Redis's own clock, TIME) or epoch microseconds (a test
 -- clock). Every command first applies what is due at that time (housekeep): delayed jobs that came due become
 -- waiting, paused groups whose pause ended come back, leases that ran out put their jobs back (or fail them
 -- after too many stalls), kept jobs whose age ran out go, remembered ids whose window ended are forgotten.
@@ -32,32 +34,20 @@
 -- form); a job is replied as its snapshot (see snapshot()).
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 
-local call = redis.call
-local spread = unpack
-local pack = cmsgpack.pack
-local unpack = cmsgpack.unpack
-local tonumber = tonumber
-local tostring = tostring
-local format = string.format
-local sub = string.sub
+-- set by entry(): a library of Redis functions may use neither Redis's API nor the standard library while it
+-- loads
+local call, pack, unpack, spread, tonumber, tostring, format, sub
 
-local B = KEYS[1]
-local META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
-local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
-local KEPT = { c = B .. ':c', f = B .. ':f' }
+-- This call's arguments (ARGV), its queue's keys, its command and its time: set by entry() at each call. The
+-- functions below are defined once where Redis keeps them loaded (a library of Redis functions), or at each
+-- call of a script.
+local ARG
+local B, META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS
+local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT
 -- repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it waits
 -- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
-local REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
-local REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
-
-local cmd = ARGV[1]
-local now
-if ARGV[2] == '' then
-  local t = call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-else
-  now = tonumber(ARGV[2])
-end
+local REP_RECORD, REP_VERSION, REP_PAYLOAD, REP_PENDING, REP_KIND, REP_TODO
+local cmd, now
 
 local NEVER = 9007199254740992 -- 2^53: no time
 
@@ -123,6 +113,16 @@ end
 
 local function madd(field, delta)
   mset(field, int(mnum(field, 0) + delta))
+end
+
+-- Adds member to one of the timed sorted sets (delayed, paused groups, leases, expiries, remembered ids) at time
+-- at, lowering the queue's 'due': no call looks at those sets before the earliest time any of them holds (a
+-- 'due' left early by a removal only makes one call look and find nothing).
+local function scheduleAt(key, at, member)
+  call('ZADD', key, int(at), member)
+  if at < mnum('due', NEVER) then
+    mset('due', int(at))
+  end
 end
 
 local function flushMeta()
@@ -256,12 +256,10 @@ end
 local function recordTime(scope, kind, nanos)
   local key = statsKey(scope)
   call('HINCRBY', key, kind .. bucket(nanos), 1)
-  call('HINCRBY', key, kind .. 'n', 1)
-  local max = tonumber(call('HGET', key, kind .. 'max') or '0')
+  local max = tonumber(call('HGET', key, kind .. 'max') or '-1')
   if nanos > max then
     call('HSET', key, kind .. 'max', int(nanos))
   end
-  touchStats(scope)
 end
 
 local function recordBoth(gid, kind, nanos)
@@ -287,7 +285,6 @@ end
 
 local function countKept(gid, s, delta)
   call('HINCRBY', statsKey(gid), s == 'c' and 'kc' or 'kf', delta)
-  touchStats(gid)
 end
 
 local function upperBound(index)
@@ -300,17 +297,17 @@ end
 
 -- {count, p50, p90, p99, max} of one kind of time in a scope's hash (as a flat field map).
 local function latency(fields, kind)
-  local count = tonumber(fields[kind .. 'n'] or '0')
   local max = tonumber(fields[kind .. 'max'] or '0')
-  if count == 0 then
-    return { 0, 0, 0, 0, 0 }
-  end
-  local indexes = {}
-  for field, _ in pairs(fields) do
+  local indexes, count = {}, 0
+  for field, value in pairs(fields) do
     local index = string.match(field, '^' .. kind .. '(%d+)$')
     if index then
       indexes[#indexes + 1] = tonumber(index)
+      count = count + tonumber(value)
     end
+  end
+  if count == 0 then
+    return { 0, 0, 0, 0, 0 }
   end
   table.sort(indexes)
   local reply = { count }
@@ -394,7 +391,7 @@ local function offer(gid, g)
     g[G_INRING] = 1
     touchGroup(gid)
   elseif where == 'parked' then
-    call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED] or -NEVER)), gid)
+    scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
   elseif where == 'held' then
     g[G_HELD] = 1
     touchGroup(gid)
@@ -444,7 +441,7 @@ local function makeDelayed(id, job, runAt)
   madd('seq', 1)
   job[R_SEQ] = mnum('seq', 0)
   job[R_KEY] = orderKey(job[R_SEQ])
-  call('ZADD', DELAYED, int(runAt), job[R_KEY] .. id)
+  scheduleAt(DELAYED, runAt, job[R_KEY] .. id)
   g[G_DELAYED] = g[G_DELAYED] + 1
   touchGroup(gid)
   madd('delayed', 1)
@@ -464,7 +461,7 @@ local function remember(id, job)
   if window and window >= 0 then
     local untilAt = job[R_FINISHED] + window
     if untilAt > now then
-      call('ZADD', REMEMBERED, int(untilAt), id)
+      scheduleAt(REMEMBERED, untilAt, id)
     end
   end
 end
@@ -518,7 +515,7 @@ local function finish(id, job, s)
     end
   end
   if age >= 0 and call('HEXISTS', JOBS, id) == 1 then
-    call('ZADD', EXPIRING, int(now + age), id)
+    scheduleAt(EXPIRING, now + age, id)
   end
   local g = group(groupName(job))
   releaseIfIdle(groupName(job), g)
@@ -577,7 +574,25 @@ end
 
 -- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
 -- kept jobs and forgets remembered ids.
+-- The earliest time in the timed sorted sets; NEVER if they are empty.
+local function earliest()
+  local next = NEVER
+  for _, key in ipairs({ DELAYED, PARKED, ACTIVE, EXPIRING, REMEMBERED }) do
+    local first = call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    if first[2] then
+      local at = tonumber(first[2])
+      if at < next then
+        next = at
+      end
+    end
+  end
+  return next
+end
+
 local function housekeep()
+  if mnum('due', -NEVER) > now then
+    return
+  end
   local due = call('ZRANGEBYSCORE', DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
   for i = 1, #due, 2 do
     local member = due[i]
@@ -632,6 +647,7 @@ local function housekeep()
     end
   end
   call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
+  mset('due', int(earliest()))
 end
 
 -- ------------------------------------------------------------------------------------------ replies
@@ -658,16 +674,7 @@ end
 -- The earliest time something falls due: a delayed job, a pause's end, a lease's end, an expiry, a
 -- remembered id's end; or the queue's own pause end. NEVER if nothing.
 local function nextDue()
-  local next = NEVER
-  for _, key in ipairs({ DELAYED, PARKED, ACTIVE, EXPIRING, REMEMBERED }) do
-    local first = call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    if first[2] then
-      local at = tonumber(first[2])
-      if at < next then
-        next = at
-      end
-    end
-  end
+  local next = mnum('due', NEVER)
   for _, field in ipairs({ 'pausedUntil', 'rateBlocked' }) do
     local untilAt = mnum(field, -NEVER)
     if untilAt > now and untilAt < next then
@@ -712,7 +719,7 @@ local function claimOne(leaseFor, maxStalls)
           if not may then
             where = 'rate'
             g[G_PARKED] = now + wait
-            call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED])), gid)
+            scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED]), gid)
           end
         end
       end
@@ -739,12 +746,12 @@ local function claimOne(leaseFor, maxStalls)
         recordBoth(gid, 'w', (now - job[R_READY]) * 1000)
         startAttempt(job)
         saveJob(id, job)
-        call('ZADD', ACTIVE, int(now + leaseFor), id)
+        scheduleAt(ACTIVE, now + leaseFor, id)
         return snapshot(id, job)
       elseif where == 'held' then
         g[G_HELD] = 1
       elseif where == 'parked' then
-        call('ZADD', PARKED, int(math.max(g[G_PAUSED], g[G_PARKED] or -NEVER)), gid)
+        scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
       end
     end
   end
@@ -762,14 +769,14 @@ end
 
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them). Returns its record and payload.
 local function insertAt(base, id)
-  local groupArg = ARGV[base + 2]
+  local groupArg = ARG[base + 2]
   local job = {}
   for f = 1, R_SIZE do
     job[f] = false
   end
-  job[R_NAME] = ARGV[base + 1]
+  job[R_NAME] = ARG[base + 1]
   job[R_GROUP] = groupArg ~= '' and groupArg or false
-  job[R_OPTS] = ARGV[base + 3]
+  job[R_OPTS] = ARG[base + 3]
   job[R_CREATED] = now
   job[R_SEQ] = 0
   job[R_STARTED] = 0
@@ -783,20 +790,20 @@ local function insertAt(base, id)
   job[R_TOKEN] = 0
   job[R_STALLS] = 0
   job[R_MAXSTALLS] = 0
-  job[R_MAX_ATTEMPTS] = tonumber(ARGV[base + 6])
-  job[R_PRIORITY] = tonumber(ARGV[base + 7])
-  job[R_KC_N] = tonumber(ARGV[base + 8])
-  job[R_KC_AGE] = tonumber(ARGV[base + 9])
-  job[R_KF_N] = tonumber(ARGV[base + 10])
-  job[R_KF_AGE] = tonumber(ARGV[base + 11])
-  job[R_MAX_RL] = tonumber(ARGV[base + 12])
-  job[R_DEDUP] = tonumber(ARGV[base + 13])
-  job[R_REPEAT] = ARGV[base + 14] ~= '' and ARGV[base + 14] or false
-  local scheduled = tonumber(ARGV[base + 15])
+  job[R_MAX_ATTEMPTS] = tonumber(ARG[base + 6])
+  job[R_PRIORITY] = tonumber(ARG[base + 7])
+  job[R_KC_N] = tonumber(ARG[base + 8])
+  job[R_KC_AGE] = tonumber(ARG[base + 9])
+  job[R_KF_N] = tonumber(ARG[base + 10])
+  job[R_KF_AGE] = tonumber(ARG[base + 11])
+  job[R_MAX_RL] = tonumber(ARG[base + 12])
+  job[R_DEDUP] = tonumber(ARG[base + 13])
+  job[R_REPEAT] = ARG[base + 14] ~= '' and ARG[base + 14] or false
+  local scheduled = tonumber(ARG[base + 15])
   job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
-  local payload = ARGV[base + 4]
+  local payload = ARG[base + 4]
   call('HSET', PAYLOADS, id, payload)
-  local delay = tonumber(ARGV[base + 5])
+  local delay = tonumber(ARG[base + 5])
   if job[R_REPEAT] then
     delay = math.max(0, scheduled - now)
   end
@@ -806,22 +813,22 @@ local function insertAt(base, id)
   return job, payload
 end
 
--- add: ARGV[3] = how many jobs, then 16 values per job (see below). All or none: a job beyond the queue's or
+-- add: ARG[3] = how many jobs, then 16 values per job (see below). All or none: a job beyond the queue's or
 -- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
 -- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
 local function add()
-  local count = tonumber(ARGV[3])
+  local count = tonumber(ARG[3])
   local FIELDS = 16
   local fresh, perGroup, seen = 0, {}, {}
   for i = 0, count - 1 do
     local base = 4 + i * FIELDS
-    local id = ARGV[base]
+    local id = ARG[base]
     if id == '' or (not seen[id] and call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)) then
       if id ~= '' then
         seen[id] = true
       end
       fresh = fresh + 1
-      local g = ARGV[base + 2] == '' and 'u' or ('g' .. ARGV[base + 2])
+      local g = ARG[base + 2] == '' and 'u' or ('g' .. ARG[base + 2])
       perGroup[g] = (perGroup[g] or 0) + 1
     end
   end
@@ -841,7 +848,7 @@ local function add()
   local reply = { 'ok' }
   for i = 0, count - 1 do
     local base = 4 + i * FIELDS
-    local id = ARGV[base]
+    local id = ARG[base]
     local existing = id ~= '' and loadJob(id)
     if existing then
       reply[#reply + 1] = 1
@@ -871,7 +878,7 @@ end
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''),
 -- next due, 1 if nothing is left waiting, delayed or active (before the claims) else 0, then the jobs claimed}.
 local function finishCommand()
-  local id, token, how = ARGV[3], tonumber(ARGV[4]), ARGV[5]
+  local id, token, how = ARG[3], tonumber(ARG[4]), ARG[5]
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
   local payload = owned and call('HGET', PAYLOADS, id)
@@ -879,7 +886,7 @@ local function finishCommand()
   local at = 6
   if owned then
     if how == 'c' then
-      local value = ARGV[6]
+      local value = ARG[6]
       at = 7
       job[R_MADE] = job[R_MADE] + 1
       job[R_RESULT] = value ~= '' and sub(value, 2) or false
@@ -887,7 +894,7 @@ local function finishCommand()
       finish(id, job, 'c')
       happened = 'completed'
     elseif how == 'f' then
-      local outcome, reason, class, trace, delay = ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
+      local outcome, reason, class, trace, delay = ARG[6], ARG[7], ARG[8], ARG[9], tonumber(ARG[10])
       at = 11
       job[R_MADE] = job[R_MADE] + 1
       endAttempt(job, outcome, reason)
@@ -900,7 +907,7 @@ local function finishCommand()
         happened = 'retrying'
       end
     elseif how == 'r' then
-      local scope, after, note = ARGV[6], tonumber(ARGV[7]), ARGV[8]
+      local scope, after, note = ARG[6], tonumber(ARG[7]), ARG[8]
       at = 9
       endAttempt(job, 'RATE_LIMITED', note)
       if job[R_RLIMITS] >= job[R_MAX_RL] then
@@ -929,7 +936,7 @@ local function finishCommand()
         happened = 'rate-limited'
       end
     elseif how == 'a' then
-      local delay = tonumber(ARGV[6])
+      local delay = tonumber(ARG[6])
       at = 7
       endAttempt(job, 'RESCHEDULED', nil)
       waitOrDelay(id, job, delay)
@@ -937,7 +944,7 @@ local function finishCommand()
       happened = 'rescheduled'
     else
       at = 7
-      endAttempt(job, 'INTERRUPTED', ARGV[6])
+      endAttempt(job, 'INTERRUPTED', ARG[6])
       makeWaiting(id, job, true)
       saveJob(id, job)
       happened = 'interrupted'
@@ -958,7 +965,7 @@ local function finishCommand()
   if owned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
     reply[5] = 1
   end
-  claim(tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2]), reply)
+  claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), reply)
   reply[4] = nextDue()
   return reply
 end
@@ -1077,21 +1084,21 @@ local function run()
   if cmd == 'open' then
     -- ARGV: codec, concurrency, maxWaiting, group concurrency, group maxWaiting. Replies the codec the queue
     -- was created with.
-    local codec = ARGV[3]
+    local codec = ARG[3]
     call('HSETNX', META, 'codec', codec)
-    mset('concurrency', ARGV[4])
-    mset('maxWaiting', ARGV[5])
-    mset('gconc', ARGV[6])
-    mset('gmax', ARGV[7])
-    -- ARGV[8], ARGV[9]: the queue's rate and the groups' default rate ('' for none)
-    if ARGV[8] ~= '' then
-      mset('rate', ARGV[8])
+    mset('concurrency', ARG[4])
+    mset('maxWaiting', ARG[5])
+    mset('gconc', ARG[6])
+    mset('gmax', ARG[7])
+    -- ARG[8], ARG[9]: the queue's rate and the groups' default rate ('' for none)
+    if ARG[8] ~= '' then
+      mset('rate', ARG[8])
     else
       call('HDEL', META, 'rate')
       meta.rate = nil
     end
-    if ARGV[9] ~= '' then
-      mset('grate', ARGV[9])
+    if ARG[9] ~= '' then
+      mset('grate', ARG[9])
     else
       call('HDEL', META, 'grate')
       meta.grate = nil
@@ -1104,20 +1111,20 @@ local function run()
   elseif cmd == 'claim' then
     -- ARGV: how many, lease, maxStalls. Replies {next due, then the jobs claimed}.
     local reply = { 0 }
-    claim(tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), reply)
+    claim(tonumber(ARG[3]), tonumber(ARG[4]), tonumber(ARG[5]), reply)
     reply[1] = nextDue()
     return reply
   elseif cmd == 'finish' then
     return finishCommand()
   elseif cmd == 'renew' then
     -- ARGV: lease, then id and token of each job. Replies 1 or 0 per job: whether its lease still held.
-    local leaseFor = tonumber(ARGV[3])
+    local leaseFor = tonumber(ARG[3])
     local reply = {}
-    for i = 4, #ARGV, 2 do
-      local id, token = ARGV[i], tonumber(ARGV[i + 1])
+    for i = 4, #ARG, 2 do
+      local id, token = ARG[i], tonumber(ARG[i + 1])
       local job = loadJob(id)
       if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
-        call('ZADD', ACTIVE, int(now + leaseFor), id)
+        scheduleAt(ACTIVE, now + leaseFor, id)
         reply[#reply + 1] = 1
       else
         reply[#reply + 1] = 0
@@ -1126,33 +1133,33 @@ local function run()
     return reply
   elseif cmd == 'progress' then
     -- ARGV: id, token, percent. Replies the snapshot, or nil if the token no longer owns the job.
-    local id, token = ARGV[3], tonumber(ARGV[4])
+    local id, token = ARG[3], tonumber(ARG[4])
     local job = loadJob(id)
     if not job or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
       return false
     end
-    job[R_PROGRESS] = tonumber(ARGV[5])
+    job[R_PROGRESS] = tonumber(ARG[5])
     saveJob(id, job)
     return snapshot(id, job)
   elseif cmd == 'owns' then
-    local job = loadJob(ARGV[3])
-    return (job and job[R_STATE] == 'a' and job[R_TOKEN] == tonumber(ARGV[4])) and 1 or 0
+    local job = loadJob(ARG[3])
+    return (job and job[R_STATE] == 'a' and job[R_TOKEN] == tonumber(ARG[4])) and 1 or 0
   elseif cmd == 'get' then
-    local job = loadJob(ARGV[3])
-    return job and snapshot(ARGV[3], job) or false
+    local job = loadJob(ARG[3])
+    return job and snapshot(ARG[3], job) or false
   elseif cmd == 'counts' then
     return { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0), call('ZCARD', KEPT.c), call('ZCARD', KEPT.f),
       mnum('added', 0), mnum('completed', 0), mnum('failed', 0) }
   elseif cmd == 'jobs' then
-    return jobsPage(ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]))
+    return jobsPage(ARG[3], tonumber(ARG[4]), tonumber(ARG[5]))
   elseif cmd == 'pause' then
-    mset('paused', ARGV[3])
+    mset('paused', ARG[3])
     return 1
   elseif cmd == 'paused' then
     return m('paused') == '1' and 1 or 0
   elseif cmd == 'remove' then
     -- Replies 1 removed, 0 no such job, 'active' for a running job.
-    local id = ARGV[3]
+    local id = ARG[3]
     local job = loadJob(id)
     if not job then
       return 0
@@ -1168,12 +1175,12 @@ local function run()
     return 1
   elseif cmd == 'retry' then
     -- ARGV: id, state ('c' or 'f'). Replies 'ok', 'missing', or the state the job is in.
-    local id = ARGV[3]
+    local id = ARG[3]
     local job = loadJob(id)
     if not job then
       return 'missing'
     end
-    if job[R_STATE] ~= ARGV[4] then
+    if job[R_STATE] ~= ARG[4] then
       return STATES[job[R_STATE]]
     end
     revive(id, job)
@@ -1186,11 +1193,11 @@ local function run()
     return #ids
   elseif cmd == 'clean' then
     -- ARGV: state ('c' or 'f'), age: jobs at least that old go ('none': too long an age, none goes).
-    local key = KEPT[ARGV[3]]
-    if ARGV[4] == 'none' then
+    local key = KEPT[ARG[3]]
+    if ARG[4] == 'none' then
       return 0
     end
-    local cutoff = now - tonumber(ARGV[4])
+    local cutoff = now - tonumber(ARG[4])
     local removed = 0
     for _, id in ipairs(call('ZRANGE', key, 0, -1)) do
       local job = loadJob(id)
@@ -1207,7 +1214,7 @@ local function run()
         doomed[#doomed + 1] = sub(member, 17)
       end
     end
-    if ARGV[3] == '1' then
+    if ARG[3] == '1' then
       for _, member in ipairs(call('ZRANGE', DELAYED, 0, -1)) do
         doomed[#doomed + 1] = sub(member, 17)
       end
@@ -1218,32 +1225,32 @@ local function run()
     return #doomed
   elseif cmd == 'limits' then
     -- ARGV: what ('concurrency', 'defaults', 'group', 'clear'), then values.
-    local what = ARGV[3]
+    local what = ARG[3]
     if what == 'concurrency' then
-      mset('concurrency', ARGV[4])
+      mset('concurrency', ARG[4])
     elseif what == 'rate' then
-      if ARGV[4] == '' then
+      if ARG[4] == '' then
         call('HDEL', META, 'rate')
         m('rate')
         meta.rate = nil
       else
-        mset('rate', ARGV[4])
+        mset('rate', ARG[4])
       end
       call('HDEL', META, 'rateBlocked')
       meta.rateBlocked = nil
     elseif what == 'defaults' then
-      mset('gconc', ARGV[4])
-      mset('gmax', ARGV[5])
-      if ARGV[6] == '' then
+      mset('gconc', ARG[4])
+      mset('gmax', ARG[5])
+      if ARG[6] == '' then
         call('HDEL', META, 'grate')
         meta.grate = nil
       else
-        mset('grate', ARGV[6])
+        mset('grate', ARG[6])
       end
     elseif what == 'group' then
-      call('HSET', GLIMITS, 'g' .. ARGV[4], ARGV[5] .. '|' .. ARGV[6] .. '|' .. ARGV[7])
+      call('HSET', GLIMITS, 'g' .. ARG[4], ARG[5] .. '|' .. ARG[6] .. '|' .. ARG[7])
     elseif what == 'clear' then
-      call('HDEL', GLIMITS, 'g' .. ARGV[4])
+      call('HDEL', GLIMITS, 'g' .. ARG[4])
     end
     ownLimits = {}
     -- every group is looked at again under the new limits: held and rate-parked ones come back
@@ -1259,10 +1266,10 @@ local function run()
     end
     return 1
   elseif cmd == 'groupLimits' then
-    local c, w, rate = limitsOf(ARGV[3] == '' and 'u' or 'g' .. ARGV[3])
+    local c, w, rate = limitsOf(ARG[3] == '' and 'u' or 'g' .. ARG[3])
     return { c, w, rate }
   elseif cmd == 'groupCounts' then
-    local gid = ARGV[3] == '' and 'u' or 'g' .. ARGV[3]
+    local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
     local g = findGroup(gid)
     if not g then
       return { 0, 0, 0 }
@@ -1271,7 +1278,7 @@ local function run()
   elseif cmd == 'stats' then
     -- ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting, delayed,
     -- active, then statsOf}.
-    local scope = ARGV[3]
+    local scope = ARG[3]
     if scope == '' then
       local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
       for _, v in ipairs(statsOf('q')) do
@@ -1290,7 +1297,7 @@ local function run()
     return reply
   elseif cmd == 'repGet' then
     -- ARGV: id. Replies {record or nil, version, template payload or nil, pending run id or nil, now}.
-    local id = ARGV[3]
+    local id = ARG[3]
     return { call('HGET', REP_RECORD, id), tonumber(call('HGET', REP_VERSION, id) or '0'),
       call('HGET', REP_PAYLOAD, id), call('HGET', REP_PENDING, id), now }
   elseif cmd == 'repSave' then
@@ -1298,26 +1305,26 @@ local function run()
     -- 'r' other), 1 to take out the pending run read (waiting or delayed) first, how many runs to add, then 16
     -- values per run as add takes them. Replies 'stale' if the version moved on, else {'ok', then the snapshot of
     -- each run added}.
-    local id = ARGV[3]
-    if tonumber(call('HGET', REP_VERSION, id) or '0') ~= tonumber(ARGV[4]) then
+    local id = ARG[3]
+    if tonumber(call('HGET', REP_VERSION, id) or '0') ~= tonumber(ARG[4]) then
       return 'stale'
     end
-    if ARGV[9] == '1' then
+    if ARG[9] == '1' then
       dropPendingRun(id)
     end
-    call('HSET', REP_RECORD, id, ARGV[5])
-    call('HSET', REP_PAYLOAD, id, ARGV[6])
+    call('HSET', REP_RECORD, id, ARG[5])
+    call('HSET', REP_PAYLOAD, id, ARG[6])
     call('HINCRBY', REP_VERSION, id, 1)
-    call('HSET', REP_KIND, id, ARGV[8])
-    if ARGV[7] == '' then
+    call('HSET', REP_KIND, id, ARG[8])
+    if ARG[7] == '' then
       call('HDEL', REP_PENDING, id)
     else
-      call('HSET', REP_PENDING, id, ARGV[7])
+      call('HSET', REP_PENDING, id, ARG[7])
     end
     local reply = { 'ok' }
-    for i = 0, tonumber(ARGV[10]) - 1 do
+    for i = 0, tonumber(ARG[10]) - 1 do
       local base = 11 + i * 16
-      local runId = ARGV[base]
+      local runId = ARG[base]
       if call('HEXISTS', JOBS, runId) == 0 and not call('ZSCORE', REMEMBERED, runId) then
         local job, payload = insertAt(base, runId)
         reply[#reply + 1] = snapshot(runId, job, payload)
@@ -1329,7 +1336,7 @@ local function run()
   elseif cmd == 'repDel' then
     -- ARGV: id. Takes out a repeatable job and its pending run if that is waiting or delayed. Replies 1, or 0 if
     -- there was none.
-    local id = ARGV[3]
+    local id = ARG[3]
     if call('HEXISTS', REP_RECORD, id) == 0 then
       return 0
     end
@@ -1356,7 +1363,28 @@ local function run()
   return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"')
 end
 
-local reply = run()
-flushGroups()
-flushMeta()
-return { reply, call('LLEN', REP_TODO) }
+-- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
+-- events of pending runs of repeatable jobs wait for the engine}.
+local function entry(keys, args)
+  call, pack, unpack, spread = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack
+  tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
+  ARG = args
+  B = keys[1]
+  META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
+  PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
+  KEPT = { c = B .. ':c', f = B .. ':f' }
+  REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
+  REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
+  cmd = ARG[1]
+  if ARG[2] == '' then
+    local t = call('TIME')
+    now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  else
+    now = tonumber(ARG[2])
+  end
+  meta, metaDirty, groups, groupsDirty, ownLimits = nil, {}, {}, {}, {}
+  local reply = run()
+  flushGroups()
+  flushMeta()
+  return { reply, call('LLEN', REP_TODO) }
+end

@@ -67,7 +67,8 @@ public final class HammerMain {
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(1),
                 skewed,
-                scriptClock ? skewed : null));
+                scriptClock ? skewed : null,
+                true));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
