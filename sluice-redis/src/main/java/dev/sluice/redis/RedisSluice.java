@@ -62,6 +62,9 @@ public final class RedisSluice {
         return new Builder();
     }
 
+    /** The largest encoded payload a queue accepts unless the builder says otherwise: 512 KiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
+
     /** Describes a Redis engine. Not thread-safe. */
     public static final class Builder {
         private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
@@ -76,8 +79,27 @@ public final class RedisSluice {
         private SluiceClock clock = SluiceClock.system();
         private SluiceClock scriptClock;
         private boolean functions = true;
+        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
 
         private Builder() {}
+
+        /**
+         * The largest encoded payload a queue accepts, 512 KiB by default (1 byte to 512 MiB, Redis's own limit): a
+         * bigger one is refused at the add, which then adds nothing. Large payloads slow every call that moves
+         * their job; store big documents elsewhere and put their key in the payload.
+         *
+         * @param maxPayloadBytes 1 to 536,870,912
+         * @return this builder
+         * @throws IllegalArgumentException if it is out of range
+         */
+        public Builder maxPayloadBytes(int maxPayloadBytes) {
+            if (maxPayloadBytes < 1 || maxPayloadBytes > 512 * 1024 * 1024) {
+                throw new IllegalArgumentException(
+                        "maxPayloadBytes must be 1 to 536870912 (512 MiB), was " + maxPayloadBytes);
+            }
+            this.maxPayloadBytes = maxPayloadBytes;
+            return this;
+        }
 
         /**
          * Whether queues run as a library of Redis functions on Redis 7 and newer ({@code FUNCTION LOAD} once, then
@@ -232,7 +254,8 @@ public final class RedisSluice {
                     retryInterval,
                     clock,
                     scriptClock,
-                    functions));
+                    functions,
+                    maxPayloadBytes));
         }
 
         private static <T> T present(String what, T value, String allowed) {

@@ -42,6 +42,9 @@ public final class RedisEngine implements Sluice {
     private final SluiceClock scriptClock;
     private final long timeoutNanos;
     private final long retryIntervalNanos;
+    /** The largest encoded payload a queue of this engine accepts. */
+    final int maxPayloadBytes;
+
     private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
 
     /** When Redis failed last: until {@link #retryAt}, limiters answer without asking it. */
@@ -60,6 +63,7 @@ public final class RedisEngine implements Sluice {
         this.scriptClock = settings.scriptClock();
         this.timeoutNanos = settings.commandTimeout().toNanos();
         this.retryIntervalNanos = settings.retryInterval().toNanos();
+        this.maxPayloadBytes = settings.maxPayloadBytes();
         this.fallback = new InMemoryLimiters(this, clock);
     }
 

@@ -326,8 +326,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     @Override
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
-        QueueChecks.Prepared prepared =
-                QueueChecks.prepare(new NewJob<>(jobName, payload, jobOptions), -1, options, codec);
+        QueueChecks.Prepared prepared = prepare(new NewJob<>(jobName, payload, jobOptions), -1);
         return addAll(List.of(prepared), List.of(payload), roomDeadline()).get(0);
     }
 
@@ -341,8 +340,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     @Override
     public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
-        QueueChecks.Prepared prepared =
-                QueueChecks.prepare(new NewJob<>(jobName, payload, jobOptions), -1, options, codec);
+        QueueChecks.Prepared prepared = prepare(new NewJob<>(jobName, payload, jobOptions), -1);
         long deadline = roomDeadline();
         return async(() -> addAll(List.of(prepared), List.of(payload), deadline).get(0));
     }
@@ -356,11 +354,29 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return async(() -> prepared.isEmpty() ? List.<Added<T>>of() : addAll(prepared, payloads, deadline));
     }
 
+    /**
+     * {@link QueueChecks#prepare}, and a payload no bigger than the engine's {@code maxPayloadBytes}.
+     *
+     * @throws IllegalArgumentException naming the job, the size and the limit
+     */
+    private QueueChecks.Prepared prepare(NewJob<T> job, int index) {
+        QueueChecks.Prepared prepared = QueueChecks.prepare(job, index, options, codec);
+        int size = prepared.payload().length;
+        if (size > engine.maxPayloadBytes) {
+            String where =
+                    index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
+            throw new IllegalArgumentException("the payload of " + where + " is " + size
+                    + " bytes encoded, more than the engine's maxPayloadBytes " + engine.maxPayloadBytes
+                    + " (RedisSluice.builder().maxPayloadBytes); nothing was added");
+        }
+        return prepared;
+    }
+
     private List<QueueChecks.Prepared> prepareBulk(List<NewJob<T>> jobs) {
         QueueChecks.checkBulk(jobs);
         List<QueueChecks.Prepared> prepared = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
-            prepared.add(QueueChecks.prepare(jobs.get(i), i, options, codec));
+            prepared.add(prepare(jobs.get(i), i));
         }
         return prepared;
     }
@@ -947,7 +963,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public RepeatableJob<T> repeat(String id, Schedule schedule, NewJob<T> template) {
         checkOpen();
         QueueChecks.checkRepeat(id, schedule, template);
-        return repeats.register(id, schedule, template, QueueChecks.prepare(template, -1, options, codec));
+        return repeats.register(id, schedule, template, prepare(template, -1));
     }
 
     @Override

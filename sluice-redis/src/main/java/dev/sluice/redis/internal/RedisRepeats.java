@@ -105,14 +105,17 @@ final class RedisRepeats<T> {
         }
     }
 
-    /** An event {@code event|scheduledAt|at|runId|repeatId} (times in epoch microseconds) of a pending run. */
+    /**
+     * An event {@code event|scheduledAt|at|repeatId} (times in epoch microseconds; the id last, since it may hold
+     * any character) of the pending run, whose id follows from the repeatable's and its time.
+     */
     private void planFrom(String entry) {
-        String[] parts = entry.split("\\|", 5);
+        String[] parts = entry.split("\\|", 4);
         String event = parts[0];
         Instant scheduledAt = RedisJobQueue.instant(Long.parseLong(parts[1]));
         Instant at = RedisJobQueue.instant(Long.parseLong(parts[2]));
-        String runId = parts[3];
-        String id = parts[4];
+        String id = parts[3];
+        String runId = RepeatPlanner.runId(id, scheduledAt);
         while (true) {
             Read read = read(id);
             Record r = read.record;

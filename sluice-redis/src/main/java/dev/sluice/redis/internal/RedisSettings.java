@@ -17,4 +17,5 @@ public record RedisSettings(
         Duration retryInterval,
         SluiceClock clock,
         SluiceClock scriptClock,
-        boolean redisFunctions) {}
+        boolean redisFunctions,
+        int maxPayloadBytes) {}

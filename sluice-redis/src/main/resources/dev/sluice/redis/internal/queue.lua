@@ -471,8 +471,7 @@ end
 local function repeatEvent(id, job, event)
   local repeatId = job[R_REPEAT]
   if repeatId and call('HGET', REP_PENDING, repeatId) == id then
-    call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. id .. '|'
-      .. repeatId)
+    call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
   end
 end
 

@@ -68,7 +68,8 @@ public final class HammerMain {
                 Duration.ofSeconds(1),
                 skewed,
                 scriptClock ? skewed : null,
-                true));
+                true,
+                512 * 1024));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
