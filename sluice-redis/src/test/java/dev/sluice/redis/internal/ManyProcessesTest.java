@@ -12,6 +12,7 @@ import dev.sluice.limit.Gcra;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.redis.ChildJvm;
 import dev.sluice.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -218,7 +219,7 @@ class ManyProcessesTest {
                 outs.add(out);
                 errs.add(err);
                 List<String> command = List.of(
-                        javaBinary(),
+                        ChildJvm.javaBinary(),
                         "-XX:TieredStopAtLevel=1",
                         "-XX:+UseSerialGC",
                         "-Xmx256m",
@@ -279,13 +280,6 @@ class ManyProcessesTest {
             merged.put(policy, Merged.of(policy, outs));
         }
         return merged;
-    }
-
-    private static String javaBinary() {
-        return ProcessHandle.current()
-                .info()
-                .command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     private static String readLine(BufferedReader reader) throws Exception {

@@ -1,0 +1,153 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.testkit.redis.RedisServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Worker JVMs sharing one queue on a real Redis: every job is completed, and its completion recorded exactly
+ * once, although one of the processes is killed with {@code kill -9} while it holds jobs: those go to the other
+ * processes once their lease runs out.
+ */
+class ManyWorkerProcessesTest {
+    private static final int JOBS = 400;
+    private static final long LEASE_MILLIS = 1_000;
+
+    private static RedisServer redis;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    /** A worker process, and what it prints. */
+    private record Child(Process process, BufferedReader stdout, Path completed) {
+        String line() throws Exception {
+            String line = stdout.readLine();
+            if (line == null) {
+                throw new AssertionError("a worker process ended early (exit " + process.waitFor() + ")");
+            }
+            return line;
+        }
+    }
+
+    private Child start(String prefix, String mode, int concurrency, String name) throws Exception {
+        Path completed = dir.resolve(name + ".completed");
+        Process process = new ProcessBuilder(
+                        ChildJvm.javaBinary(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        QueueWorkerMain.class.getName(),
+                        redis.uri(),
+                        prefix,
+                        mode,
+                        Integer.toString(concurrency),
+                        Long.toString(LEASE_MILLIS),
+                        completed.toString())
+                .redirectError(dir.resolve(name + ".stderr").toFile())
+                .start();
+        Child child = new Child(
+                process,
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
+                completed);
+        assertThat(child.line()).isEqualTo("ready");
+        return child;
+    }
+
+    @Test
+    void everyJobIsCompletedOnceAlthoughAWorkerProcessHoldingJobsIsKilled() throws Exception {
+        String prefix = TestEngines.newPrefix();
+        List<Child> children = new ArrayList<>();
+        try (Sluice sluice =
+                RedisSluice.builder().url(redis.uri()).keyPrefix(prefix).build()) {
+            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
+            List<NewJob<String>> jobs = new ArrayList<>();
+            for (int i = 0; i < JOBS; i++) {
+                jobs.add(new NewJob<>(
+                        "n", "p" + i, JobOptions.builder().jobId("j" + i).build()));
+            }
+            queue.addBulk(jobs);
+
+            Child victim = start(prefix, "hang", 3, "victim");
+            Set<String> held = new HashSet<>();
+            while (held.size() < 3) {
+                held.add(victim.line().substring("started ".length()));
+            }
+            List<Child> workers = List.of(start(prefix, "work", 4, "a"), start(prefix, "work", 4, "b"));
+            children.addAll(workers);
+            victim.process().destroyForcibly(); // kill -9: no close, no return of its jobs
+            victim.process().waitFor(10, TimeUnit.SECONDS);
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> queue.counts().completed() == JOBS);
+
+            List<String> completions = new ArrayList<>();
+            for (Child worker : workers) {
+                try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
+                    stdin.write("stop\n");
+                }
+                assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(worker.process().exitValue()).isZero();
+                completions.addAll(Files.readAllLines(worker.completed()));
+            }
+            assertThat(completions)
+                    .as("each job's completion recorded once")
+                    .hasSize(JOBS)
+                    .doesNotHaveDuplicates();
+            assertThat(queue.counts().waiting() + queue.counts().active()).isZero();
+            for (String id : held) {
+                Job<String> job = queue.job(id).orElseThrow();
+                assertThat(job.state()).isEqualTo(JobState.COMPLETED);
+                assertThat(job.attempts())
+                        .as("job %s: its first attempt died with the killed process", id)
+                        .extracting(Job.Attempt::outcome)
+                        .containsExactly(Job.Attempt.Outcome.INTERRUPTED, Job.Attempt.Outcome.COMPLETED);
+            }
+        } finally {
+            for (Child child : children) {
+                if (child.process().isAlive()) {
+                    child.process().destroyForcibly();
+                }
+            }
+        }
+    }
+}
