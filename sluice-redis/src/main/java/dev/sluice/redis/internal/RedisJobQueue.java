@@ -90,22 +90,32 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 "queue '" + name + "', group defaults", options.groupDefaults().rate());
         RedisJobQueue<T> queue = new RedisJobQueue<>(engine, name, codec, options);
         GroupLimits defaults = options.groupDefaults();
+        QueueOptions plain = QueueOptions.defaults();
+        GroupLimits plainGroups = plain.groupDefaults();
         Object stored = queue.call(
                 true,
                 "open",
                 codec.toString(),
-                Integer.toString(options.concurrency()),
-                Integer.toString(options.maxWaiting()),
-                Integer.toString(defaults.concurrency()),
-                Integer.toString(defaults.maxWaiting()),
-                rate,
-                groupRate);
+                given(options.concurrency(), plain.concurrency()),
+                given(options.maxWaiting(), plain.maxWaiting()),
+                given(defaults.concurrency(), plainGroups.concurrency()),
+                given(defaults.maxWaiting(), plainGroups.maxWaiting()),
+                rate.isEmpty() ? "?" : "=" + rate,
+                groupRate.isEmpty() ? "?" : "=" + groupRate);
         String storedCodec = Replies.text(stored);
         if (!storedCodec.equals(codec.toString())) {
             throw new IllegalArgumentException("queue '" + name + "' in Redis was created with codec " + storedCodec
                     + "; it cannot be opened with " + codec);
         }
         return queue;
+    }
+
+    /**
+     * An option as {@code open} writes it: given by the opener ({@code =}, for every process), or the default
+     * ({@code ?}: kept if the queue has a value already, which another process or a {@code set...} call wrote).
+     */
+    private static String given(int value, int defaultValue) {
+        return (value == defaultValue ? "?" : "=") + value;
     }
 
     Codec<T> codec() {

@@ -1081,26 +1081,20 @@ end
 
 local function run()
   if cmd == 'open' then
-    -- ARGV: codec, concurrency, maxWaiting, group concurrency, group maxWaiting. Replies the codec the queue
-    -- was created with.
-    local codec = ARG[3]
-    call('HSETNX', META, 'codec', codec)
-    mset('concurrency', ARG[4])
-    mset('maxWaiting', ARG[5])
-    mset('gconc', ARG[6])
-    mset('gmax', ARG[7])
-    -- ARG[8], ARG[9]: the queue's rate and the groups' default rate ('' for none)
-    if ARG[8] ~= '' then
-      mset('rate', ARG[8])
-    else
-      call('HDEL', META, 'rate')
-      meta.rate = nil
-    end
-    if ARG[9] ~= '' then
-      mset('grate', ARG[9])
-    else
-      call('HDEL', META, 'grate')
-      meta.grate = nil
+    -- ARG: codec, then concurrency, maxWaiting, group concurrency, group maxWaiting, the queue's rate and the
+    -- groups' default rate, each as '=' .. value when the opener gave it (it is written for every process) or
+    -- '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
+    -- Replies the codec the queue was created with.
+    call('HSETNX', META, 'codec', ARG[3])
+    local fields = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
+    for i, field in ipairs(fields) do
+      local given = ARG[3 + i]
+      local value = sub(given, 2)
+      if sub(given, 1, 1) == '=' then
+        call('HSET', META, field, value)
+      elseif value ~= '' then
+        call('HSETNX', META, field, value)
+      end
     end
     return call('HGET', META, 'codec')
   end
