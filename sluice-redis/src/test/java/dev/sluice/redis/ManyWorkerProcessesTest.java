@@ -3,12 +3,15 @@ package dev.sluice.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -17,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -36,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ManyWorkerProcessesTest {
     private static final int JOBS = 400;
     private static final long LEASE_MILLIS = 1_000;
+    private static final int LIMITED_JOBS = 90;
+    private static final int QUEUE_PER_SECOND = 20;
+    private static final int GROUP_PER_SECOND = 8;
 
     private static RedisServer redis;
 
@@ -89,6 +96,77 @@ class ManyWorkerProcessesTest {
                 completed);
         assertThat(child.line()).isEqualTo("ready");
         return child;
+    }
+
+    @Test
+    void startsAcrossProcessesNeverExceedTheQueueRateOrAGroupRateInAnySlidingWindow() throws Exception {
+        String prefix = TestEngines.newPrefix();
+        List<Child> workers = new ArrayList<>();
+        try (Sluice sluice =
+                RedisSluice.builder().url(redis.uri()).keyPrefix(prefix).build()) {
+            JobQueue<String> queue = sluice.queue(
+                    "jobs",
+                    Codec.utf8(),
+                    QueueOptions.builder()
+                            .rate(SlidingWindowLog.of(QUEUE_PER_SECOND, Duration.ofSeconds(1)))
+                            .groupDefaults(new GroupLimits(
+                                    SlidingWindowLog.of(GROUP_PER_SECOND, Duration.ofSeconds(1)), Integer.MAX_VALUE))
+                            .build());
+            List<NewJob<String>> jobs = new ArrayList<>();
+            for (int i = 0; i < LIMITED_JOBS; i++) {
+                jobs.add(new NewJob<>(
+                        "n", "p", JobOptions.builder().group("g" + i % 3).build()));
+            }
+            queue.addBulk(jobs);
+            for (String name : List.of("a", "b", "c")) {
+                workers.add(start(prefix, "work", 4, name)); // opened with the defaults: the limits stay
+            }
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> queue.counts().completed() == LIMITED_JOBS);
+            for (Child worker : workers) {
+                try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
+                    stdin.write("stop\n");
+                }
+                assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+
+            List<Job<String>> done = queue.jobs(JobState.COMPLETED, 0, LIMITED_JOBS);
+            assertThat(done).hasSize(LIMITED_JOBS);
+            assertThat(mostStartsInAnySecond(done, null)).isLessThanOrEqualTo(QUEUE_PER_SECOND);
+            for (String group : List.of("g0", "g1", "g2")) {
+                assertThat(mostStartsInAnySecond(done, group)).as(group).isLessThanOrEqualTo(GROUP_PER_SECOND);
+            }
+            assertThat(mostStartsInAnySecond(done, null))
+                    .as("the queue's rate was the bound that held the starts back")
+                    .isGreaterThanOrEqualTo(QUEUE_PER_SECOND - 2);
+        } finally {
+            for (Child child : workers) {
+                if (child.process().isAlive()) {
+                    child.process().destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /** The most starts (Redis's time of each job's first attempt) of {@code group} (null: all) in any [t, t + 1 s). */
+    private static int mostStartsInAnySecond(List<Job<String>> jobs, String group) {
+        List<Instant> starts = new ArrayList<>();
+        for (Job<String> job : jobs) {
+            if (group == null || group.equals(job.group())) {
+                starts.add(job.attempts().get(0).startedAt());
+            }
+        }
+        starts.sort(null);
+        int most = 0;
+        for (int first = 0, last = 0; last < starts.size(); last++) {
+            while (!starts.get(first).plusSeconds(1).isAfter(starts.get(last))) {
+                first++;
+            }
+            most = Math.max(most, last - first + 1);
+        }
+        return most;
     }
 
     @Test
