@@ -12,6 +12,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Retention;
 import dev.sluice.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -41,6 +43,9 @@ class ManyWorkerProcessesTest {
     private static final int JOBS = 400;
     private static final long LEASE_MILLIS = 1_000;
     private static final int LIMITED_JOBS = 90;
+    private static final int BIG_GROUP = 2_000;
+    private static final int SMALL_GROUPS = 9;
+    private static final int SMALL_GROUP = 10;
     private static final int QUEUE_PER_SECOND = 20;
     private static final int GROUP_PER_SECOND = 8;
 
@@ -141,6 +146,64 @@ class ManyWorkerProcessesTest {
             assertThat(mostStartsInAnySecond(done, null))
                     .as("the queue's rate was the bound that held the starts back")
                     .isGreaterThanOrEqualTo(QUEUE_PER_SECOND - 2);
+        } finally {
+            for (Child child : workers) {
+                if (child.process().isAlive()) {
+                    child.process().destroyForcibly();
+                }
+            }
+        }
+    }
+
+    @Test
+    void acrossProcessesSmallGroupsFinishLongBeforeABigOne() throws Exception {
+        String prefix = TestEngines.newPrefix();
+        List<Child> workers = new ArrayList<>();
+        try (Sluice sluice =
+                RedisSluice.builder().url(redis.uri()).keyPrefix(prefix).build()) {
+            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
+            List<NewJob<String>> jobs = new ArrayList<>();
+            JobOptions.Builder keep = JobOptions.builder().keepCompleted(Retention.keepAll());
+            for (int i = 0; i < BIG_GROUP; i++) {
+                jobs.add(new NewJob<>("n", "p", keep.group("big").build()));
+            }
+            for (int g = 0; g < SMALL_GROUPS; g++) {
+                for (int i = 0; i < SMALL_GROUP; i++) {
+                    jobs.add(new NewJob<>("n", "p", keep.group("small" + g).build()));
+                }
+            }
+            for (int from = 0; from < jobs.size(); from += 500) {
+                queue.addBulk(jobs.subList(from, Math.min(jobs.size(), from + 500)));
+            }
+            for (String name : List.of("a", "b", "c")) {
+                workers.add(start(prefix, "work", 4, name));
+            }
+            int total = BIG_GROUP + SMALL_GROUPS * SMALL_GROUP;
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> queue.counts().completed() == total);
+            for (Child worker : workers) {
+                try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
+                    stdin.write("stop\n");
+                }
+                assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+
+            List<Job<String>> done = new ArrayList<>();
+            for (int offset = 0; offset < total; offset += 10_000) {
+                done.addAll(queue.jobs(JobState.COMPLETED, offset, 10_000));
+            }
+            done.sort(Comparator.comparing(Job::startedAt));
+            int lastSmall = 0;
+            for (int i = 0; i < done.size(); i++) {
+                if (!"big".equals(done.get(i).group())) {
+                    lastSmall = i;
+                }
+            }
+            assertThat(lastSmall + 1)
+                    .as("the start of the last small group's last job, among all %d starts", total)
+                    .isLessThanOrEqualTo(2 * (SMALL_GROUPS + 1) * SMALL_GROUP);
         } finally {
             for (Child child : workers) {
                 if (child.process().isAlive()) {
