@@ -77,6 +77,24 @@ class ManyWorkerProcessesTest {
         }
     }
 
+    /** Tells each worker process to stop, and waits until it has. */
+    private static void stop(List<Child> workers) throws Exception {
+        for (Child worker : workers) {
+            try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
+                stdin.write("stop\n");
+            }
+            assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    private static void destroy(List<Child> children) {
+        for (Child child : children) {
+            if (child.process().isAlive()) {
+                child.process().destroyForcibly();
+            }
+        }
+    }
+
     private Child start(String prefix, String mode, int concurrency, String name) throws Exception {
         Path completed = dir.resolve(name + ".completed");
         Process process = new ProcessBuilder(
@@ -130,12 +148,7 @@ class ManyWorkerProcessesTest {
                     .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> queue.counts().completed() == LIMITED_JOBS);
-            for (Child worker : workers) {
-                try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
-                    stdin.write("stop\n");
-                }
-                assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
-            }
+            stop(workers);
 
             List<Job<String>> done = queue.jobs(JobState.COMPLETED, 0, LIMITED_JOBS);
             assertThat(done).hasSize(LIMITED_JOBS);
@@ -147,11 +160,7 @@ class ManyWorkerProcessesTest {
                     .as("the queue's rate was the bound that held the starts back")
                     .isGreaterThanOrEqualTo(QUEUE_PER_SECOND - 2);
         } finally {
-            for (Child child : workers) {
-                if (child.process().isAlive()) {
-                    child.process().destroyForcibly();
-                }
-            }
+            destroy(workers);
         }
     }
 
@@ -183,12 +192,7 @@ class ManyWorkerProcessesTest {
                     .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> queue.counts().completed() == total);
-            for (Child worker : workers) {
-                try (Writer stdin = worker.process().outputWriter(StandardCharsets.UTF_8)) {
-                    stdin.write("stop\n");
-                }
-                assertThat(worker.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
-            }
+            stop(workers);
 
             List<Job<String>> done = new ArrayList<>();
             for (int offset = 0; offset < total; offset += 10_000) {
@@ -205,11 +209,7 @@ class ManyWorkerProcessesTest {
                     .as("the start of the last small group's last job, among all %d starts", total)
                     .isLessThanOrEqualTo(2 * (SMALL_GROUPS + 1) * SMALL_GROUP);
         } finally {
-            for (Child child : workers) {
-                if (child.process().isAlive()) {
-                    child.process().destroyForcibly();
-                }
-            }
+            destroy(workers);
         }
     }
 
@@ -284,11 +284,7 @@ class ManyWorkerProcessesTest {
                         .containsExactly(Job.Attempt.Outcome.INTERRUPTED, Job.Attempt.Outcome.COMPLETED);
             }
         } finally {
-            for (Child child : children) {
-                if (child.process().isAlive()) {
-                    child.process().destroyForcibly();
-                }
-            }
+            destroy(children);
         }
     }
 }
