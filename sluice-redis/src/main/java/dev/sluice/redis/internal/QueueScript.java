@@ -1,6 +1,9 @@
 package dev.sluice.redis.internal;
 
-/** The queue script ({@code queue.lua}): every change of a queue's state is one call of it. */
+/**
+ * The queue library ({@code queue.lua}), as Redis functions or as a script: every change of a queue's state is one
+ * call of it.
+ */
 final class QueueScript {
     private QueueScript() {}
 

@@ -592,10 +592,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
-    boolean hasListeners() {
-        return !listeners.isEmpty();
-    }
-
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
     void finished(Job<T> job) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
