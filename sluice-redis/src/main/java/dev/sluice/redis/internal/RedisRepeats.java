@@ -187,7 +187,7 @@ final class RedisRepeats<T> {
             String pending,
             List<RepeatPlanner.Run> runs,
             boolean dropOld) {
-        byte[][] args = new byte[12 + runs.size() * RedisJobQueue.ADD_FIELDS][];
+        byte[][] args = new byte[10 + runs.size() * RedisJobQueue.ADD_FIELDS][];
         int at = 0;
         args[at++] = RedisJobQueue.bytes("repSave");
         args[at++] = RedisJobQueue.bytes(queue.now());
@@ -205,7 +205,6 @@ final class RedisRepeats<T> {
             QueueChecks.Prepared prepared = new QueueChecks.Prepared(run.id(), r.templateName, payload, runOptions);
             at = queue.jobFields(args, at, prepared, id, micros(run.at()));
         }
-        args = java.util.Arrays.copyOf(args, at);
         RedisJobQueue.Sequenced sequenced = queue.callInOrder(true, args);
         List<Consumer<QueueListener<T>>> events = new ArrayList<>();
         try {

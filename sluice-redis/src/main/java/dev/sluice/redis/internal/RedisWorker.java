@@ -447,17 +447,13 @@ final class RedisWorker<T> implements Worker<T> {
         }
 
         private Ended record(Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
-            List<String> args = new ArrayList<>(8 + ending.args.size());
-            args.add(job.id);
-            args.add(Long.toString(job.token));
-            args.add(ending.how);
             byte[][] argv = new byte[2 + 3 + (ending.how.equals("c") ? 1 : ending.args.size()) + 3][];
             int at = 0;
             argv[at++] = RedisJobQueue.bytes("finish");
             argv[at++] = RedisJobQueue.bytes(queue.now());
-            for (String a : args) {
-                argv[at++] = RedisJobQueue.bytes(a);
-            }
+            argv[at++] = RedisJobQueue.bytes(job.id);
+            argv[at++] = RedisJobQueue.bytes(Long.toString(job.token));
+            argv[at++] = RedisJobQueue.bytes(ending.how);
             if (ending.how.equals("c")) {
                 byte[] value = ending.value;
                 byte[] marked = new byte[value == null ? 0 : value.length + 1];
@@ -569,17 +565,7 @@ final class RedisWorker<T> implements Worker<T> {
                     job.job.options().backoff(),
                     null,
                     "timed out after " + DurationText.format(timeout));
-            Ending ending = new Ending(
-                    "f",
-                    List.of(
-                            "TIMED_OUT",
-                            retry.reason(),
-                            "",
-                            "",
-                            retry.delay() == null ? "-1" : Long.toString(RedisJobQueue.micros(retry.delay()))),
-                    null,
-                    null,
-                    retry.delay());
+            Ending ending = failed("TIMED_OUT", retry.reason(), null, retry.delay());
             try {
                 if (end(job, ending, false, false).owned()) {
                     interruptAttempt(job);
@@ -650,33 +636,28 @@ final class RedisWorker<T> implements Worker<T> {
         }
 
         private Ending failForGood(Throwable error, String reason) {
-            return new Ending(
-                    "f",
-                    List.of(
-                            "FAILED",
-                            reason,
-                            error == null ? "" : error.getClass().getName(),
-                            error == null ? "" : QueueChecks.stackTrace(error),
-                            "-1"),
-                    null,
-                    error,
-                    null);
+            return failed("FAILED", reason, error, null);
         }
 
         private Ending failure(Claimed job, Throwable error, String reason) {
             AttemptRules.Retry retry = AttemptRules.backoff(
                     job.attempt, job.job.options().attempts(), job.job.options().backoff(), error, reason);
+            return failed("FAILED", retry.reason(), error, retry.delay());
+        }
+
+        /** A failed attempt ({@code outcome} FAILED or TIMED_OUT), retried after {@code retryDelay} (null: fails now). */
+        private Ending failed(String outcome, String reason, Throwable error, Duration retryDelay) {
             return new Ending(
                     "f",
                     List.of(
-                            "FAILED",
-                            retry.reason(),
+                            outcome,
+                            reason,
                             error == null ? "" : error.getClass().getName(),
                             error == null ? "" : QueueChecks.stackTrace(error),
-                            retry.delay() == null ? "-1" : Long.toString(RedisJobQueue.micros(retry.delay()))),
+                            retryDelay == null ? "-1" : Long.toString(RedisJobQueue.micros(retryDelay))),
                     null,
                     error,
-                    retry.delay());
+                    retryDelay);
         }
     }
 

@@ -876,17 +876,19 @@ end
 -- claim next, lease, maxStalls. Replies {1 if the token still owned the job else 0, its snapshot or nil,
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''),
 -- next due, 1 if nothing is left waiting, delayed or active (before the claims) else 0, then the jobs claimed}.
+-- How many arguments each kind of ending has (see finishCommand).
+local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
+
 local function finishCommand()
   local id, token, how = ARG[3], tonumber(ARG[4]), ARG[5]
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
   local payload = owned and call('HGET', PAYLOADS, id)
   local happened = ''
-  local at = 6
+  local at = 6 + ENDING_ARGS[how] -- where the claim's arguments begin
   if owned then
     if how == 'c' then
       local value = ARG[6]
-      at = 7
       job[R_MADE] = job[R_MADE] + 1
       job[R_RESULT] = value ~= '' and sub(value, 2) or false
       endAttempt(job, 'COMPLETED', nil)
@@ -894,7 +896,6 @@ local function finishCommand()
       happened = 'completed'
     elseif how == 'f' then
       local outcome, reason, class, trace, delay = ARG[6], ARG[7], ARG[8], ARG[9], tonumber(ARG[10])
-      at = 11
       job[R_MADE] = job[R_MADE] + 1
       endAttempt(job, outcome, reason)
       if delay < 0 or job[R_MADE] >= job[R_MAX_ATTEMPTS] then
@@ -907,7 +908,6 @@ local function finishCommand()
       end
     elseif how == 'r' then
       local scope, after, note = ARG[6], tonumber(ARG[7]), ARG[8]
-      at = 9
       endAttempt(job, 'RATE_LIMITED', note)
       if job[R_RLIMITS] >= job[R_MAX_RL] then
         failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
@@ -936,25 +936,15 @@ local function finishCommand()
       end
     elseif how == 'a' then
       local delay = tonumber(ARG[6])
-      at = 7
       endAttempt(job, 'RESCHEDULED', nil)
       waitOrDelay(id, job, delay)
       saveJob(id, job)
       happened = 'rescheduled'
     else
-      at = 7
       endAttempt(job, 'INTERRUPTED', ARG[6])
       makeWaiting(id, job, true)
       saveJob(id, job)
       happened = 'interrupted'
-    end
-  else
-    if how == 'c' or how == 'a' or how == 'i' then
-      at = 7
-    elseif how == 'f' then
-      at = 11
-    else
-      at = 9
     end
   end
   local reply = { owned and 1 or 0, false, happened, 0, 0 }
