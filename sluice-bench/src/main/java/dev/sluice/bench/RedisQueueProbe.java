@@ -25,10 +25,10 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Usage: {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.RedisQueueProbe [redis URL]}
  * (default {@code redis://127.0.0.1:6379}); it writes keys under a fresh {@code probe<nanos>} prefix and leaves
- * them there.
+ * them there. The system property {@code sluice.probe.jobs} sets the number of jobs (default 20,000).
  */
 public final class RedisQueueProbe {
-    private static final int JOBS = 20_000;
+    private static final int JOBS = Integer.getInteger("sluice.probe.jobs", 20_000);
 
     private RedisQueueProbe() {}
 
@@ -46,6 +46,7 @@ public final class RedisQueueProbe {
                 try (Sluice sluice = RedisSluice.builder()
                         .url(url)
                         .keyPrefix("probe" + System.nanoTime())
+                        .commandTimeout(Duration.ofSeconds(Integer.getInteger("sluice.probe.timeoutSeconds", 1)))
                         .build()) {
                     JobQueue<String> queue = sluice.queue(
                             "probe",

@@ -6,9 +6,10 @@ import java.time.Duration;
 /**
  * Durations in log-linear buckets: 32 per power of two, so a reported percentile is within about 3% of the
  * true one. Octaves are allocated when first used, so a group whose latencies span a few octaves costs a
- * few hundred bytes. Not thread-safe: the queue's lock guards it.
+ * few hundred bytes. Not thread-safe: the queue's lock guards it. The Redis engine keeps the same buckets in Redis,
+ * numbered by {@link #bucket}.
  */
-final class Histogram {
+public final class Histogram {
     private static final int SUB_BITS = 5;
     private static final int SUB = 1 << SUB_BITS;
     /** Octave 0 holds 0 to 31 exactly; octave k from 1 the values whose highest bit is bit k + 4, up to bit 62. */
@@ -20,23 +21,32 @@ final class Histogram {
 
     void record(long nanos) {
         long value = Math.max(0, nanos);
-        int octave;
-        int sub;
-        if (value < SUB) {
-            octave = 0;
-            sub = (int) value;
-        } else {
-            int bits = 63 - Long.numberOfLeadingZeros(value);
-            octave = bits - SUB_BITS + 1;
-            sub = (int) (value >>> (bits - SUB_BITS)) & (SUB - 1);
-        }
+        int bucket = bucket(value);
+        int octave = bucket >>> SUB_BITS;
         int[] row = counts[octave];
         if (row == null) {
             row = counts[octave] = new int[SUB];
         }
-        row[sub]++;
+        row[bucket & (SUB - 1)]++;
         count++;
         max = Math.max(max, value);
+    }
+
+    /**
+     * The number of the bucket that holds {@code nanos} (negative counts as 0): octave times 32 plus the
+     * sub-bucket.
+     *
+     * @param nanos a duration in nanoseconds
+     * @return the bucket's number, 0 to 1,919
+     */
+    public static int bucket(long nanos) {
+        long value = Math.max(0, nanos);
+        if (value < SUB) {
+            return (int) value;
+        }
+        int bits = 63 - Long.numberOfLeadingZeros(value);
+        int octave = bits - SUB_BITS + 1;
+        return octave * SUB + ((int) (value >>> (bits - SUB_BITS)) & (SUB - 1));
     }
 
     /** The smallest bucket bound at or below which {@code fraction} of the samples lie. */

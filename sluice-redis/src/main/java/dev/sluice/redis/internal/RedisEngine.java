@@ -133,6 +133,9 @@ public final class RedisEngine implements Sluice {
         } catch (ExecutionException | TimeoutException e) {
             // a worker that does not close in time keeps its jobs' leases, which run out: nothing is lost
         }
+        for (RedisJobQueue<?> queue : queues.values()) {
+            queue.writeStatsQuietly();
+        }
         queues.clear();
         fallback.close();
         connection.close();

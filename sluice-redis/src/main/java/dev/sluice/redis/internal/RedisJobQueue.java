@@ -592,6 +592,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
+    /**
+     * Whether anyone in this process hears how job {@code id} ends: a listener, or a caller waiting for its
+     * outcome. If not, a worker's ending need not bring the job back.
+     */
+    boolean hearsOf(String id) {
+        return !listeners.isEmpty() || outcomes.containsKey(id);
+    }
+
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
     void finished(Job<T> job) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
@@ -771,9 +779,52 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return page;
     }
 
+    /** The times and completions this process's workers measured, until they are written to Redis. */
+    final PendingStats pendingStats = new PendingStats();
+
+    private final java.util.concurrent.atomic.AtomicBoolean statsWriteScheduled =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** After a worker recorded statistics: writes them within a second. */
+    void statsRecorded() {
+        if (statsWriteScheduled.compareAndSet(false, true)) {
+            clock().schedule(STATS_WRITE_NANOS, () -> {
+                statsWriteScheduled.set(false);
+                writeStatsQuietly();
+            });
+        }
+    }
+
+    private static final long STATS_WRITE_NANOS = 1_000_000_000L;
+
+    /** Writes the pending statistics to Redis; what cannot be written is kept for the next write. */
+    void writeStats() {
+        List<String> taken = pendingStats.take();
+        if (taken.isEmpty()) {
+            return;
+        }
+        try {
+            call(false, "statsAdd", taken.toArray(String[]::new));
+        } catch (RuntimeException e) {
+            pendingStats.putBack(taken);
+            throw e;
+        }
+    }
+
+    /** {@link #writeStats}, logging a failure; the statistics are kept for the next write. */
+    void writeStatsQuietly() {
+        try {
+            writeStats();
+        } catch (RuntimeException e) {
+            LOG.debug("writing the statistics of {} failed; they are kept for the next write", this, e);
+            statsRecorded();
+        }
+    }
+
     @Override
     public QueueStats stats() {
         checkOpen();
+        writeStats();
         return stats(Replies.list(call(false, "stats", "")));
     }
 
@@ -781,6 +832,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public QueueStats stats(String group) {
         checkOpen();
         QueueChecks.checkLookedUpGroup(group);
+        writeStats();
         return stats(Replies.list(call(false, "stats", group == null ? "=" : "=" + group)));
     }
 

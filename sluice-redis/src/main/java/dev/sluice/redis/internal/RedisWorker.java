@@ -124,6 +124,11 @@ final class RedisWorker<T> implements Worker<T> {
         }
     }
 
+    /** Whether the worker still takes jobs: it runs (started, or inside runDue) and the queue is open. */
+    private synchronized boolean claiming() {
+        return (state == WorkerState.RUNNING || state == WorkerState.MANUAL) && !queue.isClosed();
+    }
+
     private synchronized boolean claimable(WorkerState expected) {
         return state == expected && !queue.isClosed();
     }
@@ -280,6 +285,11 @@ final class RedisWorker<T> implements Worker<T> {
         final int attempt;
         final Job<T> job;
         final byte[] payload;
+        /** When the attempt started, epoch microseconds on Redis's clock (or the test clock). */
+        final long startedMicros;
+        /** The group's scope in the script's statistics: {@code u} without a group, else {@code g<group>}. */
+        final String scope;
+
         volatile boolean lost;
         SluiceClock.Timer timeout;
         /** Whether the worker no longer counts it as active: its slot is done with it, or it was returned. */
@@ -292,6 +302,11 @@ final class RedisWorker<T> implements Worker<T> {
             this.payload = Replies.bytes(r.get(2));
             this.job = queue.snapshot(reply, null, false);
             this.attempt = job.attemptsMade() + 1;
+            this.startedMicros = Replies.number(r.get(10));
+            this.scope = job.group() == null ? "u" : "g" + job.group();
+            if (r.size() > 22) {
+                queue.pendingStats.time(scope, 'w', (startedMicros - Replies.number(r.get(22))) * 1000);
+            }
         }
     }
 
@@ -362,7 +377,7 @@ final class RedisWorker<T> implements Worker<T> {
             }
         }
 
-        private long nextDue = NEVER;
+        long nextDue = NEVER;
 
         /** Waits until this process changed the queue, something falls due, or a while passed (other processes). */
         private void awaitWork() {
@@ -394,16 +409,7 @@ final class RedisWorker<T> implements Worker<T> {
 
         /** Claims one job, or null. */
         Claimed claim() {
-            RedisJobQueue.Sequenced sequenced =
-                    queue.callInOrder(true, queue.arguments("claim", "1", leaseMicros, maxStalls));
-            List<Consumer<QueueListener<T>>> events = new ArrayList<>(1);
-            try {
-                List<Object> reply = Replies.list(sequenced.reply());
-                nextDue = Replies.number(reply.get(0));
-                return reply.size() > 1 ? took(reply.get(1), events) : null;
-            } finally {
-                queue.deliver(sequenced.ticket(), events);
-            }
+            return calls.submit(new Request(this, null, null, true, true)).next();
         }
 
         /** Records {@code ending} of the job this slot ran and, if {@code claimNext}, claims the next. */
@@ -413,25 +419,6 @@ final class RedisWorker<T> implements Worker<T> {
 
         private Claimed lastRun;
 
-        /** What a recorded ending answered: whether the job was still this worker's, and the job claimed next. */
-        private final class Ended {
-            private final boolean owned;
-            private final Claimed next;
-
-            Ended(boolean owned, Claimed next) {
-                this.owned = owned;
-                this.next = next;
-            }
-
-            boolean owned() {
-                return owned;
-            }
-
-            Claimed next() {
-                return next;
-            }
-        }
-
         /**
          * Records how an attempt of {@code job} ended and, if {@code claimNext}, claims the next job. {@code
          * bySlot}: the slot's processor returned (the worker stops counting the job), as opposed to a timeout or
@@ -440,55 +427,21 @@ final class RedisWorker<T> implements Worker<T> {
         Ended end(Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
             queue.finishing.add(job.id);
             try {
-                return record(job, ending, claimNext, bySlot);
+                return calls.submit(new Request(this, job, ending, claimNext, bySlot));
             } finally {
                 queue.finishing.remove(job.id);
             }
         }
 
-        private Ended record(Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
-            byte[][] argv = new byte[2 + 3 + (ending.how.equals("c") ? 1 : ending.args.size()) + 3][];
-            int at = 0;
-            argv[at++] = RedisJobQueue.bytes("finish");
-            argv[at++] = RedisJobQueue.bytes(queue.now());
-            argv[at++] = RedisJobQueue.bytes(job.id);
-            argv[at++] = RedisJobQueue.bytes(Long.toString(job.token));
-            argv[at++] = RedisJobQueue.bytes(ending.how);
-            if (ending.how.equals("c")) {
-                byte[] value = ending.value;
-                byte[] marked = new byte[value == null ? 0 : value.length + 1];
-                if (value != null) {
-                    marked[0] = '=';
-                    System.arraycopy(value, 0, marked, 1, value.length);
-                }
-                argv[at++] = marked;
-            } else {
-                for (String a : ending.args) {
-                    argv[at++] = RedisJobQueue.bytes(a);
-                }
-            }
-            argv[at++] = RedisJobQueue.bytes(claimNext ? "1" : "0");
-            argv[at++] = RedisJobQueue.bytes(leaseMicros);
-            argv[at++] = RedisJobQueue.bytes(maxStalls);
-            RedisJobQueue.Sequenced sequenced = queue.callInOrder(true, argv);
-            List<Consumer<QueueListener<T>>> events = new ArrayList<>(3);
-            try {
-                return recorded(job, ending, bySlot, Replies.list(sequenced.reply()), events);
-            } finally {
-                queue.deliver(sequenced.ticket(), events);
-                if (!events.isEmpty()) {
-                    queue.signal();
-                }
-            }
-        }
-
-        private Ended recorded(
+        /** Takes the script's answer to the ending of {@code job}; the job's events go to {@code events}. */
+        private boolean recorded(
                 Claimed job,
                 Ending ending,
                 boolean bySlot,
-                List<Object> reply,
+                boolean owned,
+                Object snapshot,
+                String happened,
                 List<Consumer<QueueListener<T>>> events) {
-            boolean owned = Replies.number(reply.get(0)) == 1;
             if (owned && job.timeout != null) {
                 job.timeout.cancel();
             }
@@ -506,14 +459,10 @@ final class RedisWorker<T> implements Worker<T> {
                     }
                 }
             }
-            if (owned) {
-                ending(Replies.text(reply.get(2)), queue.snapshot(reply.get(1), null, false), ending, events);
-                if (Replies.number(reply.get(4)) == 1) {
-                    events.add(QueueListener::onDrained);
-                }
+            if (owned && snapshot != null) {
+                ending(happened, queue.snapshot(snapshot, null, false), ending, events);
             }
-            nextDue = Replies.number(reply.get(3));
-            return new Ended(owned, reply.size() > 5 ? took(reply.get(5), events) : null);
+            return owned;
         }
 
         /** The events of an ending the script recorded as {@code happened}; whoever waits for the job is told. */
@@ -538,7 +487,7 @@ final class RedisWorker<T> implements Worker<T> {
         }
 
         /** A job this slot just claimed: counted, its timeout armed, the listeners told. */
-        private Claimed took(Object reply, List<Consumer<QueueListener<T>>> events) {
+        Claimed took(Object reply, List<Consumer<QueueListener<T>>> events) {
             Claimed job = new Claimed(reply);
             synchronized (RedisWorker.this) {
                 active++;
@@ -658,6 +607,236 @@ final class RedisWorker<T> implements Worker<T> {
                     null,
                     error,
                     retryDelay);
+        }
+    }
+
+    /** What a recorded ending answered: whether the job was still this worker's, and the job claimed next. */
+    private final class Ended {
+        private final boolean owned;
+        private final Claimed next;
+
+        Ended(boolean owned, Claimed next) {
+            this.owned = owned;
+            this.next = next;
+        }
+
+        boolean owned() {
+            return owned;
+        }
+
+        Claimed next() {
+            return next;
+        }
+    }
+
+    /**
+     * A slot's call to the script: an ending to record (or none) and whether to claim a job; {@code bySlot} as in
+     * {@link Slot#end}. Its answer, or the failure of the call that carried it, is set before {@code done}.
+     */
+    private final class Request {
+        final Slot slot;
+        final Claimed job;
+        final Ending ending;
+        final boolean claimNext;
+        final boolean bySlot;
+        final CompletableFuture<Boolean> wake = new CompletableFuture<>();
+        Ended answer;
+        RuntimeException failure;
+        boolean done;
+
+        Request(Slot slot, Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
+            this.slot = slot;
+            this.job = job;
+            this.ending = ending;
+            this.claimNext = claimNext;
+            this.bySlot = bySlot;
+        }
+    }
+
+    private final Calls calls = new Calls();
+
+    /**
+     * The worker's calls to the script, one at a time: while one is in flight, the slots' requests wait, and the
+     * next call carries all of them (up to {@link #MOST_PER_CALL}), endings in the order they came and one claim
+     * per request that wants one. One slot alone makes one call per job, as it would without this.
+     */
+    private final class Calls {
+        private static final int MOST_PER_CALL = 100;
+        private static final Boolean LEAD = Boolean.TRUE;
+        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        private final java.util.ArrayDeque<Request> pending = new java.util.ArrayDeque<>();
+        private boolean sending;
+
+        /** Sends {@code request} (alone or with others) and returns its answer, or throws its call's failure. */
+        Ended submit(Request request) {
+            boolean lead;
+            lock.lock();
+            try {
+                pending.add(request);
+                lead = !sending;
+                sending = true;
+            } finally {
+                lock.unlock();
+            }
+            if (!lead) {
+                request.wake.join();
+                if (!request.done) {
+                    lead(request);
+                }
+            } else {
+                lead(request);
+            }
+            if (request.failure != null) {
+                throw request.failure;
+            }
+            return request.answer;
+        }
+
+        /** Sends the waiting requests until {@code own} is answered, then hands the sending on to a waiting one. */
+        private void lead(Request own) {
+            while (!own.done) {
+                List<Request> batch = new ArrayList<>();
+                lock.lock();
+                try {
+                    while (!pending.isEmpty() && batch.size() < MOST_PER_CALL) {
+                        batch.add(pending.poll());
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                send(batch);
+                for (Request r : batch) {
+                    r.done = true;
+                    if (r != own) {
+                        r.wake.complete(Boolean.FALSE);
+                    }
+                }
+            }
+            Request next;
+            lock.lock();
+            try {
+                next = pending.peek();
+                sending = next != null;
+            } finally {
+                lock.unlock();
+            }
+            if (next != null) {
+                next.wake.complete(LEAD);
+            }
+        }
+
+        private void send(List<Request> batch) {
+            List<Request> endings = new ArrayList<>(batch.size());
+            int claims = 0;
+            int size = 6;
+            for (Request r : batch) {
+                if (r.ending != null) {
+                    endings.add(r);
+                    size += 4 + (r.ending.how.equals("c") ? 1 : r.ending.args.size());
+                }
+                if (r.claimNext) {
+                    claims++;
+                }
+            }
+            if (!claiming()) {
+                claims = 0;
+            }
+            byte[][] argv = new byte[size][];
+            int at = 0;
+            argv[at++] = RedisJobQueue.bytes("finish");
+            argv[at++] = RedisJobQueue.bytes(queue.now());
+            argv[at++] = RedisJobQueue.bytes(Integer.toString(endings.size()));
+            for (Request r : endings) {
+                argv[at++] = RedisJobQueue.bytes(r.job.id);
+                argv[at++] = RedisJobQueue.bytes(Long.toString(r.job.token));
+                argv[at++] = RedisJobQueue.bytes(r.ending.how);
+                argv[at++] = RedisJobQueue.bytes(queue.hearsOf(r.job.id) ? "1" : "0");
+                if (r.ending.how.equals("c")) {
+                    byte[] value = r.ending.value;
+                    byte[] marked = new byte[value == null ? 0 : value.length + 1];
+                    if (value != null) {
+                        marked[0] = '=';
+                        System.arraycopy(value, 0, marked, 1, value.length);
+                    }
+                    argv[at++] = marked;
+                } else {
+                    for (String a : r.ending.args) {
+                        argv[at++] = RedisJobQueue.bytes(a);
+                    }
+                }
+            }
+            argv[at++] = RedisJobQueue.bytes(Integer.toString(claims));
+            argv[at++] = RedisJobQueue.bytes(leaseMicros);
+            argv[at] = RedisJobQueue.bytes(maxStalls);
+            RedisJobQueue.Sequenced sequenced;
+            try {
+                sequenced = queue.callInOrder(true, argv);
+            } catch (RuntimeException e) {
+                for (Request r : batch) {
+                    r.failure = e;
+                }
+                return;
+            }
+            List<Consumer<QueueListener<T>>> events = new ArrayList<>(3 * batch.size());
+            try {
+                answer(batch, Replies.list(sequenced.reply()), events);
+            } catch (RuntimeException e) {
+                for (Request r : batch) {
+                    if (r.answer == null) {
+                        r.failure = e;
+                    }
+                }
+            } finally {
+                queue.deliver(sequenced.ticket(), events);
+                if (!events.isEmpty()) {
+                    queue.signal();
+                }
+            }
+        }
+
+        private void answer(List<Request> batch, List<Object> reply, List<Consumer<QueueListener<T>>> events) {
+            long nextDue = Replies.number(reply.get(0));
+            long now = Replies.number(reply.get(2));
+            int at = 3;
+            boolean measured = false;
+            boolean[] owned = new boolean[batch.size()];
+            for (int i = 0; i < batch.size(); i++) {
+                Request r = batch.get(i);
+                if (r.ending != null) {
+                    owned[i] = r.slot.recorded(
+                            r.job,
+                            r.ending,
+                            r.bySlot,
+                            Replies.number(reply.get(at)) == 1,
+                            reply.get(at + 1),
+                            Replies.text(reply.get(at + 2)),
+                            events);
+                    if (owned[i]) {
+                        measured = true;
+                        queue.pendingStats.time(r.job.scope, 'p', (now - r.job.startedMicros) * 1000);
+                        if (Replies.text(reply.get(at + 2)).equals("completed")) {
+                            queue.pendingStats.completed(r.job.scope, Math.floorDiv(now, 1_000_000));
+                        }
+                    }
+                    at += 3;
+                }
+            }
+            if (Replies.number(reply.get(1)) == 1) {
+                events.add(QueueListener::onDrained);
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                Request r = batch.get(i);
+                Claimed next = null;
+                if (r.claimNext && at < reply.size()) {
+                    next = r.slot.took(reply.get(at++), events);
+                }
+                measured |= next != null;
+                r.slot.nextDue = nextDue;
+                r.answer = new Ended(owned[i], next);
+            }
+            if (measured) {
+                queue.statsRecorded();
+            }
         }
     }
 

@@ -244,13 +244,9 @@ local function bucket(nanos)
   if value < 32 then
     return value
   end
-  local bits = 5
-  while value >= 2 ^ (bits + 1) do
-    bits = bits + 1
-  end
-  local octave = bits - 5 + 1
-  local subBucket = math.floor(value / 2 ^ (bits - 5)) - 32
-  return octave * 32 + subBucket
+  local _, exponent = math.frexp(value) -- value = m * 2^exponent, 0.5 <= m < 1: its highest bit is exponent - 1
+  local bits = exponent - 1
+  return (bits - 4) * 32 + math.floor(math.ldexp(value, 5 - bits)) - 32
 end
 
 local function recordTime(scope, kind, nanos)
@@ -262,7 +258,14 @@ local function recordTime(scope, kind, nanos)
   end
 end
 
+-- Set while a worker's endings and claims are recorded: the worker measures their wait and processing times and
+-- completions per second itself and writes them with statsAdd, so that a job does not pay for them here.
+local deferred = false
+
 local function recordBoth(gid, kind, nanos)
+  if deferred then
+    return
+  end
   recordTime('q', kind, nanos)
   recordTime(gid, kind, nanos)
 end
@@ -271,6 +274,10 @@ local function countFinish(scope, s)
   local key = statsKey(scope)
   if s == 'c' then
     call('HINCRBY', key, 'done', 1)
+    if deferred then
+      touchStats(scope)
+      return
+    end
     local second = math.floor(now / 1000000)
     local slot = second % 60
     if tonumber(call('HGET', key, 's' .. slot) or 'nil') ~= second then
@@ -742,11 +749,12 @@ local function claimOne(leaseFor, maxStalls)
         job[R_MAXSTALLS] = maxStalls
         g[G_ACTIVE] = g[G_ACTIVE] + 1
         madd('active', 1)
-        recordBoth(gid, 'w', (now - job[R_READY]) * 1000)
         startAttempt(job)
         saveJob(id, job)
         scheduleAt(ACTIVE, now + leaseFor, id)
-        return snapshot(id, job)
+        local claimed = snapshot(id, job)
+        claimed[23] = job[R_READY]
+        return claimed
       elseif where == 'held' then
         g[G_HELD] = 1
       elseif where == 'parked' then
@@ -870,32 +878,39 @@ local function add()
   return reply
 end
 
--- finish: ARGV = id, token, how ('c' completed, 'f' failed, 'r' rate-limited, 'a' run again, 'i' interrupted),
--- then per kind: c: result ('' none, else '=' .. bytes); f: outcome, reason, class, trace, retry delay (-1:
--- fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note; a: delay; i: reason. Then how many jobs to
--- claim next, lease, maxStalls. Replies {1 if the token still owned the job else 0, its snapshot or nil,
--- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''),
--- next due, 1 if nothing is left waiting, delayed or active (before the claims) else 0, then the jobs claimed}.
--- How many arguments each kind of ending has (see finishCommand).
+-- finish: ARGV = how many endings, then each ending: id, token, how ('c' completed, 'f' failed, 'r'
+-- rate-limited, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not ('0'), then
+-- per kind: c: result ('' none, else '=' .. bytes); f:
+-- outcome, reason, class, trace, retry delay (-1: fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note;
+-- a: delay; i: reason. Then how many jobs to claim next, lease, maxStalls. The endings are recorded in order,
+-- then the claims made; their wait and processing times and completions per second are the caller's to record
+-- (statsAdd). Replies {next due, 1 if an ending left nothing waiting, delayed or active (before the claims) else
+-- 0, the time, then per ending: 1 if its token still owned the job else 0, its snapshot (if asked) or false,
+-- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
+-- jobs claimed, each a snapshot with the time it became ready added at the end}.
+-- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
 local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 
-local function finishCommand()
-  local id, token, how = ARG[3], tonumber(ARG[4]), ARG[5]
+-- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
+-- the job, and where the next ending's arguments begin.
+local function endOne(at, reply)
+  local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
+  local arg = at + 4
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
-  local payload = owned and call('HGET', PAYLOADS, id)
+  local payload = owned and wanted and call('HGET', PAYLOADS, id)
   local happened = ''
-  local at = 6 + ENDING_ARGS[how] -- where the claim's arguments begin
   if owned then
     if how == 'c' then
-      local value = ARG[6]
+      local value = ARG[arg]
       job[R_MADE] = job[R_MADE] + 1
       job[R_RESULT] = value ~= '' and sub(value, 2) or false
       endAttempt(job, 'COMPLETED', nil)
       finish(id, job, 'c')
       happened = 'completed'
     elseif how == 'f' then
-      local outcome, reason, class, trace, delay = ARG[6], ARG[7], ARG[8], ARG[9], tonumber(ARG[10])
+      local outcome, reason, class, trace = ARG[arg], ARG[arg + 1], ARG[arg + 2], ARG[arg + 3]
+      local delay = tonumber(ARG[arg + 4])
       job[R_MADE] = job[R_MADE] + 1
       endAttempt(job, outcome, reason)
       if delay < 0 or job[R_MADE] >= job[R_MAX_ATTEMPTS] then
@@ -907,7 +922,7 @@ local function finishCommand()
         happened = 'retrying'
       end
     elseif how == 'r' then
-      local scope, after, note = ARG[6], tonumber(ARG[7]), ARG[8]
+      local scope, after, note = ARG[arg], tonumber(ARG[arg + 1]), ARG[arg + 2]
       endAttempt(job, 'RATE_LIMITED', note)
       if job[R_RLIMITS] >= job[R_MAX_RL] then
         failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
@@ -935,27 +950,40 @@ local function finishCommand()
         happened = 'rate-limited'
       end
     elseif how == 'a' then
-      local delay = tonumber(ARG[6])
+      local delay = tonumber(ARG[arg])
       endAttempt(job, 'RESCHEDULED', nil)
       waitOrDelay(id, job, delay)
       saveJob(id, job)
       happened = 'rescheduled'
     else
-      endAttempt(job, 'INTERRUPTED', ARG[6])
+      endAttempt(job, 'INTERRUPTED', ARG[arg])
       makeWaiting(id, job, true)
       saveJob(id, job)
       happened = 'interrupted'
     end
   end
-  local reply = { owned and 1 or 0, false, happened, 0, 0 }
-  if owned then
-    reply[2] = snapshot(id, job, payload)
+  reply[#reply + 1] = owned and 1 or 0
+  reply[#reply + 1] = owned and wanted and snapshot(id, job, payload) or false
+  reply[#reply + 1] = happened
+  return owned, arg + ENDING_ARGS[how]
+end
+
+local function finishCommand()
+  local reply = { 0, 0, now }
+  local at = 4
+  deferred = true
+  local anyOwned = false
+  for _ = 1, tonumber(ARG[3]) do
+    local owned
+    owned, at = endOne(at, reply)
+    anyOwned = anyOwned or owned
   end
-  if owned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
-    reply[5] = 1
+  if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+    reply[2] = 1
   end
   claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), reply)
-  reply[4] = nextDue()
+  deferred = false
+  reply[1] = nextDue()
   return reply
 end
 
@@ -1091,12 +1119,6 @@ local function run()
   housekeep()
   if cmd == 'add' then
     return add()
-  elseif cmd == 'claim' then
-    -- ARGV: how many, lease, maxStalls. Replies {next due, then the jobs claimed}.
-    local reply = { 0 }
-    claim(tonumber(ARG[3]), tonumber(ARG[4]), tonumber(ARG[5]), reply)
-    reply[1] = nextDue()
-    return reply
   elseif cmd == 'finish' then
     return finishCommand()
   elseif cmd == 'renew' then
@@ -1258,6 +1280,36 @@ local function run()
       return { 0, 0, 0 }
     end
     return { g[G_WAITING], g[G_DELAYED], g[G_ACTIVE] }
+  elseif cmd == 'statsAdd' then
+    -- ARGV: per entry a scope, a kind ('w'/'p' a wait/processing bucket's count, 'W'/'P' the largest wait/processing
+    -- time, 's' completions in a second), the bucket or the epoch second, the amount. Replies 0.
+    local touched = {}
+    for i = 3, #ARG, 4 do
+      local scope, kind, number, amount = ARG[i], ARG[i + 1], ARG[i + 2], ARG[i + 3]
+      local key = statsKey(scope)
+      if kind == 'w' or kind == 'p' then
+        call('HINCRBY', key, kind .. number, amount)
+      elseif kind == 'W' or kind == 'P' then
+        local field = (kind == 'W' and 'w' or 'p') .. 'max'
+        if tonumber(amount) > tonumber(call('HGET', key, field) or '-1') then
+          call('HSET', key, field, amount)
+        end
+      else
+        local second = tonumber(number)
+        local slot = second % 60
+        local stamp = tonumber(call('HGET', key, 's' .. slot) or '-1')
+        if stamp < second then
+          call('HSET', key, 's' .. slot, number, 't' .. slot, amount)
+        elseif stamp == second then
+          call('HINCRBY', key, 't' .. slot, amount)
+        end
+      end
+      touched[scope] = true
+    end
+    for scope in pairs(touched) do
+      touchStats(scope)
+    end
+    return 0
   elseif cmd == 'stats' then
     -- ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting, delayed,
     -- active, then statsOf}.
@@ -1365,7 +1417,7 @@ local function entry(keys, args)
   else
     now = tonumber(ARG[2])
   end
-  meta, metaDirty, groups, groupsDirty, ownLimits = nil, {}, {}, {}, {}
+  meta, metaDirty, groups, groupsDirty, ownLimits, deferred = nil, {}, {}, {}, {}, false
   local reply = run()
   flushGroups()
   flushMeta()
