@@ -97,9 +97,15 @@ local function m(field)
   return meta[field]
 end
 
+local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
+
 local function mnum(field, default)
-  local v = tonumber(m(field))
+  local v = metaNumbers[field]
   if v == nil then
+    v = tonumber(m(field)) or false
+    metaNumbers[field] = v
+  end
+  if v == false then
     return default
   end
   return v
@@ -109,10 +115,13 @@ local function mset(field, value)
   m(field)
   meta[field] = value
   metaDirty[field] = true
+  metaNumbers[field] = nil
 end
 
 local function madd(field, delta)
-  mset(field, int(mnum(field, 0) + delta))
+  local n = mnum(field, 0) + delta
+  mset(field, int(n))
+  metaNumbers[field] = n
 end
 
 -- Adds member to one of the timed sorted sets (delayed, paused groups, leases, expiries, remembered ids) at time
@@ -1417,7 +1426,7 @@ local function entry(keys, args)
   else
     now = tonumber(ARG[2])
   end
-  meta, metaDirty, groups, groupsDirty, ownLimits, deferred = nil, {}, {}, {}, {}, false
+  meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred = nil, {}, {}, {}, {}, {}, false
   local reply = run()
   flushGroups()
   flushMeta()
