@@ -32,6 +32,8 @@ final class RedisWorker<T> implements Worker<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisWorker.class);
     private static final long NEVER = 1L << 53;
     private static final String CLOSED_REASON = "its worker closed before it finished";
+    /** The script's kind of ending for a job returned to waiting by the close deadline. */
+    private static final String RETURNED = "i";
 
     private final RedisJobQueue<T> queue;
     private final Processor<T> processor;
@@ -187,24 +189,14 @@ final class RedisWorker<T> implements Worker<T> {
             if (job == null) {
                 continue;
             }
-            boolean owned;
             try {
-                owned = slot.end(job, new Ending("i", List.of(CLOSED_REASON), null, null, null), false, false)
-                        .owned();
+                slot.end(job, new Ending(RETURNED, List.of(CLOSED_REASON), null, null, null), false, false);
             } catch (RuntimeException e) {
                 LOG.warn(
                         "returning job '{}' of {} at the close deadline failed; its lease will run out",
                         job.id,
                         queue,
                         e);
-                owned = false;
-            }
-            synchronized (this) {
-                if (owned && !job.released) {
-                    job.released = true;
-                    returned++;
-                    active--;
-                }
             }
             slot.interruptAttempt(job);
         }
@@ -457,6 +449,11 @@ final class RedisWorker<T> implements Worker<T> {
                             finishedWhileClosing++;
                         }
                     }
+                } else if (owned && ending.how.equals(RETURNED) && !job.released) {
+                    // returned at the close deadline; counted here, in the order Redis recorded the endings
+                    job.released = true;
+                    returned++;
+                    active--;
                 }
             }
             if (owned && snapshot != null) {

@@ -67,6 +67,7 @@ local R_SIZE = 34
 -- the group record
 local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD, G_PARKED = 1, 2, 3, 4, 5, 6, 7
 
+local KEEP_ALL = 2147483647 -- Retention.keepAll()'s count
 local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the latest ones
 
 -- ------------------------------------------------------------------------------------------ records
@@ -242,6 +243,35 @@ local function statsKey(scope)
   return B .. ':s:' .. scope
 end
 
+-- Counts added to statistics hashes in this call, by key then field, written once at its end (flushCounts) or
+-- before statistics are read in it: jobs ending in one call share one command per counter.
+local counts = {}
+
+local function countIn(scope, field, delta)
+  local key = statsKey(scope)
+  local fields = counts[key]
+  if fields == nil then
+    fields = {}
+    counts[key] = fields
+  end
+  fields[field] = (fields[field] or 0) + delta
+end
+
+-- Writes the counts of this call; a group's statistics then expire a day after this change.
+local function flushCounts()
+  for key, fields in pairs(counts) do
+    for field, delta in pairs(fields) do
+      if delta ~= 0 then
+        call('HINCRBY', key, field, delta)
+      end
+    end
+    if key ~= statsKey('q') then
+      call('EXPIRE', key, STATS_TTL)
+    end
+  end
+  counts = {}
+end
+
 local function touchStats(scope)
   if scope ~= 'q' then
     call('EXPIRE', statsKey(scope), STATS_TTL)
@@ -279,12 +309,15 @@ local function recordBoth(gid, kind, nanos)
   recordTime(gid, kind, nanos)
 end
 
+-- Counts a job of scope finishing in state s ('c' or 'f'): a group's totals (the queue's are the meta hash's),
+-- and, unless deferred, completions per second.
 local function countFinish(scope, s)
   local key = statsKey(scope)
+  if scope ~= 'q' then
+    countIn(scope, s == 'c' and 'done' or 'fail', 1)
+  end
   if s == 'c' then
-    call('HINCRBY', key, 'done', 1)
     if deferred then
-      touchStats(scope)
       return
     end
     local second = math.floor(now / 1000000)
@@ -293,14 +326,12 @@ local function countFinish(scope, s)
       call('HSET', key, 's' .. slot, int(second), 't' .. slot, 0)
     end
     call('HINCRBY', key, 't' .. slot, 1)
-  else
-    call('HINCRBY', key, 'fail', 1)
   end
   touchStats(scope)
 end
 
 local function countKept(gid, s, delta)
-  call('HINCRBY', statsKey(gid), s == 'c' and 'kc' or 'kf', delta)
+  countIn(gid, s == 'c' and 'kc' or 'kf', delta)
 end
 
 local function upperBound(index)
@@ -345,6 +376,7 @@ end
 -- The statistics of a scope: {completed, failed, completions in the last minute, kept completed, kept failed,
 -- wait latency, processing latency}.
 local function statsOf(scope)
+  flushCounts()
   local flat = call('HGETALL', statsKey(scope))
   local fields = {}
   for i = 1, #flat, 2 do
@@ -357,6 +389,9 @@ local function statsOf(scope)
     if stamp and stamp > second - 60 and stamp <= second then
       lastMinute = lastMinute + tonumber(fields['t' .. slot] or '0')
     end
+  end
+  if scope == 'q' then
+    fields.done, fields.fail = m('completed'), m('failed')
   end
   return { tonumber(fields.done or '0'), tonumber(fields.fail or '0'), lastMinute, tonumber(fields.kc or '0'),
     tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p') }
@@ -521,7 +556,7 @@ local function finish(id, job, s)
   countKept(groupName(job), s, 1)
   call('ZADD', kept, int(job[R_FINISH]), id)
   saveJob(id, job)
-  local evict = call('ZCARD', kept) - count
+  local evict = count < KEEP_ALL and call('ZCARD', kept) - count or 0
   if evict > 0 then
     local oldest = call('ZRANGE', kept, 0, evict - 1)
     for _, old in ipairs(oldest) do
@@ -529,7 +564,7 @@ local function finish(id, job, s)
       removeFinished(old, o)
     end
   end
-  if age >= 0 and call('HEXISTS', JOBS, id) == 1 then
+  if age >= 0 and (evict <= 0 or call('HEXISTS', JOBS, id) == 1) then
     scheduleAt(EXPIRING, now + age, id)
   end
   local g = group(groupName(job))
@@ -718,14 +753,16 @@ local function claimOne(leaseFor, maxStalls)
     end
   end
   while true do
-    local gid = call('LPOP', RING)
+    -- the group at the front goes to the back, where it stays if it starts a job and has more waiting: one
+    -- command for the common case, a second (RPOP) to take it out of the ring otherwise
+    local gid = call('LMOVE', RING, RING, 'LEFT', 'RIGHT')
     if not gid then
       return nil
     end
     local g = findGroup(gid)
-    if g and g[G_INRING] == 1 then
-      g[G_INRING] = 0
-      touchGroup(gid)
+    if not (g and g[G_INRING] == 1) then
+      call('RPOP', RING)
+    else
       local where = place(gid, g)
       if where == 'ready' then
         local _, _, groupRate, rateScope = limitsOf(gid)
@@ -745,10 +782,11 @@ local function claimOne(leaseFor, maxStalls)
         local popped = call('ZPOPMIN', B .. ':w:' .. gid)
         local id = sub(popped[1], 17)
         g[G_WAITING] = g[G_WAITING] - 1
-        if g[G_WAITING] > 0 then
-          call('RPUSH', RING, gid)
-          g[G_INRING] = 1
+        if g[G_WAITING] == 0 then
+          call('RPOP', RING)
+          g[G_INRING] = 0
         end
+        touchGroup(gid)
         madd('waiting', -1)
         local job = loadJob(id)
         job[R_STATE] = 'a'
@@ -764,7 +802,11 @@ local function claimOne(leaseFor, maxStalls)
         local claimed = snapshot(id, job)
         claimed[23] = job[R_READY]
         return claimed
-      elseif where == 'held' then
+      end
+      call('RPOP', RING)
+      g[G_INRING] = 0
+      touchGroup(gid)
+      if where == 'held' then
         g[G_HELD] = 1
       elseif where == 'parked' then
         scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
@@ -1426,8 +1468,9 @@ local function entry(keys, args)
   else
     now = tonumber(ARG[2])
   end
-  meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred = nil, {}, {}, {}, {}, {}, false
+  meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   local reply = run()
+  flushCounts()
   flushGroups()
   flushMeta()
   return { reply, call('LLEN', REP_TODO) }
