@@ -32,6 +32,16 @@ public final class RedisQueueProbe {
 
     private RedisQueueProbe() {}
 
+    /** The worker concurrencies to run, in order: system property {@code sluice.probe.concurrency}, default 1,10. */
+    private static int[] concurrencies() {
+        String[] given = System.getProperty("sluice.probe.concurrency", "1,10").split(",");
+        int[] values = new int[given.length];
+        for (int i = 0; i < given.length; i++) {
+            values[i] = Integer.parseInt(given[i].trim());
+        }
+        return values;
+    }
+
     /**
      * Runs the probe.
      *
@@ -42,7 +52,7 @@ public final class RedisQueueProbe {
         String url = args.length > 0 ? args[0] : "redis://127.0.0.1:6379";
         String payload = "x".repeat(100);
         try (RedisBenchAdmin admin = new RedisBenchAdmin(url)) {
-            for (int concurrency : new int[] {1, 10}) {
+            for (int concurrency : concurrencies()) {
                 try (Sluice sluice = RedisSluice.builder()
                         .url(url)
                         .keyPrefix("probe" + System.nanoTime())
