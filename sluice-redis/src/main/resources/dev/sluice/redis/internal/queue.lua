@@ -21,13 +21,17 @@
 --   B:w:<g>      zset   group g's waiting jobs: score -priority, member "<16 hex order><id>"
 --   B:ring       list   groups that may start a job, served round-robin
 --   B:g          hash   group g -> its record (cmsgpack array, fields G_*); absent when it holds nothing
---   B:gl         hash   group g -> its own limits "<concurrency>|<maxWaiting>"
+--   B:gl         hash   group g -> its own limits "<concurrency>|<maxWaiting>|<rate generation>|<rate>"
 --   B:park       zset   paused groups, score the end of the pause
 --   B:d          zset   delayed jobs: score when due, member "<16 hex order><id>"
 --   B:a          zset   active jobs: score when the lease runs out, member id
 --   B:c, B:f     zset   completed and failed jobs kept: score the finish number, member id
 --   B:x          zset   kept jobs with an age: score when they go, member id
 --   B:ids        zset   ids of removed jobs still de-duplicating: score until when
+--   B:rate:q:<n>, B:rate:d:<g>:<n>, B:rate:o:<g>:<n> (and each with :aux)
+--                       the limiter state (limit.lua's) of the queue's rate, and of group g under the default or
+--                       its own rate; n is the rate's generation (meta rgq, rgd; B:gl), new when a rate is set that
+--                       cannot carry the old one's state over. Each expires by itself.
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
 --
 -- Replies are arrays of integers and bulk strings, wrapped in an array of one (so that every reply has the same
@@ -119,6 +123,14 @@ local function mset(field, value)
   metaNumbers[field] = nil
 end
 
+local function mdel(field)
+  call('HDEL', META, field)
+  m(field)
+  meta[field] = nil
+  metaDirty[field] = nil
+  metaNumbers[field] = nil
+end
+
 local function madd(field, delta)
   local n = mnum(field, 0) + delta
   mset(field, int(n))
@@ -193,9 +205,10 @@ local function flushGroups()
 end
 
 -- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting.
--- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting, the rate (a policy as
--- "<kind>|<span>|<limit>|<its Java text>", or '' for none) and the scope of the rate's state ('o' own, 'd'
--- defaults: a group's own rate and the default rate keep apart states, as in memory).
+-- The limits of group gid: its own ("<concurrency>|<maxWaiting>|<generation>|<rate>" in B:gl), or the defaults.
+-- Returns concurrency, maxWaiting, the rate (a policy as "<kind>|<span>|<limit>|<its Java text>", or '' for
+-- none) and the scope of the rate's state: 'o:' own or 'd:' defaults, the group, and the rate's generation (a
+-- group's own rate and the default rate keep apart states, as in memory).
 local ownLimits = {}
 local function limitsOf(gid)
   if gid ~= 'u' then
@@ -205,11 +218,26 @@ local function limitsOf(gid)
       ownLimits[gid] = own
     end
     if own then
-      local c, w, rate = string.match(own, '^(%d+)|(%d+)|(.*)$')
-      return tonumber(c), tonumber(w), rate, 'o'
+      local c, w, generation, rate = string.match(own, '^(%d+)|(%d+)|(%d+)|(.*)$')
+      return tonumber(c), tonumber(w), rate, 'o:' .. gid .. ':' .. generation
     end
   end
-  return mnum('gconc', NEVER), mnum('gmax', NEVER), m('grate') or '', 'd'
+  return mnum('gconc', NEVER), mnum('gmax', NEVER), m('grate') or '', 'd:' .. gid .. ':' .. int(mnum('rgd', 0))
+end
+
+-- Whether a rate's state carries over from rate old to rate new (stored forms, '' for none): both are rates of
+-- the same kind. If not, the new rate starts from a fresh state (a new generation of its state keys; the old
+-- ones expire by themselves), as the in-memory engine makes a new rate.
+local function adoptable(old, new)
+  if not old or old == '' or new == '' then
+    return false
+  end
+  return string.match(old, '^(%a+)|') == string.match(new, '^(%a+)|')
+end
+
+-- A generation of rate state no rate of the queue has had.
+local function newGeneration()
+  return int(call('HINCRBY', META, 'rgen', 1))
 end
 
 -- Asks the limiter algorithm (limit.lua, the same code as the limiters' script) whether one start may go now
@@ -746,7 +774,7 @@ local function claimOne(leaseFor, maxStalls)
   end
   local queueRate = m('rate')
   if queueRate then
-    local may, wait = askRate('q', queueRate, 'peek')
+    local may, wait = askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'peek')
     if not may then
       mset('rateBlocked', int(now + wait))
       return nil
@@ -767,7 +795,7 @@ local function claimOne(leaseFor, maxStalls)
       if where == 'ready' then
         local _, _, groupRate, rateScope = limitsOf(gid)
         if groupRate ~= '' then
-          local may, wait = askRate(rateScope .. ':' .. gid, groupRate, 'acquire')
+          local may, wait = askRate(rateScope, groupRate, 'acquire')
           if not may then
             where = 'rate'
             g[G_PARKED] = now + wait
@@ -777,7 +805,7 @@ local function claimOne(leaseFor, maxStalls)
       end
       if where == 'ready' then
         if queueRate then
-          askRate('q', queueRate, 'acquire')
+          askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'acquire')
         end
         local popped = call('ZPOPMIN', B .. ':w:' .. gid)
         local id = sub(popped[1], 17)
@@ -1148,24 +1176,85 @@ local function dropPendingRun(id)
   end
 end
 
+-- limits: changes a limit; ARGV: what ('concurrency', 'rate', 'defaults', 'group', 'clear'), then values.
+-- Replies 1.
+local function limitsCommand()
+  local what = ARG[3]
+  if what == 'concurrency' then
+    mset('concurrency', ARG[4])
+  elseif what == 'rate' then
+    if not adoptable(m('rate'), ARG[4]) then
+      mset('rgq', newGeneration())
+    end
+    if ARG[4] == '' then
+      mdel('rate')
+    else
+      mset('rate', ARG[4])
+    end
+    mdel('rateBlocked')
+  elseif what == 'defaults' then
+    mset('gconc', ARG[4])
+    mset('gmax', ARG[5])
+    if not adoptable(m('grate'), ARG[6]) then
+      mset('rgd', newGeneration())
+    end
+    if ARG[6] == '' then
+      mdel('grate')
+    else
+      mset('grate', ARG[6])
+    end
+  elseif what == 'group' then
+    local gid = 'g' .. ARG[4]
+    local old = call('HGET', GLIMITS, gid)
+    local generation = old and string.match(old, '^%d+|%d+|(%d+)|')
+    if not (old and adoptable(string.match(old, '^%d+|%d+|%d+|(.*)$'), ARG[7])) then
+      generation = newGeneration()
+    end
+    call('HSET', GLIMITS, gid, ARG[5] .. '|' .. ARG[6] .. '|' .. generation .. '|' .. ARG[7])
+  elseif what == 'clear' then
+    call('HDEL', GLIMITS, 'g' .. ARG[4])
+  end
+  ownLimits = {}
+  -- every group is looked at again under the new limits: held and rate-parked ones come back
+  for _, gid in ipairs(call('HKEYS', GROUPS)) do
+    local g = findGroup(gid)
+    if g then
+      g[G_HELD] = 0
+      g[G_PARKED] = -NEVER
+      touchGroup(gid)
+      call('ZREM', PARKED, gid)
+      offer(gid, g)
+    end
+  end
+  return 1
+end
+
+local function openCommand()
+  -- ARG: codec, then concurrency, maxWaiting, group concurrency, group maxWaiting, the queue's rate and the
+  -- groups' default rate, each as '=' .. value when the opener gave it (it is written for every process) or
+  -- '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
+  -- Replies the codec the queue was created with.
+  call('HSETNX', META, 'codec', ARG[3])
+  local fields = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
+  for i, field in ipairs(fields) do
+    local given = ARG[3 + i]
+    local value = sub(given, 2)
+    if sub(given, 1, 1) == '=' then
+      local generation = ({ rate = 'rgq', grate = 'rgd' })[field]
+      if generation and not adoptable(call('HGET', META, field), value) then
+        call('HSET', META, generation, newGeneration())
+      end
+      call('HSET', META, field, value)
+    elseif value ~= '' then
+      call('HSETNX', META, field, value)
+    end
+  end
+  return call('HGET', META, 'codec')
+end
+
 local function run()
   if cmd == 'open' then
-    -- ARG: codec, then concurrency, maxWaiting, group concurrency, group maxWaiting, the queue's rate and the
-    -- groups' default rate, each as '=' .. value when the opener gave it (it is written for every process) or
-    -- '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
-    -- Replies the codec the queue was created with.
-    call('HSETNX', META, 'codec', ARG[3])
-    local fields = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
-    for i, field in ipairs(fields) do
-      local given = ARG[3 + i]
-      local value = sub(given, 2)
-      if sub(given, 1, 1) == '=' then
-        call('HSET', META, field, value)
-      elseif value ~= '' then
-        call('HSETNX', META, field, value)
-      end
-    end
-    return call('HGET', META, 'codec')
+    return openCommand()
   end
   housekeep()
   if cmd == 'add' then
@@ -1280,47 +1369,7 @@ local function run()
     end
     return #doomed
   elseif cmd == 'limits' then
-    -- ARGV: what ('concurrency', 'defaults', 'group', 'clear'), then values.
-    local what = ARG[3]
-    if what == 'concurrency' then
-      mset('concurrency', ARG[4])
-    elseif what == 'rate' then
-      if ARG[4] == '' then
-        call('HDEL', META, 'rate')
-        m('rate')
-        meta.rate = nil
-      else
-        mset('rate', ARG[4])
-      end
-      call('HDEL', META, 'rateBlocked')
-      meta.rateBlocked = nil
-    elseif what == 'defaults' then
-      mset('gconc', ARG[4])
-      mset('gmax', ARG[5])
-      if ARG[6] == '' then
-        call('HDEL', META, 'grate')
-        meta.grate = nil
-      else
-        mset('grate', ARG[6])
-      end
-    elseif what == 'group' then
-      call('HSET', GLIMITS, 'g' .. ARG[4], ARG[5] .. '|' .. ARG[6] .. '|' .. ARG[7])
-    elseif what == 'clear' then
-      call('HDEL', GLIMITS, 'g' .. ARG[4])
-    end
-    ownLimits = {}
-    -- every group is looked at again under the new limits: held and rate-parked ones come back
-    for _, gid in ipairs(call('HKEYS', GROUPS)) do
-      local g = findGroup(gid)
-      if g then
-        g[G_HELD] = 0
-        g[G_PARKED] = -NEVER
-        touchGroup(gid)
-        call('ZREM', PARKED, gid)
-        offer(gid, g)
-      end
-    end
-    return 1
+    return limitsCommand()
   elseif cmd == 'groupLimits' then
     local c, w, rate = limitsOf(ARG[3] == '' and 'u' or 'g' .. ARG[3])
     return { c, w, rate }
