@@ -28,6 +28,8 @@
 --   B:c, B:f     zset   completed and failed jobs kept: score the finish number, member id
 --   B:x          zset   kept jobs with an age: score when they go, member id
 --   B:ids        zset   ids of removed jobs still de-duplicating: score until when
+--   B:sg         zset   groups released within the statistics' life (a day), whose statistics are kept: score
+--                       when released
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
 --
 -- Replies are arrays of integers and bulk strings, wrapped in an array of one (so that every reply has the same
@@ -43,7 +45,7 @@ local call, pack, unpack, spread, tonumber, tostring, format, sub
 -- call of a script.
 local ARG
 local B, META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS
-local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT
+local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT, STATS_GROUPS
 -- repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it waits
 -- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
 local REP_RECORD, REP_VERSION, REP_PAYLOAD, REP_PENDING, REP_KIND, REP_TODO
@@ -225,8 +227,9 @@ end
 
 -- Per scope ('q' for the queue, a group's name in keys for a group), hash B:s:<scope>: wait and processing
 -- times in log-linear buckets of nanoseconds (32 per power of two, as the in-memory Histogram), their count
--- and maximum; totals of completed and failed jobs; the finished jobs of the scope still kept; completions in
--- the last 60 one-second slots. A group's hash expires a day after its last change.
+-- and maximum; totals of completed and failed jobs, and of added ones for a group (the queue's is in B:m); the
+-- finished jobs of the scope still kept; completions in the last 60 one-second slots. A group's hash expires a
+-- day after its last change; B:sg lists the released groups for that long.
 local STATS_TTL = 86400
 
 local function statsKey(scope)
@@ -287,6 +290,19 @@ local function countKept(gid, s, delta)
   call('HINCRBY', statsKey(gid), s == 'c' and 'kc' or 'kf', delta)
 end
 
+-- Counts the jobs a call added in their groups' totals, one write per group: addedTo maps a group to how many.
+local function countAdded(addedTo)
+  for gid, n in pairs(addedTo) do
+    call('HINCRBY', statsKey(gid), 'add', n)
+    touchStats(gid)
+  end
+end
+
+-- Drops from B:sg the groups released at least the statistics' life ago.
+local function forgetStaleGroups()
+  call('ZREMRANGEBYSCORE', STATS_GROUPS, '-inf', int(now - STATS_TTL * 1000000))
+end
+
 local function upperBound(index)
   local octave, subBucket = math.floor(index / 32), index % 32
   if octave == 0 then
@@ -327,7 +343,7 @@ local function latency(fields, kind)
 end
 
 -- The statistics of a scope: {completed, failed, completions in the last minute, kept completed, kept failed,
--- wait latency, processing latency}.
+-- wait latency, processing latency, added}.
 local function statsOf(scope)
   local flat = call('HGETALL', statsKey(scope))
   local fields = {}
@@ -343,7 +359,45 @@ local function statsOf(scope)
     end
   end
   return { tonumber(fields.done or '0'), tonumber(fields.fail or '0'), lastMinute, tonumber(fields.kc or '0'),
-    tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p') }
+    tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p'), tonumber(fields.add or '0') }
+end
+
+-- Commands that run() calls from this table rather than spelling them out: Lua lets a function use at most 60
+-- local variables of the functions around it (upvalues), and run() uses nearly all of them.
+local COMMANDS = {}
+
+-- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
+-- delayed, active, then statsOf}.
+COMMANDS.stats = function()
+  local scope = ARG[3]
+  if scope == '' then
+    local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
+    for _, v in ipairs(statsOf('q')) do
+      reply[#reply + 1] = v
+    end
+    reply[7] = call('ZCARD', KEPT.c)
+    reply[8] = call('ZCARD', KEPT.f)
+    reply[11] = mnum('added', 0)
+    return reply
+  end
+  local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
+  local g = findGroup(gid)
+  local reply = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0 }
+  for _, v in ipairs(statsOf(gid)) do
+    reply[#reply + 1] = v
+  end
+  return reply
+end
+
+-- groups: Replies the groups (names in keys) that hold jobs, then those released within the statistics' life; a
+-- group may be in both parts. O(groups held + groups released within the life).
+COMMANDS.groups = function()
+  forgetStaleGroups()
+  local reply = call('HKEYS', GROUPS)
+  for _, gid in ipairs(call('ZRANGE', STATS_GROUPS, 0, -1)) do
+    reply[#reply + 1] = gid
+  end
+  return reply
 end
 
 -- ------------------------------------------------------------------------------------------ groups (GroupRules)
@@ -373,6 +427,10 @@ local function release(gid, g)
   call('ZREM', PARKED, gid)
   groups[gid] = false
   groupsDirty[gid] = true
+  -- its statistics outlive it: listed for their life; a group listed for the first time clears out stale ones
+  if gid ~= 'u' and call('ZADD', STATS_GROUPS, int(now), gid) == 1 then
+    forgetStaleGroups()
+  end
 end
 
 local function releaseIfIdle(gid, g)
@@ -766,8 +824,9 @@ local function claim(n, leaseFor, maxStalls, reply)
   end
 end
 
--- Adds a new job with id from the 16 values of ARGV at base (as add takes them). Returns its record and payload.
-local function insertAt(base, id)
+-- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
+-- how many, for countAdded) if given, else in its group's totals at once. Returns its record and payload.
+local function insertAt(base, id, addedTo)
   local groupArg = ARG[base + 2]
   local job = {}
   for f = 1, R_SIZE do
@@ -809,6 +868,12 @@ local function insertAt(base, id)
   waitOrDelay(id, job, delay)
   saveJob(id, job)
   madd('added', 1)
+  local gid = groupName(job)
+  if addedTo then
+    addedTo[gid] = (addedTo[gid] or 0) + 1
+  else
+    countAdded({ [gid] = 1 })
+  end
   return job, payload
 end
 
@@ -844,7 +909,7 @@ local function add()
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
-  local reply = { 'ok' }
+  local reply, addedTo = { 'ok' }, {}
   for i = 0, count - 1 do
     local base = 4 + i * FIELDS
     local id = ARG[base]
@@ -862,11 +927,12 @@ local function add()
           id = int(mnum('ids', 0))
         until call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)
       end
-      local job, payload = insertAt(base, id)
+      local job, payload = insertAt(base, id, addedTo)
       reply[#reply + 1] = 0
       reply[#reply + 1] = snapshot(id, job, payload)
     end
   end
+  countAdded(addedTo)
   return reply
 end
 
@@ -1258,26 +1324,8 @@ local function run()
       return { 0, 0, 0 }
     end
     return { g[G_WAITING], g[G_DELAYED], g[G_ACTIVE] }
-  elseif cmd == 'stats' then
-    -- ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting, delayed,
-    -- active, then statsOf}.
-    local scope = ARG[3]
-    if scope == '' then
-      local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
-      for _, v in ipairs(statsOf('q')) do
-        reply[#reply + 1] = v
-      end
-      reply[7] = call('ZCARD', KEPT.c)
-      reply[8] = call('ZCARD', KEPT.f)
-      return reply
-    end
-    local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
-    local g = findGroup(gid)
-    local reply = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0 }
-    for _, v in ipairs(statsOf(gid)) do
-      reply[#reply + 1] = v
-    end
-    return reply
+  elseif COMMANDS[cmd] then
+    return COMMANDS[cmd]()
   elseif cmd == 'repGet' then
     -- ARGV: id. Replies {record or nil, version, template payload or nil, pending run id or nil, now}.
     local id = ARG[3]
@@ -1355,6 +1403,7 @@ local function entry(keys, args)
   B = keys[1]
   META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
   PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
+  STATS_GROUPS = B .. ':sg'
   KEPT = { c = B .. ':c', f = B .. ':f' }
   REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
   REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
