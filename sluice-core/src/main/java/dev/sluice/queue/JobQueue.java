@@ -438,12 +438,24 @@ public interface JobQueue<T> {
     QueueStats stats();
 
     /**
-     * Statistics of one group. They outlive the group's idle spells: the queue keeps them for the 10,000 most
-     * recently used groups.
+     * Statistics of one group. They outlive the group's idle spells: the in-memory engine keeps them for the
+     * 10,000 most recently used groups (and for every group that holds jobs, kept finished ones included), the
+     * Redis engine for a day after the group last held a waiting, delayed or running job. A group whose
+     * statistics are no longer kept has zero totals and latencies.
      *
      * @param group the group's name; {@code null} for the ungrouped jobs
      * @return its counts per state, totals, rates and latencies
      * @throws IllegalArgumentException if the group name is malformed
      */
     QueueStats stats(String group);
+
+    /**
+     * The names of the groups whose statistics the queue keeps now ({@link #stats(String)}): every group that
+     * holds a waiting, delayed or running job, and the groups that held one recently. The ungrouped jobs are not a
+     * named group and are not listed: {@code stats(null)} has their statistics.
+     *
+     * @return the names, each once, in ascending {@link String#compareTo} order; a list that later changes to the
+     *     queue do not change
+     */
+    List<String> groups();
 }

@@ -5,8 +5,14 @@ import java.time.Duration;
 /**
  * Statistics of a queue, or of one group.
  *
+ * <p>The totals count each job once, whatever retention or {@link JobQueue#remove} took out of the queue since:
+ * {@code added} counts every job that entered the queue (an {@link JobQueue#add add} or a run of a {@link
+ * JobQueue#repeat repeatable job}, but not a duplicate of a job id, which adds nothing), {@code completed} and
+ * {@code failed} every job that ended so. A job that {@link JobQueue#retry retry} sent back counts again when it ends again.
+ *
  * @param counts jobs per state now
- * @param completed jobs completed since the queue was created (for a group: see {@link JobQueue#stats(String)})
+ * @param added jobs added since the queue was created (for a group: see {@link JobQueue#stats(String)})
+ * @param completed jobs completed since then
  * @param failed jobs failed for good since then
  * @param completedPerSecond completions per second over the last minute
  * @param waitTime from ready (added, or delay over) to started, of the attempts started since the queue was created
@@ -14,6 +20,7 @@ import java.time.Duration;
  */
 public record QueueStats(
         JobCounts counts,
+        long added,
         long completed,
         long failed,
         double completedPerSecond,

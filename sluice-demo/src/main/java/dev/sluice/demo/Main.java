@@ -1,9 +1,13 @@
 package dev.sluice.demo;
 
 import dev.sluice.Sluice;
+import dev.sluice.demo.Options.Option;
+import dev.sluice.demo.Options.UsageException;
 import dev.sluice.redis.RedisSluice;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /** The command line of {@code ./sluice}. */
 public final class Main {
@@ -13,6 +17,9 @@ public final class Main {
     /** The exit status of a command line that cannot be run as given. */
     static final int USAGE_ERROR = 2;
 
+    /** The exit status of a command that could not do its work: Redis unreachable, say. */
+    static final int FAILURE = 1;
+
     static final String USAGE = """
             usage: ./sluice <command>
 
@@ -21,8 +28,35 @@ public final class Main {
                                    tenants, a job queue and a rate-limited API on the in-memory engine
                                    (or through the Redis at URL, redis://host:port): N seconds of traffic
                                    (1 to 3600, default %d), then the queue drains
+              produce --redis URL --queue NAME --count N [--group G | --groups K] [--delay-ms D]
+                      [--attempts A] [--payload-bytes B] [--id-prefix P]
+                                   adds N jobs to queue NAME (%d per bulk add) and prints a JSON line:
+                                   added, duplicates, seconds. --groups K spreads them round-robin over
+                                   groups g0 to g(K-1); without --group(s) they have no group. --id-prefix P
+                                   names them P0 to P(N-1), so that adding them again adds only duplicates.
+                                   B bytes of payload (default 100); A attempts; D ms of delay
+              worker --redis URL --queue NAME [--concurrency C] [--processor noop|sleep:MS|fail:P|ratelimit:P:MS]
+                     [--echo] [--rate N/DURATION] [--group-rate N/DURATION] [--group-concurrency K]
+                     [--lease-ms L]
+                                   runs a worker (C jobs at once, default 1) until SIGTERM or Ctrl-C, then
+                                   gives running jobs %d s and sends the rest back to waiting. The processor
+                                   completes each job (noop, the default), after MS ms (sleep), fails it
+                                   with probability P (fail), or returns rateLimited(GROUP, MS ms) with
+                                   probability P (ratelimit). --echo prints a JSON line per job once Redis
+                                   recorded its completion: id, group, attempt, worker (host:pid),
+                                   startedAt, finishedAt (epoch ms). --rate and --group-rate (at most N
+                                   starts in any DURATION, such as 10/1s, 500/1m, 50/250ms) and
+                                   --group-concurrency set the queue's rate and its groups' defaults in
+                                   Redis, for every process. L: the lease in ms (default 30000)
+              stats --redis URL --queue NAME
+                                   prints a JSON object: counts by state now (waiting, delayed, active,
+                                   completed, failed) and totals since the queue was created (added,
+                                   completed, failed), for the queue, its ungrouped jobs and each group
               help                 prints this text (also --help, -h)
-            """.formatted(DEFAULT_SECONDS);
+
+            Errors are one line on standard error: exit status 2 for a command line that cannot run as
+            given, 1 when the command could not do its work (Redis unreachable, say).
+            """.formatted(DEFAULT_SECONDS, Produce.BATCH, WorkerCommand.CLOSE_DEADLINE.toSeconds());
 
     private Main() {}
 
@@ -37,8 +71,24 @@ public final class Main {
         void run(long seconds, String redisUrl) throws InterruptedException;
     }
 
+    /** Starts the worker of a {@code worker} command line. */
+    @FunctionalInterface
+    interface WorkerStart {
+        /** Connects and starts the worker. */
+        WorkerCommand.Running start();
+    }
+
+    /** What {@code worker} does: starts the worker, keeps it running until it is to stop, then stops it. */
+    @FunctionalInterface
+    interface Lifetime {
+        /** Starts the worker with {@code start}, runs it until it is to stop, and stops it. */
+        void runUntilStopped(WorkerStart start) throws InterruptedException;
+    }
+
     /**
-     * Runs a command line and exits with its status when it is not 0.
+     * Runs a command line and exits with its status when it is not 0. A worker runs until the JVM is told to
+     * stop (SIGTERM, SIGINT): a shutdown hook closes it, and the JVM exits as it was told (status 143 after
+     * SIGTERM, 130 after SIGINT).
      *
      * @param args the command and its options, as {@link #USAGE} lists them
      * @throws InterruptedException if the demo is interrupted
@@ -53,36 +103,114 @@ public final class Main {
                                 System.out,
                                 () -> redisUrl == null ? Sluice.inMemory() : onRedis(redisUrl),
                                 redisUrl == null ? "the in-memory engine" : "Redis at " + redisUrl)
-                        .run());
+                        .run(),
+                Main::untilShutdown);
         if (status != 0) {
             System.exit(status);
         }
     }
 
     /**
-     * Runs a command line: usage on {@code out} for help, the demo for {@code demo}, and otherwise a line on
-     * {@code err} naming what was wrong, then the usage.
-     *
-     * @return the exit status: 0, or {@link #USAGE_ERROR}
+     * Starts the worker and keeps it running until the JVM shuts down. The shutdown hook that stops it is in place
+     * before it starts, and a shutdown during the start waits for the start to end, so that no job the worker
+     * claimed is left to its lease.
      */
-    static int run(String[] args, PrintStream out, PrintStream err, Demo demo) throws InterruptedException {
+    private static void untilShutdown(WorkerStart start) throws InterruptedException {
+        Object lock = new Object();
+        WorkerCommand.Running[] running = new WorkerCommand.Running[1];
+        boolean[] stopping = new boolean[1];
+        Thread stop = new Thread(
+                () -> {
+                    synchronized (lock) {
+                        stopping[0] = true;
+                        if (running[0] != null) {
+                            running[0].stop();
+                        }
+                    }
+                },
+                "sluice-worker-stop");
+        Runtime.getRuntime().addShutdownHook(stop);
+        synchronized (lock) {
+            if (stopping[0]) {
+                return;
+            }
+            running[0] = start.start();
+        }
+        new CountDownLatch(1).await(); // the JVM exits once the hook has stopped the worker
+    }
+
+    /**
+     * Runs a command line: usage on {@code out} for help, the command otherwise; a problem is one line on {@code
+     * err}.
+     *
+     * @return the exit status: 0, {@link #USAGE_ERROR} or {@link #FAILURE}
+     */
+    static int run(String[] args, PrintStream out, PrintStream err, Demo demo, Lifetime lifetime)
+            throws InterruptedException {
         if (args.length == 0) {
             err.print(USAGE);
             return USAGE_ERROR;
         }
-        switch (args[0]) {
-            case "help", "--help", "-h" -> {
-                out.print(USAGE);
-                return 0;
+        try {
+            switch (args[0]) {
+                case "help", "--help", "-h" -> out.print(USAGE);
+                case "demo" ->
+                    command(
+                            args,
+                            DEMO_OPTIONS,
+                            out,
+                            options -> demo.run(
+                                    options.wholeNumber("--seconds", DEFAULT_SECONDS), options.text("--redis")));
+                case "produce" ->
+                    command(
+                            args,
+                            Produce.OPTIONS,
+                            out,
+                            options -> Produce.of(options).run(out));
+                case "worker" ->
+                    command(args, WorkerCommand.OPTIONS, out, options -> {
+                        WorkerCommand worker = WorkerCommand.of(options);
+                        lifetime.runUntilStopped(() -> worker.start(out, err));
+                    });
+                case "stats" ->
+                    command(
+                            args,
+                            Stats.OPTIONS,
+                            out,
+                            options -> Stats.of(options).run(out));
+                default ->
+                    throw new UsageException(
+                            "unknown command '" + args[0] + "' (commands: demo, produce, worker, stats, help)");
             }
-            case "demo" -> {
-                return demo(args, out, err, demo);
-            }
-            default -> {
-                return fail(err, "unknown command '" + args[0] + "' (commands: demo, help)");
-            }
+            return 0;
+        } catch (UsageException | IllegalArgumentException e) {
+            // an option the command line got wrong, or a value the engine refused: a bad queue name, a bad URL
+            return fail(err, USAGE_ERROR, e.getMessage());
+        } catch (RuntimeException e) {
+            // Redis unreachable or refusing (SluiceException), or anything else that kept the command from its work
+            return fail(err, FAILURE, e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
+
+    /** What a command does with its options. */
+    @FunctionalInterface
+    private interface Body {
+        void run(Options options) throws UsageException, InterruptedException;
+    }
+
+    /** Command {@code args[0]} with the options {@code args} give it: the usage for {@code --help}, else {@code body}. */
+    private static void command(String[] args, List<Option> allowed, PrintStream out, Body body)
+            throws UsageException, InterruptedException {
+        Options options = Options.parse(args[0], allowed, args, 1);
+        if (options.helpRequested()) {
+            out.print(USAGE);
+        } else {
+            body.run(options);
+        }
+    }
+
+    private static final List<Option> DEMO_OPTIONS =
+            List.of(Option.wholeNumber("--seconds", "N", 1, 3600), QueueCommands.REDIS);
 
     /** An engine on the Redis at {@code url}, under a key prefix of its own, so that no earlier run's state counts. */
     private static Sluice onRedis(String url) {
@@ -92,54 +220,10 @@ public final class Main {
                 .build();
     }
 
-    private static int demo(String[] args, PrintStream out, PrintStream err, Demo demo) throws InterruptedException {
-        long seconds = DEFAULT_SECONDS;
-        String redisUrl = null;
-        for (int i = 1; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    out.print(USAGE);
-                    return 0;
-                }
-                case "--seconds" -> {
-                    if (i + 1 == args.length) {
-                        return fail(err, "--seconds needs a value: a whole number from 1 to 3600");
-                    }
-                    String value = args[++i];
-                    seconds = parseSeconds(value);
-                    if (seconds == 0) {
-                        return fail(err, "--seconds must be a whole number from 1 to 3600, was '" + value + "'");
-                    }
-                }
-                case "--redis" -> {
-                    if (i + 1 == args.length) {
-                        return fail(err, "--redis needs a value: a Redis URL such as redis://localhost:6379");
-                    }
-                    redisUrl = args[++i];
-                }
-                default -> {
-                    return fail(err, "unknown option '" + args[i] + "' for demo (options: --seconds N, --redis URL)");
-                }
-            }
-        }
-        demo.run(seconds, redisUrl);
-        return 0;
-    }
-
-    /** {@code value} as seconds from 1 to 3600, or 0 if it is not one. */
-    private static long parseSeconds(String value) {
-        try {
-            long seconds = Long.parseLong(value);
-            return seconds >= 1 && seconds <= 3600 ? seconds : 0;
-        } catch (NumberFormatException notANumber) {
-            return 0;
-        }
-    }
-
-    private static int fail(PrintStream err, String problem) {
-        err.println("sluice: " + problem);
-        err.println();
-        err.print(USAGE);
-        return USAGE_ERROR;
+    /** Prints {@code problem} as one line on {@code err} and returns {@code status}. */
+    private static int fail(PrintStream err, int status, String problem) {
+        err.println("sluice: " + problem.strip().replaceAll("\\s*\\R\\s*", " "));
+        err.flush();
+        return status;
     }
 }

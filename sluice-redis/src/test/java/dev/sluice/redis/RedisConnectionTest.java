@@ -39,6 +39,13 @@ class RedisConnectionTest {
                 .hasMessageContaining("rediss://")
                 .hasMessageContaining("redis-sentinel://")
                 .hasMessageContaining("http://localhost:6379");
+        for (String malformed : new String[] {"redis://localhost:port", "redis://:6379", "redis://local host:6379"}) {
+            assertThatThrownBy(() -> RedisSluice.connect(malformed))
+                    .as(malformed)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Redis URL '" + malformed + "' is malformed")
+                    .hasMessageContaining("expected redis[s]://[[user]:password@]host[:port][/database]");
+        }
         assertThatThrownBy(() -> RedisSluice.builder().keyPrefix("has space"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keyPrefix");

@@ -120,6 +120,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("removeListener(QueueListener)", () -> queue.removeListener(listener));
         uses.put("stats()", queue::stats);
         uses.put("stats(String)", () -> queue.stats("g"));
+        uses.put("groups()", queue::groups);
 
         assertThat(uses.keySet())
                 .as("every method of JobQueue but what it is, here")

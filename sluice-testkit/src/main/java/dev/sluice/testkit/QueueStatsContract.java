@@ -11,6 +11,7 @@ import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.QueueStats.Latency;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
+import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +21,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Statistics per queue and per group: counts, completed and failed totals, throughput, and wait and
- * processing percentiles, which on the manual clock are exact up to the histogram's 3% precision.
+ * Statistics per queue and per group: counts, added, completed and failed totals, throughput, and wait and
+ * processing percentiles, which on the manual clock are exact up to the histogram's 3% precision; the list of
+ * groups whose statistics are kept.
  */
 public abstract class QueueStatsContract extends QueueContractSupport {
 
@@ -132,9 +134,119 @@ public abstract class QueueStatsContract extends QueueContractSupport {
                 .runDue();
 
         QueueStats stats = queue.stats();
+        assertThat(stats.added()).isEqualTo(5);
         assertThat(stats.completed()).isEqualTo(3);
         assertThat(stats.failed()).isEqualTo(2);
         assertThat(stats.counts()).isEqualTo(counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void totalsCountEveryJobOnceOverallAndPerGroupWhateverRetentionRemoved() {
+        JobQueue<String> queue = newQueue(
+                JobOptions.builder().keepCompleted(Retention.keepLast(1)).keepFailed(Retention.keepNone()));
+        for (int i = 0; i < 4; i++) {
+            queue.add(i == 0 ? "fail" : "ok", "p", inGroup("a" + i, "a"));
+        }
+        queue.add("ok", "p", inGroup("b0", "b"));
+        queue.add("fail", "p", withId("u0"));
+        queue.add("ok", "p", id("later").group("b").delay(Duration.ofHours(1)).build());
+        manualWorker(queue, ctx -> {
+                    if (ctx.job().name().equals("fail")) {
+                        throw new Boom("no");
+                    }
+                    return Result.done();
+                })
+                .runDue();
+
+        QueueStats all = queue.stats();
+        assertThat(all.counts()).as("retention kept the last completed job, a3").isEqualTo(counts(0, 1, 0, 1, 0));
+        assertThat(List.of(all.added(), all.completed(), all.failed())).containsExactly(7L, 4L, 2L);
+        QueueStats a = queue.stats("a");
+        assertThat(a.counts()).isEqualTo(counts(0, 0, 0, 1, 0));
+        assertThat(List.of(a.added(), a.completed(), a.failed())).containsExactly(4L, 3L, 1L);
+        QueueStats b = queue.stats("b");
+        assertThat(b.counts()).isEqualTo(counts(0, 1, 0, 0, 0));
+        assertThat(List.of(b.added(), b.completed(), b.failed())).containsExactly(2L, 1L, 0L);
+        QueueStats ungrouped = queue.stats(null);
+        assertThat(List.of(ungrouped.added(), ungrouped.completed(), ungrouped.failed()))
+                .containsExactly(1L, 0L, 1L);
+        assertThat(queue.stats("never-seen").added()).isZero();
+    }
+
+    @Test
+    void aDuplicateAddsNothingAndIsNotCounted() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        queue.add("n", "p", inGroup("j1", "a"));
+        queue.add("n", "p", inGroup("j1", "a"));
+        queue.addBulk(List.of(
+                new NewJob<>("n", "p", inGroup("j1", "a")),
+                new NewJob<>("n", "p", inGroup("j2", "a")),
+                new NewJob<>("n", "p", inGroup("j2", "a")),
+                new NewJob<>("n", "p", withId("u1"))));
+        assertThat(queue.stats().added()).isEqualTo(3);
+        assertThat(queue.stats("a").added()).isEqualTo(2);
+        assertThat(queue.stats(null).added()).isEqualTo(1);
+
+        manualWorker(queue, completing()).runDue();
+        queue.add(
+                "n",
+                "p",
+                JobOptions.builder()
+                        .jobId("remembered")
+                        .deduplicateFor(Duration.ofHours(1))
+                        .group("a")
+                        .build());
+        manualWorker(queue, completing()).runDue();
+        queue.add("n", "p", inGroup("remembered", "a"));
+
+        assertThat(queue.stats().added())
+                .as("the remembered id, gone from the queue, is a duplicate")
+                .isEqualTo(4);
+        assertThat(queue.stats("a").added()).isEqualTo(3);
+        assertThat(queue.stats("a").completed()).isEqualTo(3);
+    }
+
+    @Test
+    void everyRunOfARepeatableJobIsCountedAsAdded() {
+        JobQueue<String> queue = newQueue();
+        Worker<String> worker = manualWorker(queue, completing());
+        queue.repeat(
+                "rate",
+                Schedule.fixedRate(Duration.ofSeconds(10)),
+                new NewJob<>("report", "p", JobOptions.builder().group("r").build()));
+        for (int second = 0; second < 25; second++) {
+            worker.runDue();
+            clock.advance(Duration.ofSeconds(1));
+        }
+
+        assertThat(queue.stats().completed()).as("runs at 0, 10 and 20 s").isEqualTo(3);
+        assertThat(queue.stats().added()).as("and the pending run at 30 s").isEqualTo(4);
+        assertThat(queue.stats("r").added()).isEqualTo(4);
+    }
+
+    @Test
+    void groupsListsTheGroupsHoldingJobsAndThoseWhoseStatisticsAreKeptInOrder() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        assertThat(queue.groups()).isEmpty();
+        queue.add("n", "p", inGroup("b1", "b"));
+        queue.add("n", "p", inGroup("a1", "a"));
+        queue.add("n", "p", withId("u1"));
+        queue.add("n", "p", id("c1").group("c").delay(Duration.ofHours(1)).build());
+        queue.add("n", "p", inGroup("b2", "b"));
+        assertThat(queue.groups()).as("the ungrouped jobs are no named group").containsExactly("a", "b", "c");
+
+        manualWorker(queue, completing()).runDue();
+        assertThat(queue.counts()).isEqualTo(counts(0, 1, 0, 0, 0));
+        List<String> groups = queue.groups();
+        assertThat(groups).as("a and b hold nothing, their statistics are kept").containsExactly("a", "b", "c");
+
+        queue.add("n", "p", inGroup("A1", "A"));
+        queue.add("n", "p", inGroup("ab1", "ab"));
+        assertThat(groups).as("a list taken before").containsExactly("a", "b", "c");
+        assertThat(queue.groups()).containsExactly("A", "a", "ab", "b", "c");
+        for (String group : queue.groups()) {
+            assertThat(queue.stats(group).added()).as(group).isPositive();
+        }
     }
 
     @Test
@@ -164,6 +276,7 @@ public abstract class QueueStatsContract extends QueueContractSupport {
     void emptyStatsHaveNoSamples() {
         JobQueue<String> queue = newQueue();
         QueueStats stats = queue.stats();
+        assertThat(stats.added()).isZero();
         assertThat(stats.completed()).isZero();
         assertThat(stats.failed()).isZero();
         assertThat(stats.counts()).isEqualTo(counts(0, 0, 0, 0, 0));

@@ -129,6 +129,7 @@ final class Group {
 
     /** Totals and latencies of one group, or of the queue. */
     static final class Stats {
+        long added;
         long completed;
         long failed;
         long keptCompleted;

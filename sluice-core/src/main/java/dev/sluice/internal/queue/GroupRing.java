@@ -5,10 +5,12 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.time.SluiceClock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
@@ -93,6 +95,18 @@ final class GroupRing {
     /** The statistics of group {@code key}, or null if it was never used or long forgotten. */
     Group.Stats statsOf(Group.Key key) {
         return statsByGroup.get(key);
+    }
+
+    /** The names of the groups whose statistics are kept (every live group's are), sorted; the ungrouped left out. */
+    List<String> namesWithStats() {
+        List<String> names = new ArrayList<>(statsByGroup.size());
+        for (Group.Key key : statsByGroup.keySet()) {
+            if (key.name() != null) {
+                names.add(key.name());
+            }
+        }
+        names.sort(null);
+        return names;
     }
 
     Collection<Group> all() {

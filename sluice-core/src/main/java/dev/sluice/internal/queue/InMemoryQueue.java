@@ -412,6 +412,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         JobRecord record = new JobRecord(id, p.name, p.payload, key, p.options, now, p.repeatId, p.scheduledAt);
         store.put(record);
         record.stats = groups.group(record).stats;
+        stats.added++;
+        record.stats.added++;
         long delay = p.repeatId != null
                 ? Math.max(0, p.scheduledAt - now)
                 : p.options.delay().toNanos();
@@ -1031,9 +1033,21 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
     }
 
+    @Override
+    public List<String> groups() {
+        checkOpen();
+        lock.lock();
+        try {
+            return List.copyOf(groups.namesWithStats());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private static QueueStats statsOf(JobCounts counts, Group.Stats s, long now) {
         return new QueueStats(
                 counts,
+                s.added,
                 s.completed,
                 s.failed,
                 s.completions.perSecond(now),

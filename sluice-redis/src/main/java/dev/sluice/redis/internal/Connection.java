@@ -20,6 +20,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +114,11 @@ final class Connection implements AutoCloseable {
                     + (url == null ? "null" : "'" + url + "'"));
         }
         try {
+            if (!url.startsWith("redis-sentinel://") && URI.create(url).getHost() == null) {
+                // Lettuce would take "host:port" whole as the host name, and fail to resolve it when connecting
+                throw new IllegalArgumentException("no host name (letters, digits, '-' and '.', or an IPv6 address in"
+                        + " brackets), or a port that is not a number");
+            }
             return RedisURI.create(url);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(

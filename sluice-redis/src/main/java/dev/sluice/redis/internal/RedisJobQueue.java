@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -836,6 +837,19 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return stats(Replies.list(call(false, "stats", group == null ? "=" : "=" + group)));
     }
 
+    @Override
+    public List<String> groups() {
+        checkOpen();
+        TreeSet<String> names = new TreeSet<>();
+        for (Object group : Replies.list(call(false, "groups"))) {
+            String inKeys = Replies.text(group);
+            if (inKeys.startsWith("g")) { // "u" is the ungrouped jobs
+                names.add(inKeys.substring(1));
+            }
+        }
+        return List.copyOf(names);
+    }
+
     private static QueueStats stats(List<Object> r) {
         JobCounts counts = new JobCounts(
                 Replies.number(r.get(0)),
@@ -845,6 +859,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 Replies.number(r.get(7)));
         return new QueueStats(
                 counts,
+                Replies.number(r.get(10)),
                 Replies.number(r.get(3)),
                 Replies.number(r.get(4)),
                 Replies.number(r.get(5)) / 60.0,

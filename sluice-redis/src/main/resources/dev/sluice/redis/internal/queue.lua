@@ -28,6 +28,8 @@
 --   B:c, B:f     zset   completed and failed jobs kept: score the finish number, member id
 --   B:x          zset   kept jobs with an age: score when they go, member id
 --   B:ids        zset   ids of removed jobs still de-duplicating: score until when
+--   B:sg         zset   groups released within the statistics' life (a day), whose statistics are kept: score
+--                       when released
 --   B:rate:q:<n>, B:rate:d:<g>:<n>, B:rate:o:<g>:<n> (and each with :aux)
 --                       the limiter state (limit.lua's) of the queue's rate, and of group g under the default or
 --                       its own rate; n is the rate's generation (meta rgq, rgd; B:gl), new when a rate is set that
@@ -47,7 +49,7 @@ local call, pack, unpack, spread, tonumber, tostring, format, sub
 -- call of a script.
 local ARG
 local B, META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS
-local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT
+local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT, STATS_GROUPS
 -- repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it waits
 -- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
 local REP_RECORD, REP_VERSION, REP_PAYLOAD, REP_PENDING, REP_KIND, REP_TODO
@@ -263,8 +265,9 @@ end
 
 -- Per scope ('q' for the queue, a group's name in keys for a group), hash B:s:<scope>: wait and processing
 -- times in log-linear buckets of nanoseconds (32 per power of two, as the in-memory Histogram), their count
--- and maximum; totals of completed and failed jobs; the finished jobs of the scope still kept; completions in
--- the last 60 one-second slots. A group's hash expires a day after its last change.
+-- and maximum; totals of completed and failed jobs, and of added ones for a group (the queue's is in B:m); the
+-- finished jobs of the scope still kept; completions in the last 60 one-second slots. A group's hash expires a
+-- day after its last change; B:sg lists the released groups for that long.
 local STATS_TTL = 86400
 
 local function statsKey(scope)
@@ -362,6 +365,19 @@ local function countKept(gid, s, delta)
   countIn(gid, s == 'c' and 'kc' or 'kf', delta)
 end
 
+-- Counts the jobs a call added in their groups' totals, one write per group: addedTo maps a group to how many.
+local function countAdded(addedTo)
+  for gid, n in pairs(addedTo) do
+    call('HINCRBY', statsKey(gid), 'add', n)
+    touchStats(gid)
+  end
+end
+
+-- Drops from B:sg the groups released at least the statistics' life ago.
+local function forgetStaleGroups()
+  call('ZREMRANGEBYSCORE', STATS_GROUPS, '-inf', int(now - STATS_TTL * 1000000))
+end
+
 local function upperBound(index)
   local octave, subBucket = math.floor(index / 32), index % 32
   if octave == 0 then
@@ -402,7 +418,7 @@ local function latency(fields, kind)
 end
 
 -- The statistics of a scope: {completed, failed, completions in the last minute, kept completed, kept failed,
--- wait latency, processing latency}.
+-- wait latency, processing latency, added}.
 local function statsOf(scope)
   flushCounts()
   local flat = call('HGETALL', statsKey(scope))
@@ -422,7 +438,78 @@ local function statsOf(scope)
     fields.done, fields.fail = m('completed'), m('failed')
   end
   return { tonumber(fields.done or '0'), tonumber(fields.fail or '0'), lastMinute, tonumber(fields.kc or '0'),
-    tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p') }
+    tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p'), tonumber(fields.add or '0') }
+end
+
+-- Commands that run() calls from this table rather than spelling them out: Lua lets a function use at most 60
+-- local variables of the functions around it (upvalues), and run() uses nearly all of them.
+local COMMANDS = {}
+
+-- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
+-- delayed, active, then statsOf}.
+COMMANDS.stats = function()
+  local scope = ARG[3]
+  if scope == '' then
+    local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
+    for _, v in ipairs(statsOf('q')) do
+      reply[#reply + 1] = v
+    end
+    reply[7] = call('ZCARD', KEPT.c)
+    reply[8] = call('ZCARD', KEPT.f)
+    reply[11] = mnum('added', 0)
+    return reply
+  end
+  local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
+  local g = findGroup(gid)
+  local reply = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0 }
+  for _, v in ipairs(statsOf(gid)) do
+    reply[#reply + 1] = v
+  end
+  return reply
+end
+
+-- groups: Replies the groups (names in keys) that hold jobs, then those released within the statistics' life; a
+-- group may be in both parts. O(groups held + groups released within the life).
+COMMANDS.groups = function()
+  forgetStaleGroups()
+  local reply = call('HKEYS', GROUPS)
+  for _, gid in ipairs(call('ZRANGE', STATS_GROUPS, 0, -1)) do
+    reply[#reply + 1] = gid
+  end
+  return reply
+end
+
+-- statsAdd: the statistics a worker measured (PendingStats). ARGV: per entry a scope, a kind ('w'/'p' a
+-- wait/processing bucket's count, 'W'/'P' the largest wait/processing time, 's' completions in a second), the
+-- bucket or the epoch second, the amount. Replies 0.
+COMMANDS.statsAdd = function()
+  local touched = {}
+  for i = 3, #ARG, 4 do
+    local scope, kind, number, amount = ARG[i], ARG[i + 1], ARG[i + 2], ARG[i + 3]
+    local key = statsKey(scope)
+    if kind == 'w' or kind == 'p' then
+      call('HINCRBY', key, kind .. number, amount)
+    elseif kind == 'W' or kind == 'P' then
+      local field = (kind == 'W' and 'w' or 'p') .. 'max'
+      if tonumber(amount) > tonumber(call('HGET', key, field) or '-1') then
+        call('HSET', key, field, amount)
+      end
+    else
+      local second = tonumber(number)
+      local slot = second % 60
+      local stamp = tonumber(call('HGET', key, 's' .. slot) or '-1')
+      if stamp < second then
+        call('HSET', key, 's' .. slot, number, 't' .. slot, amount)
+      elseif stamp == second then
+        call('HINCRBY', key, 't' .. slot, amount)
+      end
+    end
+    touched[scope] = true
+  end
+  for scope in pairs(touched) do
+    touchStats(scope)
+  end
+  return 0
 end
 
 -- ------------------------------------------------------------------------------------------ groups (GroupRules)
@@ -452,6 +539,10 @@ local function release(gid, g)
   call('ZREM', PARKED, gid)
   groups[gid] = false
   groupsDirty[gid] = true
+  -- its statistics outlive it: listed for their life; a group listed for the first time clears out stale ones
+  if gid ~= 'u' and call('ZADD', STATS_GROUPS, int(now), gid) == 1 then
+    forgetStaleGroups()
+  end
 end
 
 local function releaseIfIdle(gid, g)
@@ -853,8 +944,9 @@ local function claim(n, leaseFor, maxStalls, reply)
   end
 end
 
--- Adds a new job with id from the 16 values of ARGV at base (as add takes them). Returns its record and payload.
-local function insertAt(base, id)
+-- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
+-- how many, for countAdded) if given, else in its group's totals at once. Returns its record and payload.
+local function insertAt(base, id, addedTo)
   local groupArg = ARG[base + 2]
   local job = {}
   for f = 1, R_SIZE do
@@ -896,6 +988,12 @@ local function insertAt(base, id)
   waitOrDelay(id, job, delay)
   saveJob(id, job)
   madd('added', 1)
+  local gid = groupName(job)
+  if addedTo then
+    addedTo[gid] = (addedTo[gid] or 0) + 1
+  else
+    countAdded({ [gid] = 1 })
+  end
   return job, payload
 end
 
@@ -931,7 +1029,7 @@ local function add()
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
-  local reply = { 'ok' }
+  local reply, addedTo = { 'ok' }, {}
   for i = 0, count - 1 do
     local base = 4 + i * FIELDS
     local id = ARG[base]
@@ -949,11 +1047,12 @@ local function add()
           id = int(mnum('ids', 0))
         until call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)
       end
-      local job, payload = insertAt(base, id)
+      local job, payload = insertAt(base, id, addedTo)
       reply[#reply + 1] = 0
       reply[#reply + 1] = snapshot(id, job, payload)
     end
   end
+  countAdded(addedTo)
   return reply
 end
 
@@ -1380,56 +1479,8 @@ local function run()
       return { 0, 0, 0 }
     end
     return { g[G_WAITING], g[G_DELAYED], g[G_ACTIVE] }
-  elseif cmd == 'statsAdd' then
-    -- ARGV: per entry a scope, a kind ('w'/'p' a wait/processing bucket's count, 'W'/'P' the largest wait/processing
-    -- time, 's' completions in a second), the bucket or the epoch second, the amount. Replies 0.
-    local touched = {}
-    for i = 3, #ARG, 4 do
-      local scope, kind, number, amount = ARG[i], ARG[i + 1], ARG[i + 2], ARG[i + 3]
-      local key = statsKey(scope)
-      if kind == 'w' or kind == 'p' then
-        call('HINCRBY', key, kind .. number, amount)
-      elseif kind == 'W' or kind == 'P' then
-        local field = (kind == 'W' and 'w' or 'p') .. 'max'
-        if tonumber(amount) > tonumber(call('HGET', key, field) or '-1') then
-          call('HSET', key, field, amount)
-        end
-      else
-        local second = tonumber(number)
-        local slot = second % 60
-        local stamp = tonumber(call('HGET', key, 's' .. slot) or '-1')
-        if stamp < second then
-          call('HSET', key, 's' .. slot, number, 't' .. slot, amount)
-        elseif stamp == second then
-          call('HINCRBY', key, 't' .. slot, amount)
-        end
-      end
-      touched[scope] = true
-    end
-    for scope in pairs(touched) do
-      touchStats(scope)
-    end
-    return 0
-  elseif cmd == 'stats' then
-    -- ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting, delayed,
-    -- active, then statsOf}.
-    local scope = ARG[3]
-    if scope == '' then
-      local reply = { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0) }
-      for _, v in ipairs(statsOf('q')) do
-        reply[#reply + 1] = v
-      end
-      reply[7] = call('ZCARD', KEPT.c)
-      reply[8] = call('ZCARD', KEPT.f)
-      return reply
-    end
-    local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
-    local g = findGroup(gid)
-    local reply = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0 }
-    for _, v in ipairs(statsOf(gid)) do
-      reply[#reply + 1] = v
-    end
-    return reply
+  elseif COMMANDS[cmd] then
+    return COMMANDS[cmd]()
   elseif cmd == 'repGet' then
     -- ARGV: id. Replies {record or nil, version, template payload or nil, pending run id or nil, now}.
     local id = ARG[3]
@@ -1507,6 +1558,7 @@ local function entry(keys, args)
   B = keys[1]
   META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
   PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
+  STATS_GROUPS = B .. ':sg'
   KEPT = { c = B .. ':c', f = B .. ':f' }
   REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
   REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'

@@ -1,0 +1,62 @@
+package dev.sluice.demo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.Sluice;
+import dev.sluice.demo.Options.UsageException;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.QueueStats;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * {@code ./sluice stats}: one JSON object with a Redis queue's {@code counts} by state (the jobs it holds now) and
+ * its {@code totals} since it was created (added, completed, failed), for the queue, for its ungrouped jobs, and
+ * for each group whose statistics the queue keeps ({@link JobQueue#groups()}).
+ */
+final class Stats {
+    static final List<Options.Option> OPTIONS = List.of(QueueCommands.REDIS, QueueCommands.QUEUE);
+
+    private final String redis;
+    private final String queue;
+
+    private Stats(String redis, String queue) {
+        this.redis = redis;
+        this.queue = queue;
+    }
+
+    /** The command as {@code options} give it, checked before anything connects. */
+    static Stats of(Options options) throws UsageException {
+        return new Stats(options.required("--redis"), options.required("--queue"));
+    }
+
+    /** Reads the statistics and prints them on {@code out}. */
+    void run(PrintStream out) {
+        try (Sluice sluice = QueueCommands.connect(redis)) {
+            JobQueue<String> jobs = QueueCommands.open(sluice, queue);
+            ObjectNode all = QueueCommands.object().put("queue", queue);
+            describe(all, jobs.stats());
+            describe(all.putObject("ungrouped"), jobs.stats(null));
+            ObjectNode groups = all.putObject("groups");
+            for (String group : jobs.groups()) {
+                describe(groups.putObject(group), jobs.stats(group));
+            }
+            out.println(QueueCommands.line(all));
+            out.flush();
+        }
+    }
+
+    private static void describe(ObjectNode node, QueueStats stats) {
+        JobCounts counts = stats.counts();
+        node.putObject("counts")
+                .put("waiting", counts.waiting())
+                .put("delayed", counts.delayed())
+                .put("active", counts.active())
+                .put("completed", counts.completed())
+                .put("failed", counts.failed());
+        node.putObject("totals")
+                .put("added", stats.added())
+                .put("completed", stats.completed())
+                .put("failed", stats.failed());
+    }
+}
