@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
@@ -80,7 +81,18 @@ class RedisQueueDifferentialTest {
         };
     }
 
-    @Property(tries = 25, shrinking = ShrinkingMode.OFF)
+    /**
+     * Histories that once differed: the order in which groups came back after a limit change (34, -2550682305), and
+     * a delayed job and a paused group coming due between two calls, which Redis applied in another order (-7).
+     */
+    @Example
+    void historiesThatOnceDiffered() {
+        everyJobAndEveryStartMatchTheInMemoryEngine(34);
+        everyJobAndEveryStartMatchTheInMemoryEngine(-2_550_682_305L);
+        everyJobAndEveryStartMatchTheInMemoryEngine(-7);
+    }
+
+    @Property(tries = 30, shrinking = ShrinkingMode.OFF)
     void everyJobAndEveryStartMatchTheInMemoryEngine(@ForAll long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         ManualClock clock = new ManualClock(
@@ -105,8 +117,12 @@ class RedisQueueDifferentialTest {
                     }
                 } else if (operation <= 5) {
                     int ran = expected.runDue();
+                    int ranToo = actual.runDue();
                     history.add("runDue: " + ran + ", starts " + expected.starts.size());
-                    assertThat(actual.runDue()).as("jobs run, after %s", history).isEqualTo(ran);
+                    assertThat(actual.starts)
+                            .as("starts, step %d of seed %d, after %s", step, seed, history)
+                            .isEqualTo(expected.starts);
+                    assertThat(ranToo).as("jobs run").isEqualTo(ran);
                 } else if (operation <= 7) {
                     Duration advance = Duration.ofNanos(1_000 * (1 + random.nextLong(400_000)));
                     history.add("advance " + advance);

@@ -16,6 +16,18 @@ final class Group {
             return name == null ? UNGROUPED : new Key(name);
         }
 
+        /**
+         * The order in which groups that become ready at the same moment join the ring, the same in every engine:
+         * by their names as the Redis engine writes them in keys ({@code g<name>}, {@code u} for the ungrouped),
+         * byte by byte in UTF-8.
+         */
+        static final java.util.Comparator<Key> TIE_ORDER =
+                (a, b) -> java.util.Arrays.compareUnsigned(a.inKeys(), b.inKeys());
+
+        private byte[] inKeys() {
+            return (name == null ? "u" : "g" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
         /** The key this group uses in the queue's rate tables. */
         String rateKey() {
             return name == null ? "\u0000ungrouped" : name;

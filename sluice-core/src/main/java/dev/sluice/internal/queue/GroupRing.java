@@ -29,7 +29,8 @@ final class GroupRing {
     private final WakeTimer wakeTimer;
     private final HashMap<Group.Key, Group> groups = new HashMap<>();
     private final ArrayDeque<Group> ring = new ArrayDeque<>();
-    private final PriorityQueue<Group> parked = new PriorityQueue<>(Comparator.comparingLong(g -> g.parkedUntil));
+    private final PriorityQueue<Group> parked = new PriorityQueue<>(
+            Comparator.<Group>comparingLong(g -> g.parkedUntil).thenComparing(g -> g.key, Group.Key.TIE_ORDER));
     /**
      * The statistics of the most recently used groups, kept while a group is released and created again. Beyond
      * {@link #MAX_GROUP_STATS}, each new group forgets the least recently used one, unless that one is live or
@@ -309,7 +310,9 @@ final class GroupRing {
     void limitsChanged() {
         long now = clock.nanos();
         parked.clear();
-        for (Group group : groups.values()) {
+        List<Group> inOrder = new ArrayList<>(groups.values());
+        inOrder.sort(Comparator.comparing(g -> g.key, Group.Key.TIE_ORDER));
+        for (Group group : inOrder) {
             group.parkedUntil = Long.MIN_VALUE;
             group.heldByConcurrency = false;
             offer(group, now);

@@ -758,38 +758,67 @@ local function earliest()
   return next
 end
 
+-- A delayed job (its member in B:d) that came due at dueAt becomes waiting. Returns its id and record, or nil.
+local function promote(member, dueAt)
+  local id = sub(member, 17)
+  call('ZREM', DELAYED, member)
+  local job = loadJob(id)
+  if job then
+    local gid = groupName(job)
+    local g = group(gid)
+    g[G_DELAYED] = g[G_DELAYED] - 1
+    touchGroup(gid)
+    madd('delayed', -1)
+    makeWaiting(id, job, false, dueAt)
+    saveJob(id, job)
+    return id, job
+  end
+end
+
+-- A paused (or rate-parked) group whose time ended comes back.
+local function unpark(gid)
+  call('ZREM', PARKED, gid)
+  local g = findGroup(gid)
+  if g then
+    g[G_PARKED] = -NEVER
+    touchGroup(gid)
+    offer(gid, g)
+    releaseIfIdle(gid, g)
+  end
+end
+
 local function housekeep()
   if mnum('due', -NEVER) > now then
     return
   end
+  -- delayed jobs coming due and paused groups coming back, in the order of their times (a job first at a tie),
+  -- each at its own time, as the in-memory engine wakes at each: the ring's order follows when things happened,
+  -- not when a call came to see them
   local due = call('ZRANGEBYSCORE', DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
-  for i = 1, #due, 2 do
-    local member = due[i]
-    local dueAt = tonumber(due[i + 1])
-    local id = sub(member, 17)
-    call('ZREM', DELAYED, member)
-    local job = loadJob(id)
-    if job then
-      local gid = groupName(job)
-      local g = group(gid)
-      g[G_DELAYED] = g[G_DELAYED] - 1
-      touchGroup(gid)
-      madd('delayed', -1)
-      makeWaiting(id, job, false, dueAt)
-      saveJob(id, job)
-      repeatEvent(id, job, 'due')
+  local unparked = call('ZRANGEBYSCORE', PARKED, '-inf', now, 'WITHSCORES')
+  local callTime = now
+  local promoted = {}
+  local i, j = 1, 1
+  while i <= #due or j <= #unparked do
+    local dueAt = i <= #due and tonumber(due[i + 1]) or NEVER
+    local parkEnd = j <= #unparked and tonumber(unparked[j + 1]) or NEVER
+    if dueAt <= parkEnd then
+      now = dueAt
+      local id, job = promote(due[i], dueAt)
+      if id then
+        promoted[#promoted + 1] = { id, job }
+      end
+      i = i + 2
+    else
+      now = parkEnd
+      unpark(unparked[j])
+      j = j + 2
     end
   end
-  local unparked = call('ZRANGEBYSCORE', PARKED, '-inf', now)
-  for _, gid in ipairs(unparked) do
-    call('ZREM', PARKED, gid)
-    local g = findGroup(gid)
-    if g then
-      g[G_PARKED] = -NEVER
-      touchGroup(gid)
-      offer(gid, g)
-      releaseIfIdle(gid, g)
-    end
+  now = callTime
+  -- the engine plans a repeatable job's next run from the time a call saw its run come due
+  for _, p in ipairs(promoted) do
+    repeatEvent(p[1], p[2], 'due')
   end
   local stalled = call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)
   for _, id in ipairs(stalled) do
@@ -1275,6 +1304,18 @@ local function dropPendingRun(id)
   end
 end
 
+-- Whether string a comes before b byte by byte (Lua's own < follows the server's locale).
+local function bytewiseLess(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      return x < y
+    end
+  end
+  return #a < #b
+end
+
 -- limits: changes a limit; ARGV: what ('concurrency', 'rate', 'defaults', 'group', 'clear'), then values.
 -- Replies 1.
 local function limitsCommand()
@@ -1314,8 +1355,11 @@ local function limitsCommand()
     call('HDEL', GLIMITS, 'g' .. ARG[4])
   end
   ownLimits = {}
-  -- every group is looked at again under the new limits: held and rate-parked ones come back
-  for _, gid in ipairs(call('HKEYS', GROUPS)) do
+  -- every group is looked at again under the new limits: held and rate-parked ones come back, in the groups'
+  -- tie order (as in memory: names in keys, byte by byte)
+  local inOrder = call('HKEYS', GROUPS)
+  table.sort(inOrder, bytewiseLess)
+  for _, gid in ipairs(inOrder) do
     local g = findGroup(gid)
     if g then
       g[G_HELD] = 0
