@@ -11,15 +11,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=prepare.sh
 source bench/prepare.sh
 
-# What was measured: the commit, and whether sluice-core (the code measured) differs from it (read-only git).
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if status="$(git --no-optional-locks status --porcelain -- sluice-core 2>/dev/null)"; then
-  changed="$(grep -c . <<<"$status" || true)"
-  dirty="no"
-  [[ "$changed" != "0" ]] && dirty="yes: $changed changed or new files under sluice-core"
-else
-  dirty="unknown"
-fi
+describe_measured sluice-core
 # The queue engine's sources as measured (they may be uncommitted): one SHA-256 over them, in name order.
 engine="$(cat sluice-core/src/main/java/dev/sluice/internal/queue/*.java 2>/dev/null | sha256sum | cut -c1-16)"
 
