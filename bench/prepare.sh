@@ -12,13 +12,15 @@ JAR=sluice-bench/target/benchmarks.jar
 OUT=bench/results
 mkdir -p "$OUT"
 
-# What was measured: sets `commit` (HEAD, short) and `dirty` (whether the folders given, the code measured, differ
-# from it; read-only git).
+# What was measured: sets `commit` (HEAD, short), `measured_commit` (the last commit that changed the folders given,
+# the code measured) and `dirty` (whether those folders differ from HEAD; read-only git).
 describe_measured() {
   local status changed folders
   folders="$(printf '%s, ' "$@")"
   folders="${folders%, }"
   commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  measured_commit="$(git log -1 --format=%h -- "$@" 2>/dev/null || true)"
+  measured_commit="${measured_commit:-unknown}"
   if status="$(git --no-optional-locks status --porcelain -- "$@" 2>/dev/null)"; then
     changed="$(grep -c . <<<"$status" || true)"
     dirty="no"

@@ -21,7 +21,8 @@ engine="$(redis_engine_sources)"
 # The bench jar holds sluice-bench's runtime classpath as just built (the Sluice modules from this tree, Lettuce,
 # Bucket4j, the test kit's RedisServer). Fixed heap, touched up front.
 "$JAVA" -Xms2g -Xmx2g -XX:+AlwaysPreTouch \
-  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+  "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
   -cp "$JAR" dev.sluice.bench.RedisLimiterBench --out "$OUT/limiter-redis.json" "$@"
 
 if command -v python3 >/dev/null 2>&1; then

@@ -17,7 +17,8 @@ engine="$(cat sluice-core/src/main/java/dev/sluice/internal/queue/*.java 2>/dev/
 
 # Fixed heap, default collector (G1), heap touched up front so page faults do not land in a timed part.
 "$JAVA" -Xms2g -Xmx2g -XX:+AlwaysPreTouch \
-  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+  "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
   -cp "$JAR" dev.sluice.bench.QueueLocalBench --out "$OUT/queue-local.json" "$@"
 
 if command -v python3 >/dev/null 2>&1; then

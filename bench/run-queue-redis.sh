@@ -8,7 +8,7 @@
 # the two alternating from scenario to scenario. Writes bench/results/queue-redis.json (every run of both, medians,
 # ratios, targets) and the tables of bench/results/README.md (between its queue-redis markers), and prints them.
 # Stops the private Redis and removes the scratch folder at the end, whatever happens.
-# Takes about 10 minutes on 2 cores, build included. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
+# Takes about 5 minutes on 2 cores, build and npm install included. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
 #
 # Usage: bench/run-queue-redis.sh [--runs 3] [--scenarios A,B,C,D,E] [--n 20000] [--results bench/results]
 #   (a smaller --n or --runs is for a quick look; give it another --results folder to keep the committed results)
@@ -86,7 +86,8 @@ run_bullmq() {
 }
 run_sluice() {
   "$JAVA" -Xms1g -Xmx1g -XX:+AlwaysPreTouch \
-    "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+    "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+    "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
     -cp "$JAR" dev.sluice.bench.QueueRedisBench --redis "redis://127.0.0.1:$port" \
     --scenarios "$1" --runs "$runs" --n "$n" --out "$scratch/sluice-$1.json" 2> >(grep -v '^SLF4J' >&2)
 }

@@ -97,7 +97,8 @@ def load_sluice(paths):
     for path in paths:
         doc = json.loads(Path(path).read_text())
         if meta is None:
-            meta = {k: doc[k] for k in ("date", "commit", "uncommittedChanges", "engineSourcesSha256", "environment")}
+            meta = {k: doc.get(k) for k in ("date", "commit", "measuredCodeCommit", "uncommittedChanges",
+                                            "engineSourcesSha256", "environment")}
         scenarios.update(doc["scenarios"])
     return scenarios, meta
 
@@ -133,6 +134,7 @@ def merge(args):
         "date": meta["date"] if meta else None,
         "wallSeconds": args.wall_seconds,
         "commit": meta["commit"] if meta else None,
+        "measuredCodeCommit": meta["measuredCodeCommit"] if meta else None,
         "uncommittedChanges": meta["uncommittedChanges"] if meta else None,
         "engineSourcesSha256": meta["engineSourcesSha256"] if meta else None,
         "redis": args.redis,
@@ -247,7 +249,8 @@ def tables(doc):
     order = "; ".join(f"{s}: {' then '.join(w)}" for s, w in doc["order"].items())
     runs = {s: (v.get("sluice") or {}).get("runs") for s, v in doc["scenarios"].items()}
     lines.append(
-        f"Run: {doc['date']}, commit `{doc['commit']}` (uncommitted changes in sluice-core, sluice-redis: "
+        f"Run: {doc['date']}, commit `{doc['commit']}`, engine as of `{doc.get('measuredCodeCommit')}` (the last "
+        f"commit that changed sluice-core or sluice-redis; uncommitted changes in them: "
         f"{doc['uncommittedChanges']}; Redis engine sources SHA-256 `{doc['engineSourcesSha256']}`); "
         f"{doc['redis']}, private, no persistence; Sluice on JDK {jdk.get('version')} ({jdk.get('vendor')}) "
         f"{jvm_args}, Lettuce {sl_env.get('lettuce')}; BullMQ {bq_env.get('bullmq')} on node {bq_env.get('node')}, "
