@@ -11,3 +11,29 @@ MAVEN_ARGS="${MAVEN_ARGS:-} -B -q -ntp" ./mvnw -pl sluice-bench -am package -Dsk
 JAR=sluice-bench/target/benchmarks.jar
 OUT=bench/results
 mkdir -p "$OUT"
+
+# What was measured: sets `commit` (HEAD, short), `measured_commit` (the last commit that changed the folders given,
+# the code measured) and `dirty` (whether those folders differ from HEAD; read-only git).
+describe_measured() {
+  local status changed folders
+  folders="$(printf '%s, ' "$@")"
+  folders="${folders%, }"
+  commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  measured_commit="$(git log -1 --format=%h -- "$@" 2>/dev/null || true)"
+  measured_commit="${measured_commit:-unknown}"
+  if status="$(git --no-optional-locks status --porcelain -- "$@" 2>/dev/null)"; then
+    changed="$(grep -c . <<<"$status" || true)"
+    dirty="no"
+    if [[ "$changed" != "0" ]]; then
+      dirty="yes: $changed changed or new files under $folders"
+    fi
+  else
+    dirty="unknown"
+  fi
+}
+
+# The Redis engine's sources as measured (they may be uncommitted): one SHA-256 over them, in name order.
+redis_engine_sources() {
+  find sluice-redis/src/main -type f \( -name '*.java' -o -name '*.lua' \) -print0 2>/dev/null \
+    | LC_ALL=C sort -z | xargs -0 cat 2>/dev/null | sha256sum | cut -c1-16 || echo unknown
+}

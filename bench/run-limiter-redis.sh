@@ -15,24 +15,14 @@ cd "$(dirname "$0")/.."
 # shellcheck source=prepare.sh
 source bench/prepare.sh
 
-# What was measured: the commit, and whether the code measured (sluice-core, sluice-redis) differs from it.
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if status="$(git --no-optional-locks status --porcelain -- sluice-core sluice-redis 2>/dev/null)"; then
-  changed="$(grep -c . <<<"$status" || true)"
-  dirty="no"
-  [[ "$changed" != "0" ]] && dirty="yes: $changed changed or new files under sluice-core, sluice-redis"
-else
-  dirty="unknown"
-fi
-
-# The Redis engine's sources as measured (they may be uncommitted): one SHA-256 over them, in name order.
-engine="$(find sluice-redis/src/main -type f \( -name '*.java' -o -name '*.lua' \) -print0 2>/dev/null \
-  | LC_ALL=C sort -z | xargs -0 cat 2>/dev/null | sha256sum | cut -c1-16 || echo unknown)"
+describe_measured sluice-core sluice-redis
+engine="$(redis_engine_sources)"
 
 # The bench jar holds sluice-bench's runtime classpath as just built (the Sluice modules from this tree, Lettuce,
 # Bucket4j, the test kit's RedisServer). Fixed heap, touched up front.
 "$JAVA" -Xms2g -Xmx2g -XX:+AlwaysPreTouch \
-  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+  "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
   -cp "$JAR" dev.sluice.bench.RedisLimiterBench --out "$OUT/limiter-redis.json" "$@"
 
 if command -v python3 >/dev/null 2>&1; then

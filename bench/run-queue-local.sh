@@ -11,21 +11,14 @@ cd "$(dirname "$0")/.."
 # shellcheck source=prepare.sh
 source bench/prepare.sh
 
-# What was measured: the commit, and whether sluice-core (the code measured) differs from it (read-only git).
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if status="$(git --no-optional-locks status --porcelain -- sluice-core 2>/dev/null)"; then
-  changed="$(grep -c . <<<"$status" || true)"
-  dirty="no"
-  [[ "$changed" != "0" ]] && dirty="yes: $changed changed or new files under sluice-core"
-else
-  dirty="unknown"
-fi
+describe_measured sluice-core
 # The queue engine's sources as measured (they may be uncommitted): one SHA-256 over them, in name order.
 engine="$(cat sluice-core/src/main/java/dev/sluice/internal/queue/*.java 2>/dev/null | sha256sum | cut -c1-16)"
 
 # Fixed heap, default collector (G1), heap touched up front so page faults do not land in a timed part.
 "$JAVA" -Xms2g -Xmx2g -XX:+AlwaysPreTouch \
-  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
+  "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+  "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
   -cp "$JAR" dev.sluice.bench.QueueLocalBench --out "$OUT/queue-local.json" "$@"
 
 if command -v python3 >/dev/null 2>&1; then

@@ -254,12 +254,7 @@ public final class QueueLocalBench {
             String loadBefore,
             String loadAfter) {
         Json json = new Json().begin();
-        json.field("benchmark", "dev.sluice.bench.QueueLocalBench");
-        json.field("date", began.truncatedTo(ChronoUnit.SECONDS).toString());
-        json.field("wallSeconds", seconds);
-        json.field("commit", System.getProperty("sluice.bench.commit", "unknown"));
-        json.field("uncommittedChanges", System.getProperty("sluice.bench.dirty", "unknown"));
-        json.field("engineSourcesSha256", System.getProperty("sluice.bench.engineSources", "unknown"));
+        json.header("dev.sluice.bench.QueueLocalBench", began, seconds);
 
         json.object("jdk")
                 .field("version", Runtime.version().toString())

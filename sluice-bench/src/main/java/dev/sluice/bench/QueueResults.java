@@ -1,5 +1,7 @@
 package dev.sluice.bench;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -125,6 +127,22 @@ final class QueueResults {
         private final StringBuilder out = new StringBuilder();
         private int depth;
         private boolean first = true;
+
+        /**
+         * The fields every benchmark's document starts with: which benchmark, when it ran and for how long, and
+         * what it measured, from the system properties {@code sluice.bench.commit}, {@code
+         * sluice.bench.measuredCommit} (the last commit that changed the code measured), {@code
+         * sluice.bench.dirty} and {@code sluice.bench.engineSources} (set by the bench scripts).
+         */
+        Json header(String benchmark, Instant began, long wallSeconds) {
+            field("benchmark", benchmark);
+            field("date", began.truncatedTo(ChronoUnit.SECONDS).toString());
+            field("wallSeconds", wallSeconds);
+            field("commit", System.getProperty("sluice.bench.commit", "unknown"));
+            field("measuredCodeCommit", System.getProperty("sluice.bench.measuredCommit", "unknown"));
+            field("uncommittedChanges", System.getProperty("sluice.bench.dirty", "unknown"));
+            return field("engineSourcesSha256", System.getProperty("sluice.bench.engineSources", "unknown"));
+        }
 
         Json begin() {
             out.append('{');

@@ -105,6 +105,16 @@ final class RedisBenchAdmin implements AutoCloseable {
         return commands.pttl(key);
     }
 
+    /** Deletes {@code keys} (in batches of 1,000); returns how many existed. */
+    long unlink(List<String> keys) {
+        long removed = 0;
+        for (int i = 0; i < keys.size(); i += 1000) {
+            removed += commands.unlink(
+                    keys.subList(i, Math.min(keys.size(), i + 1000)).toArray(String[]::new));
+        }
+        return removed;
+    }
+
     /** Deletes every key of the (private) server, synchronously. */
     void flushAll() {
         commands.flushall(FlushMode.SYNC);

@@ -410,12 +410,7 @@ public final class RedisLimiterBench {
             Map<String, String> redisInfo,
             Run run) {
         Json json = new Json().begin();
-        json.field("benchmark", "dev.sluice.bench.RedisLimiterBench");
-        json.field("date", run.began().truncatedTo(ChronoUnit.SECONDS).toString());
-        json.field("wallSeconds", run.wallSeconds());
-        json.field("commit", System.getProperty("sluice.bench.commit", "unknown"));
-        json.field("uncommittedChanges", System.getProperty("sluice.bench.dirty", "unknown"));
-        json.field("engineSourcesSha256", System.getProperty("sluice.bench.engineSources", "unknown"));
+        json.header("dev.sluice.bench.RedisLimiterBench", run.began(), run.wallSeconds());
 
         json.object("environment");
         json.object("jdk")

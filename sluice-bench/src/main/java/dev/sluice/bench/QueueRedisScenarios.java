@@ -1,0 +1,830 @@
+package dev.sluice.bench;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.queue.Added;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.redis.RedisSluice;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Scenarios A to E of {@code ../shared/bench/bullmq/README.md} for Sluice's Redis queue, each run as the BullMQ
+ * harness runs it: the same job name and 100-byte JSON payload, the same counts, batch sizes, concurrencies and
+ * rates, the clocks started and stopped at the same points. Only the public API is used ({@link RedisSluice},
+ * {@link JobQueue}, {@link Worker}, {@link QueueListener}). Each run opens a fresh engine under a key prefix of
+ * its own and deletes every key under it afterwards, as the harness obliterates its queue.
+ *
+ * <p>Where the harness counts BullMQ's {@code completed} events, this counts {@link QueueListener#onCompleted},
+ * which hears a completion once the engine has recorded it. Where it reads BullMQ's own stamps ({@code
+ * timestamp}, {@code processedOn}, {@code finishedOn}: milliseconds, taken by the client), this reads the job's
+ * {@link Job#createdAt()}, {@link Job#startedAt()} and {@link Job#finishedAt()} (microseconds, Redis's clock).
+ * BullMQ's {@code removeOnComplete: true | false} is the queue's job default {@link Retention#keepNone()} or
+ * {@link Retention#keepAll()}; BullMQ's worker limiter {@code {max: 100, duration: 1000}} is the queue's rate,
+ * {@link SlidingWindowLog} of 100 per second. Added beside the harness's figures: Redis CPU microseconds per
+ * job ({@code INFO cpu}, over the same measured phase) and a breakdown of the retained memory by key.
+ */
+final class QueueRedisScenarios {
+    /** The job name of every job, as in the BullMQ harness. */
+    static final String JOB_NAME = "job";
+
+    private static final String PAD = "x".repeat(76);
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    /** The workload's sizes: {@link #standard} is the harness's; tests run a tiny one. */
+    record Params(
+            int n,
+            int batch,
+            int inFlight,
+            List<Integer> concurrencies,
+            int memConcurrency,
+            int cJobs,
+            int cRate,
+            int cConcurrency,
+            int limJobs,
+            int limConcurrency,
+            int limitMax,
+            int limitMillis,
+            Duration timeout) {
+        /** The harness's parameters, with {@code n} jobs for A and B (20,000 there). */
+        static Params standard(int n) {
+            return new Params(
+                    n, 500, 64, List.of(1, 10, 100), 100, 2000, 1000, 10, 1000, 50, 100, 1000, Duration.ofMinutes(5));
+        }
+    }
+
+    private final String uri;
+    private final RedisBenchAdmin admin;
+    private final Params params;
+    private final List<String> childCommand;
+
+    /**
+     * @param childCommand how to start a JVM running {@link QueueRedisBench} (java binary, JVM flags, class path,
+     *     main class), for scenario E's second worker process
+     */
+    QueueRedisScenarios(String uri, RedisBenchAdmin admin, Params params, List<String> childCommand) {
+        this.uri = uri;
+        this.admin = admin;
+        this.params = params;
+        this.childCommand = List.copyOf(childCommand);
+    }
+
+    /** Runs one scenario, A to E, once; returns its figures by the harness's names. */
+    Map<String, Double> run(String scenario) throws Exception {
+        return switch (scenario) {
+            case "A" -> enqueue();
+            case "B" -> process();
+            case "C" -> latency();
+            case "D" -> limiterOneWorker();
+            case "E" -> limiterTwoProcesses();
+            default -> throw new IllegalArgumentException("scenario must be one of A, B, C, D, E, was " + scenario);
+        };
+    }
+
+    /** The payload of job {@code i}: {@code {"seq":"00042","pad":"xxx…"}}, 100 bytes. */
+    static String payload(int i) {
+        return "{\"seq\":\"" + String.format(Locale.ROOT, "%05d", i) + "\",\"pad\":\"" + PAD + "\"}";
+    }
+
+    /** The sequence number in a {@link #payload}. */
+    static int seqOf(String payload) {
+        return Integer.parseInt(payload, 8, 13, 10);
+    }
+
+    static double epochMillis() {
+        return epochMillis(Instant.now());
+    }
+
+    static double epochMillis(Instant instant) {
+        return instant.getEpochSecond() * 1000.0 + instant.getNano() / 1e6;
+    }
+
+    // ---------------------------------------------------------------- scenario A
+
+    private Map<String, Double> enqueue() throws Exception {
+        int n = params.n();
+        Map<String, Double> figures = new LinkedHashMap<>();
+        try (Run run = open("A-bulk", QueueOptions.defaults())) {
+            double cpu0 = cpuMicros();
+            long t0 = System.nanoTime();
+            addBulkAll(run.queue, n);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            figures.put("addBulk_redis_cpu_us_per_job", (cpuMicros() - cpu0) / n);
+            expectWaiting(run.queue, n, "A bulk");
+            figures.put("addBulk_jobs_per_s", n / (ms / 1000));
+            figures.put("addBulk_ms", ms);
+        }
+        try (Run run = open("A-add", QueueOptions.defaults())) {
+            double cpu0 = cpuMicros();
+            long t0 = System.nanoTime();
+            addIndividually(run.queue, n, params.inFlight());
+            double ms = (System.nanoTime() - t0) / 1e6;
+            figures.put("add64_redis_cpu_us_per_job", (cpuMicros() - cpu0) / n);
+            expectWaiting(run.queue, n, "A add");
+            figures.put("add64_jobs_per_s", n / (ms / 1000));
+            figures.put("add64_ms", ms);
+        }
+        return figures;
+    }
+
+    /** {@code addBulk} in sequential batches. */
+    private void addBulkAll(JobQueue<String> queue, int n) {
+        for (int i = 0; i < n; i += params.batch()) {
+            int end = Math.min(n, i + params.batch());
+            List<NewJob<String>> jobs = new ArrayList<>(end - i);
+            for (int j = i; j < end; j++) {
+                jobs.add(new NewJob<>(JOB_NAME, payload(j)));
+            }
+            queue.addBulk(jobs);
+        }
+    }
+
+    /** Single {@code addAsync} calls, at most {@code inFlight} unanswered at any time. */
+    private void addIndividually(JobQueue<String> queue, int n, int inFlight) throws Exception {
+        Semaphore lanes = new Semaphore(inFlight);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int i = 0; i < n && failure.get() == null; i++) {
+            lanes.acquire();
+            queue.addAsync(JOB_NAME, payload(i)).whenComplete((added, error) -> {
+                if (error != null) {
+                    failure.compareAndSet(null, error);
+                }
+                lanes.release();
+            });
+        }
+        if (!lanes.tryAcquire(inFlight, params.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new TimeoutException("adds still unanswered after " + params.timeout());
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("an add failed", failure.get());
+        }
+    }
+
+    private static void expectWaiting(JobQueue<String> queue, int n, String what) {
+        long waiting = queue.counts().waiting();
+        if (waiting != n) {
+            throw new IllegalStateException(what + ": expected " + n + " waiting, got " + waiting);
+        }
+    }
+
+    // ---------------------------------------------------------------- scenario B
+
+    private Map<String, Double> process() throws Exception {
+        int n = params.n();
+        Map<String, Double> figures = new LinkedHashMap<>();
+        for (int c : params.concurrencies()) {
+            try (Run run = open("B-c" + c, retaining(Retention.keepNone()))) {
+                double cpuAdd0 = cpuMicros();
+                addBulkAll(run.queue, n);
+                double addCpu = cpuMicros() - cpuAdd0;
+                Timed timed = runWorker(run, n, c, job -> Result.done(), false);
+                JobCounts counts = run.queue.counts();
+                if (counts.waiting() + counts.active() + counts.completed() + counts.failed() != 0) {
+                    throw new IllegalStateException("B c" + c + ": unexpected counts " + counts);
+                }
+                figures.put("c" + c + "_add_redis_cpu_us_per_job", addCpu / n);
+                figures.put("c" + c + "_process_redis_cpu_us_per_job", timed.cpuMicros / n);
+                figures.put("c" + c + "_lifecycle_redis_cpu_us_per_job", (addCpu + timed.cpuMicros) / n);
+                figures.put("c" + c + "_jobs_per_s", n / (timed.ms / 1000));
+            }
+        }
+        int c = params.memConcurrency();
+        try (Run run = open("B-keep-c" + c, retaining(Retention.keepAll()))) {
+            Thread.sleep(200);
+            long before = admin.usedMemory();
+            double cpuAdd0 = cpuMicros();
+            addBulkAll(run.queue, n);
+            double addCpu = cpuMicros() - cpuAdd0;
+            Timed timed = runWorker(run, n, c, job -> Result.done(), false);
+            Thread.sleep(200);
+            long after = admin.usedMemory();
+            long completed = run.queue.counts().completed();
+            if (completed != n) {
+                throw new IllegalStateException("B keep: expected " + n + " completed, got " + completed);
+            }
+            figures.put("keep_c" + c + "_add_redis_cpu_us_per_job", addCpu / n);
+            figures.put("keep_c" + c + "_process_redis_cpu_us_per_job", timed.cpuMicros / n);
+            figures.put("keep_c" + c + "_lifecycle_redis_cpu_us_per_job", (addCpu + timed.cpuMicros) / n);
+            figures.put("keep_c" + c + "_jobs_per_s", n / (timed.ms / 1000));
+            figures.put("mem_bytes_per_completed_job", (double) (after - before) / n);
+            figures.put("mem_delta_bytes", (double) (after - before));
+            Map<String, Long> byKind = memoryByKind(run.prefix);
+            figures.put(
+                    "mem_usage_bytes_per_job",
+                    byKind.values().stream().mapToLong(Long::longValue).sum() / (double) n);
+            byKind.forEach((kind, bytes) -> figures.put("mem_key_bytes" + kind, (double) bytes));
+        }
+        return figures;
+    }
+
+    /**
+     * {@code MEMORY USAGE} of every key under {@code prefix}, summed by what follows the queue's hash tag
+     * ({@code :j}, {@code :p}, ...).
+     */
+    private Map<String, Long> memoryByKind(String prefix) {
+        Map<String, Long> byKind = new TreeMap<>();
+        for (String key : admin.scan(prefix + ":*")) {
+            int brace = key.indexOf('}');
+            String kind = brace < 0 ? key.substring(prefix.length()) : key.substring(brace + 1);
+            byKind.merge(kind.isEmpty() ? ":" : kind, admin.memoryUsage(key), Long::sum);
+        }
+        return byKind;
+    }
+
+    // ---------------------------------------------------------------- scenario C
+
+    private Map<String, Double> latency() throws Exception {
+        int m = params.cJobs();
+        try (Run run = open("C", retaining(Retention.keepNone()))) {
+            AtomicLongArray issued = new AtomicLongArray(m);
+            double[] addToStart = new double[m];
+            Completions completions = new Completions(m, true);
+            run.queue.addListener(completions);
+            Worker<String> worker = run.queue.worker(
+                    job -> {
+                        int seq = seqOf(job.payload());
+                        addToStart[seq] = (System.nanoTime() - issued.get(seq)) / 1e6;
+                        return Result.done();
+                    },
+                    WorkerOptions.concurrency(params.cConcurrency()).withAutoStart(false));
+            run.worker = worker;
+            double cpu0 = cpuMicros();
+            worker.start();
+            Thread.sleep(500); // lets the idle worker wait on the queue
+            List<CompletableFuture<Added<String>>> pending = new ArrayList<>(m);
+            int sent = 0;
+            long t0 = System.nanoTime();
+            while (sent < m) {
+                long due = Math.min(m, (System.nanoTime() - t0) * params.cRate() / 1_000_000_000L + 1);
+                while (sent < due) {
+                    issued.set(sent, System.nanoTime());
+                    pending.add(run.queue.addAsync(JOB_NAME, payload(sent)));
+                    sent++;
+                }
+                if (sent < m) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+            }
+            double produceMs = (System.nanoTime() - t0) / 1e6;
+            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                    .get(params.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            completions.await(params.timeout());
+            double cpu = cpuMicros() - cpu0;
+            completions.expectNoFailures("C");
+
+            double[] started = new double[m];
+            double[] finished = new double[m];
+            synchronized (completions) {
+                for (int i = 0; i < m; i++) {
+                    Job<String> job = completions.jobs.get(i);
+                    started[i] = millisBetween(job.createdAt(), job.startedAt());
+                    finished[i] = millisBetween(job.createdAt(), job.finishedAt());
+                }
+            }
+            // the processor wrote each slot before its job completed; the latch's await reads them after
+            double[] hr = addToStart.clone();
+            Arrays.sort(started);
+            Arrays.sort(finished);
+            Arrays.sort(hr);
+            Map<String, Double> figures = new LinkedHashMap<>();
+            figures.put("producer_jobs_per_s", (m - 1) / produceMs * 1000);
+            figures.put("latency_p50_ms", QueueRedisFigures.percentile(started, 0.5));
+            figures.put("latency_p99_ms", QueueRedisFigures.percentile(started, 0.99));
+            figures.put("latency_max_ms", started[m - 1]);
+            figures.put("latency_mean_ms", QueueRedisFigures.mean(started));
+            figures.put("hr_add_to_start_p50_ms", QueueRedisFigures.percentile(hr, 0.5));
+            figures.put("hr_add_to_start_p99_ms", QueueRedisFigures.percentile(hr, 0.99));
+            figures.put("hr_add_to_start_max_ms", hr[m - 1]);
+            figures.put("completed_p50_ms", QueueRedisFigures.percentile(finished, 0.5));
+            figures.put("completed_p99_ms", QueueRedisFigures.percentile(finished, 0.99));
+            figures.put("completed_max_ms", finished[m - 1]);
+            figures.put("redis_cpu_us_per_job", cpu / m);
+            return figures;
+        }
+    }
+
+    private static double millisBetween(Instant from, Instant to) {
+        return Duration.between(from, to).toNanos() / 1e6;
+    }
+
+    // ---------------------------------------------------------------- scenarios D and E
+
+    /** The rate of D and E: a sliding log of {@code limitMax} starts per {@code limitMillis}. */
+    static SlidingWindowLog rate(int limitMax, int limitMillis) {
+        return SlidingWindowLog.of(limitMax, Duration.ofMillis(limitMillis));
+    }
+
+    /** The queue of D and E: a sliding-log rate of {@code limitMax} per {@code limitMillis}. */
+    static QueueOptions limited(int limitMax, int limitMillis, Retention completed) {
+        return QueueOptions.builder()
+                .rate(rate(limitMax, limitMillis))
+                .jobDefaults(JobOptions.builder().keepCompleted(completed).build())
+                .build();
+    }
+
+    private Map<String, Double> limiterOneWorker() throws Exception {
+        int n = params.limJobs();
+        try (Run run = open("D", limited(params.limitMax(), params.limitMillis(), Retention.keepNone()))) {
+            addBulkAll(run.queue, n);
+            StartLog starts = new StartLog();
+            run.queue.addListener(starts);
+            Timed timed = runWorker(run, n, params.limConcurrency(), starts.processor(), true);
+            double end;
+            synchronized (timed.completions) {
+                end = timed.completions.at.stream()
+                        .mapToDouble(Double::doubleValue)
+                        .max()
+                        .orElseThrow();
+            }
+            Map<String, Double> figures = QueueRedisFigures.limiterFigures(
+                    starts.invoked(), starts.stamped(), timed.t0Epoch, end, params.limitMillis());
+            putDelays(figures, starts.delays());
+            figures.put("redis_cpu_us_per_job", timed.cpuMicros / n);
+            return figures;
+        }
+    }
+
+    private Map<String, Double> limiterTwoProcesses() throws Exception {
+        int n = params.limJobs();
+        try (Run run = open("E", limited(params.limitMax(), params.limitMillis(), Retention.keepAll()))) {
+            addBulkAll(run.queue, n);
+            Child child = Child.start(childCommand, uri, run.prefix, run.queue.name(), params);
+            try {
+                child.expect("ready", Duration.ofSeconds(60));
+                StartLog starts = new StartLog();
+                Completions done = new Completions(Integer.MAX_VALUE, true);
+                run.queue.addListener(starts);
+                run.queue.addListener(done);
+                Worker<String> worker = run.queue.worker(
+                        starts.processor(),
+                        WorkerOptions.concurrency(params.limConcurrency()).withAutoStart(false));
+                run.worker = worker;
+
+                double cpu0 = cpuMicros();
+                double t0Epoch = epochMillis();
+                child.send("start");
+                worker.start();
+                long deadline = System.nanoTime() + params.timeout().toNanos();
+                while (true) {
+                    JobCounts counts = run.queue.counts();
+                    if (counts.completed() + counts.failed() >= n) {
+                        break;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new TimeoutException("E: " + counts + " after " + params.timeout());
+                    }
+                    Thread.sleep(50);
+                }
+                double cpu = cpuMicros() - cpu0;
+                child.send("stop");
+                Reported theirs = Reported.parse(child.expect("result", Duration.ofSeconds(60)));
+                worker.close(Duration.ofSeconds(10));
+                child.awaitExit(Duration.ofSeconds(30));
+                Reported ours = Reported.of(starts, done);
+                if (ours.failed + theirs.failed > 0) {
+                    throw new IllegalStateException("E: " + (ours.failed + theirs.failed) + " jobs failed");
+                }
+                double[] invoked = concat(ours.invoked, theirs.invoked);
+                if (invoked.length != n) {
+                    throw new IllegalStateException("E: expected " + n + " starts, got " + invoked.length);
+                }
+                double end = Arrays.stream(concat(ours.completedAt, theirs.completedAt))
+                        .max()
+                        .orElseThrow();
+                Map<String, Double> figures = QueueRedisFigures.limiterFigures(
+                        invoked, concat(ours.stamped, theirs.stamped), t0Epoch, end, params.limitMillis());
+                putDelays(figures, concat(ours.delays, theirs.delays));
+                figures.put("jobs_in_parent", (double) ours.invoked.length);
+                figures.put("jobs_in_child", (double) theirs.invoked.length);
+                figures.put("redis_cpu_us_per_job", cpu / n);
+                return figures;
+            } finally {
+                child.destroy();
+            }
+        }
+    }
+
+    /** Percentiles of how long after the engine's start stamp each processor was invoked. */
+    private static void putDelays(Map<String, Double> figures, double[] delays) {
+        double[] sorted = delays.clone();
+        Arrays.sort(sorted);
+        figures.put("start_delay_p50_ms", QueueRedisFigures.percentile(sorted, 0.5));
+        figures.put("start_delay_p99_ms", QueueRedisFigures.percentile(sorted, 0.99));
+        figures.put("start_delay_max_ms", sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1]);
+    }
+
+    /**
+     * The starts of D and E, by job (the {@code seq} of its payload): when its processor was invoked (epoch
+     * milliseconds, this JVM's clock), and the engine's start stamp as {@link QueueListener#onActive} reports it
+     * (Redis's clock, when the job was claimed).
+     */
+    static final class StartLog implements QueueListener<String> {
+        private final Map<Integer, Double> invoked = new TreeMap<>();
+        private final Map<Integer, Double> stamped = new TreeMap<>();
+
+        /** The processor: records when it is invoked, then completes the job. */
+        Processor<String> processor() {
+            return job -> {
+                double now = epochMillis();
+                int seq = seqOf(job.payload());
+                synchronized (this) {
+                    invoked.put(seq, now);
+                }
+                return Result.done();
+            };
+        }
+
+        @Override
+        public synchronized void onActive(Job<String> job) {
+            if (job.startedAt() != null && job.payload() != null) {
+                stamped.put(seqOf(job.payload()), epochMillis(job.startedAt()));
+            }
+        }
+
+        synchronized double[] invoked() {
+            return invoked.values().stream().mapToDouble(Double::doubleValue).toArray();
+        }
+
+        synchronized double[] stamped() {
+            return stamped.values().stream().mapToDouble(Double::doubleValue).toArray();
+        }
+
+        /** Processor-invoked minus stamped, for every job that has both. */
+        synchronized double[] delays() {
+            return invoked.entrySet().stream()
+                    .filter(e -> stamped.containsKey(e.getKey()))
+                    .mapToDouble(e -> e.getValue() - stamped.get(e.getKey()))
+                    .toArray();
+        }
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    /**
+     * The second worker process of scenario E: opens the queue as the first does, says {@code ready} on {@code
+     * out}, starts its worker at {@code start} on {@code in}, and at {@code stop} closes it and answers one
+     * {@code result} line ({@link Reported#line()}).
+     */
+    static void childWorker(
+            String uri,
+            String prefix,
+            String queueName,
+            int concurrency,
+            int limitMax,
+            int limitMillis,
+            InputStream in,
+            PrintStream out)
+            throws IOException {
+        try (Sluice sluice = engine(uri, prefix)) {
+            JobQueue<String> queue =
+                    sluice.queue(queueName, Codec.utf8(), limited(limitMax, limitMillis, Retention.keepAll()));
+            StartLog starts = new StartLog();
+            Completions done = new Completions(Integer.MAX_VALUE, true);
+            queue.addListener(starts);
+            queue.addListener(done);
+            Worker<String> worker = queue.worker(
+                    starts.processor(), WorkerOptions.concurrency(concurrency).withAutoStart(false));
+            out.println("ready");
+            out.flush();
+            BufferedReader commands = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            for (String line; (line = commands.readLine()) != null; ) {
+                if (line.equals("start")) {
+                    worker.start();
+                } else if (line.equals("stop")) {
+                    worker.close(Duration.ofSeconds(10));
+                    out.println(Reported.of(starts, done).line());
+                    out.flush();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * What one process of scenario E saw: failures, processor-invoked times, the engine's start stamps,
+     * completion times (epoch milliseconds) and start delays.
+     */
+    record Reported(int failed, double[] invoked, double[] stamped, double[] completedAt, double[] delays) {
+        static Reported of(StartLog starts, Completions done) {
+            synchronized (done) {
+                return new Reported(
+                        done.failed,
+                        starts.invoked(),
+                        starts.stamped(),
+                        done.at.stream().mapToDouble(Double::doubleValue).toArray(),
+                        starts.delays());
+            }
+        }
+
+        /** {@code result}, then each field, tab-separated; arrays comma-separated. */
+        String line() {
+            return String.join(
+                    "\t",
+                    "result",
+                    Integer.toString(failed),
+                    csv(invoked),
+                    csv(stamped),
+                    csv(completedAt),
+                    csv(delays));
+        }
+
+        static Reported parse(String line) {
+            String[] parts = line.split("\t", -1);
+            if (parts.length != 6 || !parts[0].equals("result")) {
+                throw new IllegalStateException("malformed result line from the second worker: " + line);
+            }
+            return new Reported(
+                    Integer.parseInt(parts[1]),
+                    parseCsv(parts[2]),
+                    parseCsv(parts[3]),
+                    parseCsv(parts[4]),
+                    parseCsv(parts[5]));
+        }
+
+        private static String csv(double[] values) {
+            StringBuilder sb = new StringBuilder();
+            for (double v : values) {
+                if (!sb.isEmpty()) {
+                    sb.append(',');
+                }
+                sb.append(v);
+            }
+            return sb.toString();
+        }
+
+        private static double[] parseCsv(String text) {
+            return text.isEmpty()
+                    ? new double[0]
+                    : Arrays.stream(text.split(","))
+                            .mapToDouble(Double::parseDouble)
+                            .toArray();
+        }
+    }
+
+    /** The second worker JVM of scenario E, spoken to over its standard input and output. */
+    private static final class Child {
+        private final Process process;
+        private final Writer commands;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        private Child(Process process) {
+            this.process = process;
+            this.commands = process.outputWriter(StandardCharsets.UTF_8);
+            Thread reader = new Thread(this::readLines, "queue-redis-bench-child-reader");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        static Child start(List<String> javaCommand, String uri, String prefix, String queue, Params params)
+                throws IOException {
+            List<String> command = new ArrayList<>(javaCommand);
+            command.addAll(List.of(
+                    "--child-worker",
+                    queue,
+                    "--redis",
+                    uri,
+                    "--prefix",
+                    prefix,
+                    "--concurrency",
+                    Integer.toString(params.limConcurrency()),
+                    "--limit-max",
+                    Integer.toString(params.limitMax()),
+                    "--limit-duration",
+                    Integer.toString(params.limitMillis())));
+            return new Child(new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start());
+        }
+
+        private void readLines() {
+            try (BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = reader.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // the process ended: expect() times out or sees it dead
+            }
+        }
+
+        void send(String command) throws IOException {
+            commands.write(command + "\n");
+            commands.flush();
+        }
+
+        /** The next line that begins with {@code word}; other lines (a library's notices) are skipped. */
+        String expect(String word, Duration timeout) throws InterruptedException, TimeoutException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    throw new TimeoutException("the second worker process said no '" + word + "' within " + timeout
+                            + (process.isAlive() ? "" : "; it exited with " + process.exitValue()));
+                }
+                if (line.equals(word) || line.startsWith(word + "\t")) {
+                    return line;
+                }
+            }
+        }
+
+        void awaitExit(Duration timeout) throws InterruptedException {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the second worker process did not exit within " + timeout);
+            }
+        }
+
+        void destroy() {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- shared
+
+    /** A worker run: its time to the last completion, the Redis CPU over it, and what the listener heard. */
+    private record Timed(double ms, double t0Epoch, double cpuMicros, Completions completions) {}
+
+    /**
+     * Creates a worker (not started), starts the clock, starts the worker, and stops the clock when {@code n}
+     * jobs have completed; then reads the Redis CPU and closes the worker.
+     */
+    private Timed runWorker(Run run, int n, int concurrency, Processor<String> processor, boolean record)
+            throws Exception {
+        Completions completions = new Completions(n, record);
+        run.queue.addListener(completions);
+        Worker<String> worker = run.queue.worker(
+                processor, WorkerOptions.concurrency(concurrency).withAutoStart(false));
+        run.worker = worker;
+        double cpu0 = cpuMicros();
+        long t0 = System.nanoTime();
+        double t0Epoch = epochMillis();
+        worker.start();
+        long done = completions.await(params.timeout());
+        double ms = (done - t0) / 1e6;
+        double cpu = cpuMicros() - cpu0;
+        worker.close(Duration.ofSeconds(10));
+        completions.expectNoFailures(run.queue.name());
+        return new Timed(ms, t0Epoch, cpu, completions);
+    }
+
+    /** Counts completions (and failures) as the engine reports them; optionally keeps each completed job. */
+    static final class Completions implements QueueListener<String> {
+        private final int expected;
+        private final boolean record;
+        private final CountDownLatch done = new CountDownLatch(1);
+        final List<Job<String>> jobs = new ArrayList<>();
+        final List<Double> at = new ArrayList<>();
+        int completed;
+        int failed;
+        private long doneNanos;
+
+        Completions(int expected, boolean record) {
+            this.expected = expected;
+            this.record = record;
+        }
+
+        @Override
+        public synchronized void onCompleted(Job<String> job) {
+            if (record) {
+                jobs.add(job);
+                at.add(epochMillis());
+            }
+            completed++;
+            ended();
+        }
+
+        @Override
+        public synchronized void onFailed(Job<String> job) {
+            failed++;
+            ended();
+        }
+
+        private void ended() {
+            if (completed + failed == expected) {
+                doneNanos = System.nanoTime();
+                done.countDown();
+            }
+        }
+
+        /** Waits for the expected endings; returns the {@link System#nanoTime()} of the last. */
+        long await(Duration timeout) throws InterruptedException, TimeoutException {
+            if (!done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                synchronized (this) {
+                    throw new TimeoutException(
+                            completed + " completed and " + failed + " failed of " + expected + " after " + timeout);
+                }
+            }
+            synchronized (this) {
+                return doneNanos;
+            }
+        }
+
+        synchronized void expectNoFailures(String what) {
+            if (failed > 0) {
+                throw new IllegalStateException(what + ": " + failed + " jobs failed");
+            }
+        }
+    }
+
+    private static Sluice engine(String uri, String prefix) {
+        return RedisSluice.builder()
+                .url(uri)
+                .keyPrefix(prefix)
+                .commandTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    private static QueueOptions retaining(Retention completed) {
+        return QueueOptions.builder()
+                .jobDefaults(JobOptions.builder().keepCompleted(completed).build())
+                .build();
+    }
+
+    private double cpuMicros() {
+        return admin.cpuSeconds().process() * 1e6;
+    }
+
+    /** A fresh engine (under a key prefix of its own) and queue; closing deletes every key it wrote. */
+    private Run open(String tag, QueueOptions options) {
+        String prefix =
+                "sb" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis() + "-" + RUNS.incrementAndGet();
+        Sluice sluice = engine(uri, prefix);
+        try {
+            return new Run(prefix, sluice, sluice.queue("bench-" + tag, Codec.utf8(), options));
+        } catch (RuntimeException e) {
+            sluice.close();
+            throw e;
+        }
+    }
+
+    private final class Run implements AutoCloseable {
+        final String prefix;
+        final Sluice sluice;
+        final JobQueue<String> queue;
+        Worker<String> worker;
+
+        Run(String prefix, Sluice sluice, JobQueue<String> queue) {
+            this.prefix = prefix;
+            this.sluice = sluice;
+            this.queue = queue;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (worker != null) {
+                    worker.close(Duration.ofSeconds(10));
+                }
+            } finally {
+                sluice.close();
+                admin.unlink(admin.scan(prefix + ":*"));
+                List<String> left = admin.scan(prefix + ":*");
+                if (!left.isEmpty()) {
+                    throw new IllegalStateException("keys left under " + prefix + ": " + left);
+                }
+            }
+        }
+    }
+}
