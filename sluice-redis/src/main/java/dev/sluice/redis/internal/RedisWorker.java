@@ -470,7 +470,15 @@ final class RedisWorker<T> implements Worker<T> {
             argv[at++] = RedisJobQueue.bytes(claimNext ? "1" : "0");
             argv[at++] = RedisJobQueue.bytes(leaseMicros);
             argv[at++] = RedisJobQueue.bytes(maxStalls);
-            RedisJobQueue.Sequenced sequenced = queue.callInOrder(true, argv);
+            RedisJobQueue.Sequenced sequenced = queue.callConfirmed(argv);
+            if (sequenced.shortfall() != null) {
+                LOG.warn(
+                        "the ending of job '{}' of {} is recorded on the Redis master, but {}; the worker goes on"
+                                + " (should a failover lose the ending, the job runs again once its lease runs out)",
+                        job.id,
+                        queue,
+                        sequenced.shortfall().text());
+            }
             List<Consumer<QueueListener<T>>> events = new ArrayList<>(3);
             try {
                 return recorded(job, ending, bySlot, Replies.list(sequenced.reply()), events);

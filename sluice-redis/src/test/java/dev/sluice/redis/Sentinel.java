@@ -1,0 +1,41 @@
+package dev.sluice.redis;
+
+import dev.sluice.testkit.redis.RedisServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A Redis Sentinel process watching {@code master} as "limits", with a quorum of 1, for tests. */
+record Sentinel(Process process, int port) implements AutoCloseable {
+    /** Starts a Sentinel in {@code dir}; {@code moreConfig} is added to its configuration file. */
+    static Sentinel start(Path dir, RedisServer master, String moreConfig) throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path config = dir.resolve("sentinel.conf");
+        Files.writeString(
+                config,
+                "port " + port + "\nbind 127.0.0.1\nsentinel monitor limits 127.0.0.1 " + master.port() + " 1\n"
+                        + moreConfig);
+        Process process = new ProcessBuilder(List.of(master.binary().toString(), config.toString(), "--sentinel"))
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("sentinel.log").toFile())
+                .start();
+        return new Sentinel(process, port);
+    }
+
+    /** The URL of the master this Sentinel names. */
+    String url() {
+        return "redis-sentinel://127.0.0.1:" + port + "#limits";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+}
