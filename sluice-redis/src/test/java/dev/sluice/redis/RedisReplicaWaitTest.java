@@ -235,7 +235,7 @@ class RedisReplicaWaitTest {
                 assertThat(Duration.ofNanos(System.nanoTime() - lostAt)).isLessThan(Duration.ofSeconds(5));
                 await("on the master all along, once the queue's connection is back")
                         .atMost(Duration.ofSeconds(5))
-                        .ignoreException(SluiceException.class)
+                        .ignoreExceptionsInstanceOf(SluiceException.class)
                         .until(() -> queue.job("j").isPresent());
             } finally {
                 client.shutdown();

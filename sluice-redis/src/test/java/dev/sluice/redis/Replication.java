@@ -7,6 +7,8 @@ import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -16,9 +18,12 @@ import java.util.function.Function;
 final class Replication {
     private Replication() {}
 
+    /** Client threads for every question the tests ask, so that a question does not start threads of its own. */
+    static final ClientResources RESOURCES = DefaultClientResources.create();
+
     /** What {@code redis} answers to {@code command}, over a connection of its own. */
     static <R> R ask(RedisServer redis, Function<RedisCommands<String, String>, R> command) {
-        RedisClient client = RedisClient.create(redis.uri());
+        RedisClient client = RedisClient.create(RESOURCES, redis.uri());
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             return command.apply(connection.sync());
         } finally {

@@ -1,8 +1,13 @@
 package dev.sluice.redis;
 
 import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,6 +37,19 @@ record Sentinel(Process process, int port) implements AutoCloseable {
     /** The URL of the master this Sentinel names. */
     String url() {
         return "redis-sentinel://127.0.0.1:" + port + "#limits";
+    }
+
+    /** The port of the master this Sentinel names now, or -1 if it does not answer. */
+    int masterPort() {
+        RedisClient client = RedisClient.create(Replication.RESOURCES, RedisURI.create("redis://127.0.0.1:" + port));
+        try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
+            SocketAddress master = connection.sync().getMasterAddrByName("limits");
+            return master instanceof InetSocketAddress address ? address.getPort() : -1;
+        } catch (RuntimeException notReady) {
+            return -1;
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Override
