@@ -189,6 +189,12 @@ public final class RedisSluice {
          * Uses a standalone client the application already has. The engine opens its own connection from it and
          * closes only that connection; the client stays the application's to shut down.
          *
+         * <p>The client's options apply. With Lettuce's defaults, a command in flight when the connection drops is
+         * sent again once it is back, so a queue call whose first sending Redis ran (its reply lost) runs twice: an
+         * add without a job id adds a second job, a claim takes a second job, and the first waits for its lease to
+         * run out. The engine's own clients fail such a call instead, and it reports that its outcome is unknown:
+         * give the client {@code ClientOptions.DisconnectedBehavior.REJECT_COMMANDS} for the same.
+         *
          * @param client the application's client
          * @return this builder
          * @throws IllegalArgumentException if the client is null
