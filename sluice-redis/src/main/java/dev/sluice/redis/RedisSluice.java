@@ -80,8 +80,47 @@ public final class RedisSluice {
         private SluiceClock scriptClock;
         private boolean functions = true;
         private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        private int waitReplicas;
+        private Duration waitTimeout;
 
         private Builder() {}
+
+        /**
+         * Makes adds and job endings wait until {@code replicas} replicas have them ({@code WAIT}), so that an
+         * acknowledged job survives a failover to one of those replicas, as Redis Sentinel makes. Off by default.
+         *
+         * <p>An add (single, bulk or async) returns once that many replicas acknowledged it. If fewer do within
+         * {@code timeout}, it throws {@link ReplicaWaitException}: the job is written on the master, but whether it
+         * survives a failover is unknown, and adding it again with the same job id is safe. A worker records a job's
+         * ending (completed, failed, retry planned) the same way; if fewer replicas acknowledge the ending, the worker
+         * logs a warning and goes on: the ending is recorded on the master, and should a failover lose it, the job
+         * goes back to waiting once its lease runs out and runs again, as after a stall. Other changes (pause,
+         * limits, removals, repeatable schedules) do not wait.
+         *
+         * <p>A {@code WAIT} holds up the connection it is sent on until it answers. Queue calls therefore go over a
+         * connection of their own, where one {@code WAIT} answers for every write sent before it, and limiters never
+         * wait behind one; a queue call may wait up to {@code timeout} behind one, so {@code timeout} must be at most
+         * half the {@link #commandTimeout}. Not on Redis Cluster: {@link #build()} refuses the combination.
+         *
+         * @param replicas how many replicas must acknowledge a write, at least 1
+         * @param timeout the longest an add or ending waits for them: at least 1 ms, and at most half the command
+         *     timeout (checked by {@link #build()}); Redis counts it in whole milliseconds
+         * @return this builder
+         * @throws IllegalArgumentException if {@code replicas} is below 1, or {@code timeout} is null or shorter than
+         *     1 ms
+         */
+        public Builder waitForReplicas(int replicas, Duration timeout) {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("waitForReplicas needs at least 1 replica, was " + replicas);
+            }
+            if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException(
+                        "waitForReplicas timeout must be at least 1 ms, was " + DurationText.format(timeout));
+            }
+            this.waitReplicas = replicas;
+            this.waitTimeout = timeout;
+            return this;
+        }
 
         /**
          * The largest encoded payload a queue accepts, 512 KiB by default (1 byte to 512 MiB, Redis's own limit): a
@@ -149,6 +188,12 @@ public final class RedisSluice {
         /**
          * Uses a standalone client the application already has. The engine opens its own connection from it and
          * closes only that connection; the client stays the application's to shut down.
+         *
+         * <p>The client's options apply. With Lettuce's defaults, a command in flight when the connection drops is
+         * sent again once it is back, so a queue call whose first sending Redis ran (its reply lost) runs twice: an
+         * add without a job id adds a second job, a claim takes a second job, and the first waits for its lease to
+         * run out. The engine's own clients fail such a call instead, and it reports that its outcome is unknown:
+         * give the client {@code ClientOptions.DisconnectedBehavior.REJECT_COMMANDS} for the same.
          *
          * @param client the application's client
          * @return this builder
@@ -232,7 +277,8 @@ public final class RedisSluice {
          * Connects and checks the server (Redis 6.2 or newer).
          *
          * @return the engine, connected
-         * @throws IllegalArgumentException if no Redis, or more than one, was given
+         * @throws IllegalArgumentException if no Redis, or more than one, was given; or if {@link #waitForReplicas}
+         *     was given with a cluster, or with a timeout over half the command timeout
          * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old
          */
         public Sluice build() {
@@ -243,6 +289,9 @@ public final class RedisSluice {
             if (given != 1) {
                 throw new IllegalArgumentException("give exactly one of url, cluster, client(RedisClient) or"
                         + " client(RedisClusterClient); had " + given);
+            }
+            if (waitTimeout != null) {
+                checkReplicaWait();
             }
             return RedisEngine.connect(new RedisSettings(
                     url,
@@ -255,7 +304,24 @@ public final class RedisSluice {
                     clock,
                     scriptClock,
                     functions,
-                    maxPayloadBytes));
+                    maxPayloadBytes,
+                    waitReplicas,
+                    waitTimeout));
+        }
+
+        private void checkReplicaWait() {
+            if (clusterUrls != null || clusterClient != null) {
+                throw new IllegalArgumentException("waitForReplicas is for a standalone or Sentinel Redis, not Redis"
+                        + " Cluster: the cluster client picks the connection of each command itself, so a WAIT could"
+                        + " go over another connection than the queue's write and count nothing; on a cluster, bound"
+                        + " the loss with Redis's min-replicas-to-write instead");
+            }
+            if (waitTimeout.compareTo(commandTimeout.dividedBy(2)) > 0) {
+                throw new IllegalArgumentException("waitForReplicas timeout must be at most half the commandTimeout ("
+                        + DurationText.format(commandTimeout) + "), was " + DurationText.format(waitTimeout)
+                        + ": queue calls sent after a WAIT wait for it, and must still be answered within the"
+                        + " command timeout");
+            }
         }
 
         private static <T> T present(String what, T value, String allowed) {

@@ -10,13 +10,9 @@ import dev.sluice.limit.TokenBucket;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,7 +67,7 @@ class RedisSentinelTest {
     }
 
     /** An engine on {@code url}, built as {@code settings} say, once the Sentinel answers. */
-    private static Sluice connectOnceReady(String url, UnaryOperator<RedisSluice.Builder> settings) {
+    static Sluice connectOnceReady(String url, UnaryOperator<RedisSluice.Builder> settings) {
         Sluice[] connected = new Sluice[1];
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             try {
@@ -84,42 +80,12 @@ class RedisSentinelTest {
         return connected[0];
     }
 
-    private static List<String> keys(RedisServer server, String pattern) {
+    static List<String> keys(RedisServer server, String pattern) {
         RedisClient client = RedisClient.create(server.uri());
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             return connection.sync().keys(pattern);
         } finally {
             client.shutdown();
-        }
-    }
-
-    /** A Sentinel process watching {@code master} as "limits". */
-    private record Sentinel(Process process, int port) implements AutoCloseable {
-        static Sentinel start(Path dir, RedisServer master, String moreConfig) throws IOException {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
-            Path config = dir.resolve("sentinel.conf");
-            Files.writeString(
-                    config,
-                    "port " + port + "\nbind 127.0.0.1\nsentinel monitor limits 127.0.0.1 " + master.port() + " 1\n"
-                            + moreConfig);
-            Process process = new ProcessBuilder(List.of(master.binary().toString(), config.toString(), "--sentinel"))
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("sentinel.log").toFile())
-                    .start();
-            return new Sentinel(process, port);
-        }
-
-        String url() {
-            return "redis-sentinel://127.0.0.1:" + port + "#limits";
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
     }
 }

@@ -3,7 +3,10 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
@@ -45,15 +48,22 @@ final class Connection implements AutoCloseable {
     final boolean cluster;
     final String description;
     private final StatefulConnection<byte[], byte[]> connection;
+    /** The standalone connection and the client it came from; null on a cluster. */
+    private final StatefulRedisConnection<byte[], byte[]> standalone;
+
+    private final RedisClient standaloneClient;
     private final AutoCloseable ownedClient;
 
     private Connection(
             StatefulRedisConnection<byte[], byte[]> standalone,
+            RedisClient standaloneClient,
             StatefulRedisClusterConnection<byte[], byte[]> clustered,
             AutoCloseable ownedClient,
             String description) {
         this.cluster = clustered != null;
         this.connection = cluster ? clustered : standalone;
+        this.standalone = standalone;
+        this.standaloneClient = standaloneClient;
         this.scripting = cluster ? clustered.async() : standalone.async();
         this.functionCommands = cluster ? null : standalone.async();
         this.server = cluster ? clustered.async() : standalone.async();
@@ -160,7 +170,7 @@ final class Connection implements AutoCloseable {
 
     private static Connection openStandalone(RedisClient client, AutoCloseable owned, String description) {
         try {
-            return new Connection(client.connect(ByteArrayCodec.INSTANCE), null, owned, description);
+            return new Connection(client.connect(ByteArrayCodec.INSTANCE), client, null, owned, description);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
@@ -169,7 +179,7 @@ final class Connection implements AutoCloseable {
 
     private static Connection openCluster(RedisClusterClient client, AutoCloseable owned, String description) {
         try {
-            return new Connection(null, client.connect(ByteArrayCodec.INSTANCE), owned, description);
+            return new Connection(null, null, client.connect(ByteArrayCodec.INSTANCE), owned, description);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
@@ -199,6 +209,38 @@ final class Connection implements AutoCloseable {
             }
         }
         return connection;
+    }
+
+    /**
+     * A second connection to the same standalone Redis (followed through failovers as this one is), with the same
+     * commands; closing it leaves this one and the client open.
+     *
+     * @throws SluiceException if Redis cannot be reached
+     */
+    Connection another() {
+        if (cluster) {
+            throw new IllegalStateException("a second connection is for a standalone Redis, not " + description);
+        }
+        Connection another = openStandalone(standaloneClient, null, description);
+        if (functions != null) {
+            another.functions = another.functionCommands;
+        }
+        return another;
+    }
+
+    /** Sends {@code WAIT replicas timeoutMillis} (standalone only): how many replicas have this connection's writes. */
+    RedisFuture<Long> waitForReplicas(int replicas, long timeoutMillis) {
+        return standalone.async().waitForReplication(replicas, timeoutMillis);
+    }
+
+    /** Runs {@code lost} whenever this (standalone) connection is lost, before it connects again. */
+    void whenLost(Runnable lost) {
+        ((RedisChannelHandler<?, ?>) standalone).addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> ignored) {
+                lost.run();
+            }
+        });
     }
 
     /** The cluster slot of {@code key}. */

@@ -37,6 +37,11 @@ public final class RedisEngine implements Sluice {
             List.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "OOM", "NOREPLICAS");
 
     final Connection connection;
+    /** The connection of queue calls: {@link #connection}, or one of their own when they wait for replicas. */
+    private final Connection queueConnection;
+    /** Confirms that replicas have adds and endings; null when the engine does not wait for them. */
+    private final ReplicaWait replicaWait;
+
     final String keyPrefix;
     private final SluiceClock clock;
     private final SluiceClock scriptClock;
@@ -56,8 +61,13 @@ public final class RedisEngine implements Sluice {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile InMemoryLimiters fallback;
 
-    private RedisEngine(RedisSettings settings, Connection connection) {
+    private RedisEngine(RedisSettings settings, Connection connection, Connection queueConnection) {
         this.connection = connection;
+        this.queueConnection = queueConnection;
+        this.replicaWait = settings.waitReplicas() == 0
+                ? null
+                : new ReplicaWait(
+                        queueConnection, settings.waitReplicas(), settings.waitTimeout(), settings.commandTimeout());
         this.keyPrefix = settings.keyPrefix();
         this.clock = settings.clock();
         this.scriptClock = settings.scriptClock();
@@ -69,7 +79,16 @@ public final class RedisEngine implements Sluice {
 
     /** Connects as {@code settings} say and checks the server. */
     public static RedisEngine connect(RedisSettings settings) {
-        return new RedisEngine(settings, Connection.open(settings));
+        Connection connection = Connection.open(settings);
+        if (settings.waitReplicas() == 0) {
+            return new RedisEngine(settings, connection, connection);
+        }
+        try {
+            return new RedisEngine(settings, connection, connection.another());
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 
     @Override
@@ -138,7 +157,13 @@ public final class RedisEngine implements Sluice {
         }
         queues.clear();
         fallback.close();
-        connection.close();
+        try {
+            if (queueConnection != connection) {
+                queueConnection.close();
+            }
+        } finally {
+            connection.close();
+        }
     }
 
     /** Whether {@link #close()} was called. */
@@ -378,11 +403,45 @@ public final class RedisEngine implements Sluice {
      * its Redis function on Redis 7+, else its script.
      */
     RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
-        RedisFunctionAsyncCommands<byte[], byte[]> functions = connection.functions;
+        RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
         if (functions != null) {
             return functions.fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, new byte[][] {key}, args);
         }
-        return connection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
+        return queueConnection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
+    }
+
+    /**
+     * As {@link #queueSend}, for an add or a job's ending: when the engine waits for replicas, the write is numbered
+     * for {@link #queueReplyConfirmed} to confirm; otherwise it has no write.
+     */
+    ReplicaWait.Sent<RedisFuture<List<Object>>> queueSendConfirmed(byte[] key, byte[][] args) {
+        if (replicaWait == null) {
+            return new ReplicaWait.Sent<>(queueSend(key, args), null);
+        }
+        return replicaWait.send(() -> queueSend(key, args));
+    }
+
+    /** The reply of a call, and, if it waited for replicas and fewer acknowledged it, by how many they fell short. */
+    record ConfirmedReply(List<Object> reply, ReplicaWait.Shortfall shortfall) {}
+
+    /**
+     * The reply of a call {@link #queueSendConfirmed sent}, as {@link #queueReply}; then, if the call has a write,
+     * once the replicas acknowledged it or the wait's timeout passed.
+     *
+     * @throws SluiceException as {@link #queueCall}
+     */
+    ConfirmedReply queueReplyConfirmed(
+            ReplicaWait.Sent<RedisFuture<List<Object>>> sent, byte[] key, byte[][] args, boolean changes) {
+        if (sent.write() == null) {
+            return new ConfirmedReply(queueReply(sent.reply(), key, args, changes), null);
+        }
+        ReplicaWait.Write[] last = {sent.write()};
+        List<Object> reply = queueReply(sent.reply(), key, args, changes, again -> {
+            ReplicaWait.Sent<RedisFuture<List<Object>>> resent = replicaWait.send(again);
+            last[0] = resent.write();
+            return resent.reply();
+        });
+        return new ConfirmedReply(reply, replicaWait.confirm(last[0]));
     }
 
     /**
@@ -393,20 +452,31 @@ public final class RedisEngine implements Sluice {
      * @throws SluiceException as {@link #queueCall}
      */
     List<Object> queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
+        return queueReply(sent, key, args, changes, Supplier::get);
+    }
+
+    /** How a call is sent again: {@code Supplier::get}, or numbered as a write to confirm. */
+    private interface Resend {
+        RedisFuture<List<Object>> send(Supplier<RedisFuture<List<Object>>> call);
+    }
+
+    private List<Object> queueReply(
+            RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes, Resend resend) {
         byte[][] keys = {key};
         try {
             try {
                 return await(sent);
             } catch (RedisNoScriptException lost) {
-                return await(connection.scripting.<List<Object>>eval(
-                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args));
+                return await(resend.send(() -> queueConnection.scripting.<List<Object>>eval(
+                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args)));
             } catch (SluiceException refused) {
-                RedisFunctionAsyncCommands<byte[], byte[]> functions = connection.functions;
+                RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
                 if (functions == null || !String.valueOf(refused.getMessage()).contains("Function not found")) {
                     throw refused;
                 }
                 await(functions.functionLoad(QueueScript.FUNCTION_LIBRARY, true));
-                return await(functions.<List<Object>>fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, keys, args));
+                return await(resend.send(
+                        () -> functions.<List<Object>>fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, keys, args)));
             }
         } catch (Unavailable e) {
             throw unavailable(e, changes);

@@ -25,6 +25,7 @@ import dev.sluice.queue.Retention;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
+import dev.sluice.redis.ReplicaWaitException;
 import dev.sluice.time.SluiceClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -183,32 +184,50 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return failure;
     }
 
-    /** A reply, and the place of its call among the calls whose events listeners hear. */
-    record Sequenced(Object reply, long ticket) {}
+    /**
+     * A reply, the place of its call among the calls whose events listeners hear, and, for a call {@link
+     * #callConfirmed confirmed} on replicas, null if they acknowledged it, else by how many they fell short.
+     */
+    record Sequenced(Object reply, long ticket, ReplicaWait.Shortfall shortfall) {}
 
     /**
      * A call whose events the listeners must hear in the order Redis ran it among this process's calls: the
      * caller hands its events to {@link #deliver} with the ticket, whatever happens (an empty list if none).
      */
     Sequenced callInOrder(boolean changes, byte[][] arguments) {
+        return callInOrder(changes, arguments, false);
+    }
+
+    /**
+     * As {@link #callInOrder}, for an add or a job's ending: when the engine waits for replicas
+     * ({@code waitForReplicas}), it returns once they acknowledged the call, or the wait's timeout passed.
+     */
+    Sequenced callConfirmed(byte[][] arguments) {
+        return callInOrder(true, arguments, true);
+    }
+
+    private Sequenced callInOrder(boolean changes, byte[][] arguments, boolean confirmed) {
         long ticket;
-        io.lettuce.core.RedisFuture<List<Object>> sent;
+        ReplicaWait.Sent<io.lettuce.core.RedisFuture<List<Object>>> sent;
         synchronized (sendOrder) {
             ticket = nextTicket++;
             try {
-                sent = engine.queueSend(key, arguments);
+                sent = confirmed
+                        ? engine.queueSendConfirmed(key, arguments)
+                        : new ReplicaWait.Sent<>(engine.queueSend(key, arguments), null);
             } catch (RuntimeException e) {
                 deliver(ticket, List.of());
                 throw e;
             }
         }
         try {
-            List<Object> reply = engine.queueReply(sent, key, arguments, changes);
+            RedisEngine.ConfirmedReply answer = engine.queueReplyConfirmed(sent, key, arguments, changes);
+            List<Object> reply = answer.reply();
             if (Replies.number(reply.get(1)) > 0) {
                 // planned once this call's events are told: planning calls come after it in the order of events
                 PLAN_AFTER_DELIVERY.set(true);
             }
-            return new Sequenced(reply.get(0), ticket);
+            return new Sequenced(reply.get(0), ticket, answer.shortfall());
         } catch (SluiceException e) {
             deliver(ticket, List.of());
             throw closedOr(e);
@@ -426,7 +445,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         while (true) {
             checkOpen();
             args[1] = bytes(now());
-            Sequenced sequenced = callInOrder(true, args);
+            Sequenced sequenced = callConfirmed(args);
             List<Object> reply = Replies.list(sequenced.reply());
             if (Replies.text(reply.get(0)).equals("full")) {
                 deliver(sequenced.ticket(), List.of());
@@ -455,8 +474,33 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 events.add(l -> l.onAdded(job));
             }
             deliver(sequenced.ticket(), events);
+            if (sequenced.shortfall() != null) {
+                throw notReplicated(sequenced.shortfall(), prepared, answers);
+            }
             return answers;
         }
+    }
+
+    /** The add's jobs are on the master, but fewer replicas than the engine waits for acknowledged them. */
+    private ReplicaWaitException notReplicated(
+            ReplicaWait.Shortfall shortfall, List<QueueChecks.Prepared> prepared, List<Added<T>> answers) {
+        List<String> ids = new ArrayList<>(answers.size());
+        for (int i = 0; i < answers.size(); i++) {
+            Job<T> job = answers.get(i).job();
+            ids.add(job != null ? job.id() : prepared.get(i).id());
+        }
+        String jobs = ids.size() == 1
+                ? "job '" + ids.get(0) + "' is"
+                : "jobs '" + String.join("', '", ids.subList(0, Math.min(3, ids.size()))) + "'"
+                        + (ids.size() > 3 ? " and " + (ids.size() - 3) + " more" : "") + " are";
+        return new ReplicaWaitException(
+                "queue '" + name + "': " + jobs + " written on the Redis master, but " + shortfall.text()
+                        + " (RedisSluice.builder().waitForReplicas): whether "
+                        + (ids.size() == 1 ? "it survives" : "they survive")
+                        + " a failover is unknown; adding again with the same job id is safe",
+                shortfall.acknowledged(),
+                shortfall.required(),
+                ids);
     }
 
     /**

@@ -6,7 +6,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.List;
 
-/** What {@link dev.sluice.redis.RedisSluice.Builder} gathered; exactly one of the four connections is set. */
+/**
+ * What {@link dev.sluice.redis.RedisSluice.Builder} gathered; exactly one of the four connections is set. {@code
+ * waitReplicas} is 0, and {@code waitTimeout} null, when adds and endings do not wait for replicas.
+ */
 public record RedisSettings(
         String url,
         List<String> clusterUrls,
@@ -18,4 +21,6 @@ public record RedisSettings(
         SluiceClock clock,
         SluiceClock scriptClock,
         boolean redisFunctions,
-        int maxPayloadBytes) {}
+        int maxPayloadBytes,
+        int waitReplicas,
+        Duration waitTimeout) {}

@@ -780,12 +780,20 @@ final class RedisWorker<T> implements Worker<T> {
             argv[at] = RedisJobQueue.bytes(maxStalls);
             RedisJobQueue.Sequenced sequenced;
             try {
-                sequenced = queue.callInOrder(true, argv);
+                sequenced = endings.isEmpty() ? queue.callInOrder(true, argv) : queue.callConfirmed(argv);
             } catch (RuntimeException e) {
                 for (Request r : batch) {
                     r.failure = e;
                 }
                 return;
+            }
+            if (sequenced.shortfall() != null && !endings.isEmpty()) {
+                LOG.warn(
+                        "the endings of {} jobs of {} are recorded on the Redis master, but {}; the worker goes on"
+                                + " (should a failover lose an ending, its job runs again once its lease runs out)",
+                        endings.size(),
+                        queue,
+                        sequenced.shortfall().text());
             }
             List<Consumer<QueueListener<T>>> events = new ArrayList<>(3 * batch.size());
             try {

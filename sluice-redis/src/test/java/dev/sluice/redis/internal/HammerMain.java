@@ -69,7 +69,9 @@ public final class HammerMain {
                 skewed,
                 scriptClock ? skewed : null,
                 true,
-                512 * 1024));
+                512 * 1024,
+                0,
+                null));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
