@@ -33,8 +33,11 @@ import java.util.regex.Pattern;
  * that names its own hash tag ({@code "{acme}:search"}) keeps it, so that the layers of a chain can share a
  * slot; in Redis Cluster a chain whose keys fall in different slots is refused with an {@link
  * IllegalArgumentException} that says how to name them. A policy's spans (its window, the time its capacity
- * takes to refill, its lease timeout) must be at most 2^52 ns, about 52 days. The engine shares limiters only:
- * {@link Sluice#queue} throws {@link UnsupportedOperationException}.
+ * takes to refill, its lease timeout) must be at most 2^52 ns, about 52 days.
+ *
+ * <p>{@link Sluice#queue} returns a queue kept in Redis, shared by every process that opens it: the same API as
+ * in memory, with workers that take jobs under renewed leases, so that a job whose worker died runs again
+ * elsewhere, and an ending whose lease was lost is refused.
  */
 public final class RedisSluice {
     private RedisSluice() {}
