@@ -44,6 +44,8 @@ public final class RedisEngine implements Sluice {
     private final long retryIntervalNanos;
     /** The largest encoded payload a queue of this engine accepts. */
     final int maxPayloadBytes;
+    /** About how many of a queue's latest events Redis keeps while some process listens. */
+    final int eventLogSize;
 
     private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
 
@@ -64,6 +66,7 @@ public final class RedisEngine implements Sluice {
         this.timeoutNanos = settings.commandTimeout().toNanos();
         this.retryIntervalNanos = settings.retryInterval().toNanos();
         this.maxPayloadBytes = settings.maxPayloadBytes();
+        this.eventLogSize = settings.eventLogSize();
         this.fallback = new InMemoryLimiters(this, clock);
     }
 
@@ -98,6 +101,7 @@ public final class RedisEngine implements Sluice {
         }
         if (closed.get()) {
             queue.closeWorkers();
+            queue.closeEvents();
             throw Limits.closed(this);
         }
         return (JobQueue<T>) queue;
@@ -132,6 +136,9 @@ public final class RedisEngine implements Sluice {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // a worker that does not close in time keeps its jobs' leases, which run out: nothing is lost
+        }
+        for (RedisJobQueue<?> queue : queues.values()) {
+            queue.closeEvents();
         }
         queues.clear();
         fallback.close();
@@ -416,6 +423,16 @@ public final class RedisEngine implements Sluice {
                         + e.getCause().getMessage()
                         + (changes ? "; the outcome is unknown (a retry with the same job id is safe)" : ""),
                 e.getCause());
+    }
+
+    /** The command timeout, in nanoseconds. */
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    /** How long limiters answer without Redis after it failed, in nanoseconds: the longest an event reader backs off. */
+    long retryIntervalNanos() {
+        return retryIntervalNanos;
     }
 
     /** The key prefix of every key this engine writes. */

@@ -18,4 +18,5 @@ public record RedisSettings(
         SluiceClock clock,
         SluiceClock scriptClock,
         boolean redisFunctions,
-        int maxPayloadBytes) {}
+        int maxPayloadBytes,
+        int eventLogSize) {}

@@ -69,7 +69,8 @@ public final class HammerMain {
                 skewed,
                 scriptClock ? skewed : null,
                 true,
-                512 * 1024));
+                512 * 1024,
+                10_000));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
