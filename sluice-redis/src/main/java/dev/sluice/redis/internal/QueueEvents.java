@@ -60,6 +60,13 @@ final class QueueEvents<T> {
      */
     private static final long DELIVERY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
+    /**
+     * How long the reader waits after a read that brought only events this process had told already (its own
+     * calls'), so that a process whose listeners hear mostly its own calls reads them in batches rather than one
+     * read each: other processes' events wait that much longer at most.
+     */
+    private static final Duration OWN_EVENTS_PAUSE = Duration.ofMillis(1);
+
     /** A call whose events this process does not hand over (nobody listens here). */
     static final long UNTRACKED = -1;
 
@@ -149,7 +156,7 @@ final class QueueEvents<T> {
             return 0;
         }
         try {
-            return counter(await(engine.connection.keys.hget(meta, EVENT_COUNTER), 0, "start listening to"));
+            return counter(awaitForCaller(engine.connection.keys.hget(meta, EVENT_COUNTER)));
         } catch (RuntimeException e) {
             release();
             throw e;
@@ -214,9 +221,9 @@ final class QueueEvents<T> {
         RedisFuture<String> marked = keys.set(listening, cap, SetArgs.Builder.px(LISTEN_TTL_MILLIS));
         RedisFuture<Boolean> kept = keys.pexpire(stream, LISTEN_TTL_MILLIS);
         RedisFuture<byte[]> counter = keys.hget(meta, EVENT_COUNTER);
-        await(marked, 0, "start listening to");
-        await(kept, 0, "start listening to");
-        long start = counter(await(counter, 0, "start listening to"));
+        awaitForCaller(marked);
+        awaitForCaller(kept);
+        long start = counter(awaitForCaller(counter));
         generation++;
         delivered = start;
         pending.clear();
@@ -522,8 +529,9 @@ final class QueueEvents<T> {
                             LOG.info("{} reads its events from Redis again", queue);
                         }
                         backoff = 0;
-                        if (batch != null && !batch.isEmpty()) {
-                            handle(batch);
+                        if (batch != null && !batch.isEmpty() && !handle(batch)) {
+                            // only this process's own events, told already: let the next read gather more
+                            Thread.sleep(OWN_EVENTS_PAUSE);
                         }
                         synchronized (lock) {
                             if (idleTooLong(this)) {
@@ -564,14 +572,18 @@ final class QueueEvents<T> {
             }
         }
 
-        /** Fills in the events of {@code batch} that this process did not tell already, and tells what is next. */
-        private void handle(List<StreamMessage<byte[], byte[]>> batch) throws InterruptedException {
+        /**
+         * Fills in the events of {@code batch} that this process did not tell already, and tells what is next.
+         * Returns whether there were any.
+         */
+        private boolean handle(List<StreamMessage<byte[], byte[]>> batch) throws InterruptedException {
             awaitCallsSentBefore();
             List<Raw> needed = new ArrayList<>();
             long top = lastRead;
+            boolean news;
             synchronized (lock) {
                 if (QueueEvents.this.generation != generation) {
-                    return;
+                    return true;
                 }
                 for (StreamMessage<byte[], byte[]> message : batch) {
                     long number = numberOf(message.getId());
@@ -585,10 +597,11 @@ final class QueueEvents<T> {
             List<Decoded<T>> decoded = decode(needed);
             synchronized (lock) {
                 if (QueueEvents.this.generation != generation) {
-                    return;
+                    return true;
                 }
                 int at = 0;
                 long number = delivered + 1;
+                news = !needed.isEmpty();
                 while (number <= top) {
                     Map.Entry<Long, Item<T>> cover = pending.floorEntry(number);
                     if (cover != null && cover.getValue().through >= number) {
@@ -610,10 +623,12 @@ final class QueueEvents<T> {
                         next = queued;
                     }
                     pending.put(number, missed(number, next - 1));
+                    news = true;
                     number = next;
                 }
             }
             drain();
+            return news;
         }
 
         /**
@@ -638,8 +653,10 @@ final class QueueEvents<T> {
         private List<Decoded<T>> decode(List<Raw> raws) {
             boolean listeners = queue.hasListeners();
             List<List<Object>> entries = new ArrayList<>(raws.size());
+            boolean[] awaited = new boolean[raws.size()];
             Set<String> wanted = new LinkedHashSet<>();
-            for (Raw raw : raws) {
+            for (int i = 0; i < raws.size(); i++) {
+                Raw raw = raws.get(i);
                 List<Object> entry;
                 try {
                     entry = Replies.list(MessagePack.decode(raw.packed));
@@ -648,7 +665,9 @@ final class QueueEvents<T> {
                     entry = null;
                 }
                 entries.add(entry);
-                if (entry != null && entry.get(2) != null && (listeners || awaited(entry))) {
+                // decided once: a waiter that comes later reads the finished job itself
+                awaited[i] = entry != null && awaited(entry);
+                if (entry != null && entry.get(2) != null && (listeners || awaited[i])) {
                     wanted.add(Replies.text(entry.get(1)));
                 }
             }
@@ -659,7 +678,7 @@ final class QueueEvents<T> {
                 Item<T> item = null;
                 if (entry != null) {
                     try {
-                        item = item(raws.get(i).number, entry, listeners, payloadOf);
+                        item = item(raws.get(i).number, entry, listeners, awaited[i], payloadOf);
                     } catch (RuntimeException e) {
                         LOG.warn("{}: event {} in Redis cannot be read; it is skipped", queue, raws.get(i).number, e);
                     }
@@ -693,8 +712,12 @@ final class QueueEvents<T> {
         }
     }
 
-    /** The item for event {@code number}, packed as {@code queue.lua}'s emit() writes it. */
-    private Item<T> item(long number, List<Object> entry, boolean listeners, Map<String, byte[]> payloadOf) {
+    /**
+     * The item for event {@code number}, packed as {@code queue.lua}'s emit() writes it: told to {@code listeners}
+     * if any, and to the waiters of its job if it ends the job and is {@code awaited}.
+     */
+    private Item<T> item(
+            long number, List<Object> entry, boolean listeners, boolean awaited, Map<String, byte[]> payloadOf) {
         String kind = Replies.text(entry.get(0));
         String id = Replies.textOrNull(entry.get(1));
         if (kind.equals("drained")) {
@@ -703,8 +726,8 @@ final class QueueEvents<T> {
         if (kind.equals("removed")) {
             return new Item<>(number, null, () -> queue.removedElsewhere(id));
         }
-        boolean ends = kind.equals("completed") || kind.equals("failed");
-        if (!listeners && !(ends && queue.awaits(id))) {
+        boolean ends = awaited && (kind.equals("completed") || kind.equals("failed"));
+        if (!listeners && !ends) {
             return new Item<>(number, null, null);
         }
         List<Object> fields = new ArrayList<>(Replies.list(entry.get(2)));
@@ -757,6 +780,33 @@ final class QueueEvents<T> {
     }
 
     /**
+     * For a caller that starts to listen or wait: the reply of {@code future} within the command timeout, which
+     * an interrupt does not cut short (the interrupt is kept for the caller's own wait to see).
+     *
+     * @throws SluiceException as {@link #await}
+     */
+    private <V> V awaitForCaller(RedisFuture<V> future) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    return await(future, 0, "start listening to");
+                } catch (SluiceException e) {
+                    if (!(e.getCause() instanceof InterruptedException)) {
+                        throw e;
+                    }
+                    interrupted = true;
+                    Thread.interrupted();
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
      * The reply of {@code future} within the command timeout plus {@code extraNanos}.
      *
      * @throws SluiceException saying what could not be done, if Redis fails, refuses or is too slow
@@ -767,7 +817,6 @@ final class QueueEvents<T> {
             return future.get(timeout, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            future.cancel(true);
             throw new SluiceException("interrupted while it waited to " + doing + " " + queue, e);
         } catch (TimeoutException e) {
             future.cancel(true);
