@@ -1,6 +1,7 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
+import dev.sluice.internal.limit.Limits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
@@ -215,7 +216,7 @@ final class QueueEvents<T> {
     /** Under the lock: returns the number the reader starts after. */
     private long start() {
         if (closed) {
-            throw new IllegalStateException("the events of " + queue + " are closed");
+            throw Limits.closed(queue);
         }
         RedisClusterAsyncCommands<byte[], byte[]> keys = engine.connection.keys;
         RedisFuture<String> marked = keys.set(listening, cap, SetArgs.Builder.px(LISTEN_TTL_MILLIS));
