@@ -100,6 +100,11 @@ final class RedisBenchAdmin implements AutoCloseable {
         return commands.type(key);
     }
 
+    /** How many entries the stream {@code key} holds ({@code XLEN}). */
+    long streamLength(String key) {
+        return commands.xlen(key);
+    }
+
     /** Milliseconds {@code key} has left to live; -1: no expiry; -2: no such key. */
     long pttl(String key) {
         return commands.pttl(key);

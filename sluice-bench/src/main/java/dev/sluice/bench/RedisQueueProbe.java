@@ -5,6 +5,7 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
@@ -23,9 +24,12 @@ import java.util.concurrent.CountDownLatch;
  * jobs per second, and Redis bytes per retained completed job ({@code used_memory} delta). One sample per case:
  * a probe, not a measurement to compare across runs.
  *
- * <p>Usage: {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.RedisQueueProbe [redis URL]}
- * (default {@code redis://127.0.0.1:6379}); it writes keys under a fresh {@code probe<nanos>} prefix and leaves
- * them there. The system property {@code sluice.probe.jobs} sets the number of jobs (default 20,000).
+ * <p>Usage: {@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.RedisQueueProbe [redis URL]
+ * [--listener]} (default {@code redis://127.0.0.1:6379}); it writes keys under a fresh {@code probe<nanos>} prefix
+ * and leaves them there. With {@code --listener}, a listener that does nothing listens to the queue, so that every
+ * call also writes its events to the queue's event stream; the probe then prints the stream's bytes per event. The system property
+ * {@code sluice.probe.jobs} sets the number of jobs (default 20,000), {@code sluice.probe.concurrency} the worker
+ * concurrencies in order (default 1,10), {@code sluice.probe.timeoutSeconds} the command timeout.
  */
 public final class RedisQueueProbe {
     private static final int JOBS = Integer.getInteger("sluice.probe.jobs", 20_000);
@@ -49,13 +53,15 @@ public final class RedisQueueProbe {
      * @throws Exception if Redis cannot be reached or the wait is interrupted
      */
     public static void main(String[] args) throws Exception {
-        String url = args.length > 0 ? args[0] : "redis://127.0.0.1:6379";
+        String url = args.length > 0 && !args[0].startsWith("--") ? args[0] : "redis://127.0.0.1:6379";
+        boolean listen = List.of(args).contains("--listener");
         String payload = "x".repeat(100);
         try (RedisBenchAdmin admin = new RedisBenchAdmin(url)) {
             for (int concurrency : concurrencies()) {
+                String prefix = "probe" + System.nanoTime();
                 try (Sluice sluice = RedisSluice.builder()
                         .url(url)
-                        .keyPrefix("probe" + System.nanoTime())
+                        .keyPrefix(prefix)
                         .commandTimeout(Duration.ofSeconds(Integer.getInteger("sluice.probe.timeoutSeconds", 1)))
                         .build()) {
                     JobQueue<String> queue = sluice.queue(
@@ -66,6 +72,9 @@ public final class RedisQueueProbe {
                                             .keepCompleted(Retention.keepAll())
                                             .build())
                                     .build());
+                    if (listen) {
+                        queue.addListener(new QueueListener<>() {});
+                    }
                     double cpu0 = admin.cpuSeconds().process();
                     long memory0 = admin.usedMemory();
                     long t0 = System.nanoTime();
@@ -102,6 +111,13 @@ public final class RedisQueueProbe {
                             JOBS / ((t2 - t1) / 1e9),
                             (cpu2 - cpu0) * 1e6 / JOBS,
                             (memory2 - memory0) / JOBS);
+                    if (listen) {
+                        String events = prefix + ":queue:{probe}:ev";
+                        long kept = admin.streamLength(events);
+                        System.out.printf(
+                                "  event stream: %d events kept, %d bytes per event%n",
+                                kept, admin.memoryUsage(events) / Math.max(1, kept));
+                    }
                 }
             }
         }

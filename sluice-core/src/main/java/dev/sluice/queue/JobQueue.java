@@ -415,10 +415,13 @@ public interface JobQueue<T> {
     GroupLimits groupLimits(String group);
 
     /**
-     * Adds a listener; it hears events from now on.
+     * Adds a listener; it hears events from now on. On an engine shared by processes it hears every process's
+     * events, which the engine reads from the server while this process has listeners.
      *
      * @param listener the listener
      * @throws IllegalArgumentException if {@code listener} is null
+     * @throws dev.sluice.SluiceException if the engine's server cannot be reached to start listening (the
+     *     listener is not added)
      */
     void addListener(QueueListener<T> listener);
 

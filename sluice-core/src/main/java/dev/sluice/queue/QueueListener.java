@@ -9,6 +9,11 @@ import java.time.Duration;
  * the change or on another thread that is delivering events at that moment. Keep listeners quick; what a
  * listener throws is caught and logged (SLF4J, at WARN); it changes nothing in the queue.
  *
+ * <p>On an engine shared by processes (Redis), a listener hears the changes every process makes, in the one
+ * order they happened; a call of this process returns once its own events were told. Those of other processes
+ * are told on a thread that reads them; their job snapshot is the job as it was at the change, with the payload
+ * as the engine holds it when the event is read ({@code null} if the job is gone by then).
+ *
  * @param <T> the payload type
  */
 public interface QueueListener<T> {
@@ -57,7 +62,8 @@ public interface QueueListener<T> {
      * An attempt failed and the job will run again after {@code delay}.
      *
      * @param job the job, DELAYED or WAITING
-     * @param error what the processor threw; {@code null} for a timeout
+     * @param error what the processor threw; {@code null} for a timeout. For an attempt that failed in another
+     *     process, a stand-in with the original's message whose {@code toString()} names the original's class
      * @param delay the backoff before the next attempt
      */
     default void onRetrying(Job<T> job, Throwable error, Duration delay) {}
@@ -90,6 +96,16 @@ public interface QueueListener<T> {
 
     /** The queue has no waiting, delayed or active jobs left. */
     default void onDrained() {}
+
+    /**
+     * This listener fell so far behind that {@code count} events were gone before it could hear them; it hears
+     * the next one kept after this. Only engines that keep a bounded log of events for listeners in other
+     * processes call it (Redis: {@code RedisSluice.builder().eventLogSize}); the in-memory engine never does. A
+     * listener that keeps its own view of the queue should read the queue again (counts, jobs) when it hears it.
+     *
+     * @param count how many events it missed, at least 1
+     */
+    default void onEventsMissed(long count) {}
 }
 
 /** The listener {@link QueueListener#none()} returns: it overrides nothing, so it hears nothing. */

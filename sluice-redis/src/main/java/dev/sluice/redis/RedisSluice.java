@@ -68,6 +68,9 @@ public final class RedisSluice {
     /** The largest encoded payload a queue accepts unless the builder says otherwise: 512 KiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
 
+    /** How many of a queue's latest events Redis keeps for listeners unless the builder says otherwise. */
+    public static final int DEFAULT_EVENT_LOG_SIZE = 10_000;
+
     /** Describes a Redis engine. Not thread-safe. */
     public static final class Builder {
         private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
@@ -85,6 +88,7 @@ public final class RedisSluice {
         private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
         private int waitReplicas;
         private Duration waitTimeout;
+        private int eventLogSize = DEFAULT_EVENT_LOG_SIZE;
 
         private Builder() {}
 
@@ -122,6 +126,27 @@ public final class RedisSluice {
             }
             this.waitReplicas = replicas;
             this.waitTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * How many of a queue's latest events Redis keeps while some process listens to the queue, 10,000 by
+         * default (about: Redis trims whole blocks of entries, so it keeps a few dozen more). Listeners of every
+         * process read them; one that falls further behind hears {@link
+         * dev.sluice.queue.QueueListener#onEventsMissed} with how many it missed, then goes on from the oldest
+         * kept. An event costs Redis the job's snapshot without its payload, about 175 bytes for a job without a
+         * long result or stack trace (1.75 MB for 10,000). The process that renewed the queue's listening mark
+         * last sets the size for all.
+         *
+         * @param eventLogSize 1 to 100,000,000
+         * @return this builder
+         * @throws IllegalArgumentException if it is out of range
+         */
+        public Builder eventLogSize(int eventLogSize) {
+            if (eventLogSize < 1 || eventLogSize > 100_000_000) {
+                throw new IllegalArgumentException("eventLogSize must be 1 to 100000000, was " + eventLogSize);
+            }
+            this.eventLogSize = eventLogSize;
             return this;
         }
 
@@ -309,7 +334,8 @@ public final class RedisSluice {
                     functions,
                     maxPayloadBytes,
                     waitReplicas,
-                    waitTimeout));
+                    waitTimeout,
+                    eventLogSize));
         }
 
         private void checkReplicaWait() {

@@ -13,6 +13,7 @@ import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Retention;
+import dev.sluice.testkit.QueueContractSupport.Events;
 import dev.sluice.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -67,7 +68,7 @@ class ManyWorkerProcessesTest {
     }
 
     /** A worker process, and what it prints. */
-    private record Child(Process process, BufferedReader stdout, Path completed) {
+    private record Child(Process process, BufferedReader stdout, Path completed, Path events) {
         String line() throws Exception {
             String line = stdout.readLine();
             if (line == null) {
@@ -97,6 +98,7 @@ class ManyWorkerProcessesTest {
 
     private Child start(String prefix, String mode, int concurrency, String name) throws Exception {
         Path completed = dir.resolve(name + ".completed");
+        Path events = dir.resolve(name + ".events");
         Process process = new ProcessBuilder(
                         ChildJvm.javaBinary(),
                         "-XX:TieredStopAtLevel=1",
@@ -110,13 +112,15 @@ class ManyWorkerProcessesTest {
                         mode,
                         Integer.toString(concurrency),
                         Long.toString(LEASE_MILLIS),
-                        completed.toString())
+                        completed.toString(),
+                        events.toString())
                 .redirectError(dir.resolve(name + ".stderr").toFile())
                 .start();
         Child child = new Child(
                 process,
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
-                completed);
+                completed,
+                events);
         assertThat(child.line()).isEqualTo("ready");
         return child;
     }
@@ -230,6 +234,53 @@ class ManyWorkerProcessesTest {
             most = Math.max(most, last - first + 1);
         }
         return most;
+    }
+
+    @Test
+    void aListenerHereAndOneInTheWorkerProcessHearTheSameEventsInTheSameOrder() throws Exception {
+        String prefix = TestEngines.newPrefix();
+        List<Child> children = new ArrayList<>();
+        try (Sluice sluice =
+                RedisSluice.builder().url(redis.uri()).keyPrefix(prefix).build()) {
+            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
+            Events heard = new Events();
+            queue.addListener(heard);
+            Child worker = start(prefix, "work", 2, "listening");
+            children.add(worker);
+            int jobs = 50;
+            for (int i = 0; i < jobs; i++) {
+                queue.add("n", "p" + i, JobOptions.builder().jobId("e" + i).build());
+            }
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> heard.log.stream()
+                                    .filter(e -> e.startsWith("completed"))
+                                    .count()
+                            == jobs);
+            stop(List.of(worker));
+            List<String> heardThere = Files.readAllLines(worker.events());
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> heard.log.size() >= heardThere.size());
+            assertThat(heard.log).as("heard here and in the worker process").isEqualTo(heardThere);
+            assertThat(Files.readAllLines(worker.completed())).hasSize(jobs);
+            for (int i = 0; i < jobs; i++) {
+                String id = "e" + i;
+                assertThat(heard.log.stream().filter(e -> e.endsWith(" " + id)))
+                        .containsExactly("added " + id, "active " + id, "completed " + id);
+                Job<String> done = heard.snapshotOf("completed " + id);
+                assertThat(done.state()).isEqualTo(JobState.COMPLETED);
+                assertThat(done.payload()).isEqualTo("p" + i);
+                assertThat(done.attemptsMade()).isEqualTo(1);
+                assertThat(done.finishedAt())
+                        .isEqualTo(queue.job(id).orElseThrow().finishedAt());
+            }
+        } finally {
+            destroy(children);
+        }
     }
 
     @Test

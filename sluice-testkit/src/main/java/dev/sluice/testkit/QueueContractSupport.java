@@ -649,12 +649,18 @@ public abstract class QueueContractSupport extends ContractSupport {
         }
     }
 
-    /** A listener that records every event as text, in order, with the job snapshot it carried. */
-    protected static final class Events implements QueueListener<String> {
-        /** The events, such as {@code "added j1"}, {@code "retrying j1 boom PT1S"} or {@code "drained"}. */
+    /**
+     * A listener that records every event as text, in order, with the job snapshot it carried; engines' own tests
+     * use it too, and may extend it.
+     */
+    public static class Events implements QueueListener<String> {
+        /**
+         * The events, such as {@code "added j1"}, {@code "retrying j1 boom PT1S"}, {@code "rescheduled j1 PT2S"},
+         * {@code "drained"} or {@code "missed 12"}.
+         */
         public final List<String> log = new CopyOnWriteArrayList<>();
 
-        /** The job snapshot of each event ({@code null} for drained), in the same order as {@link #log}. */
+        /** The job snapshot of each event ({@code null} for drained and missed), in the same order as {@link #log}. */
         public final List<Job<String>> snapshots = new CopyOnWriteArrayList<>();
 
         /** The thread each event was delivered on, in the same order as {@link #log}. */
@@ -705,8 +711,18 @@ public abstract class QueueContractSupport extends ContractSupport {
         }
 
         @Override
+        public void onRescheduled(Job<String> job, Duration delay) {
+            record("rescheduled " + job.id() + " " + delay, job);
+        }
+
+        @Override
         public void onDrained() {
             record("drained", null);
+        }
+
+        @Override
+        public void onEventsMissed(long count) {
+            record("missed " + count, null);
         }
 
         /**

@@ -19,7 +19,10 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -27,7 +30,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,6 +52,9 @@ final class Connection implements AutoCloseable {
 
     private final RedisFunctionAsyncCommands<byte[], byte[]> functionCommands;
     final RedisServerAsyncCommands<byte[], byte[]> server;
+    /** Commands on keys (strings, hashes, streams), routed to the key's node in a cluster. */
+    final RedisClusterAsyncCommands<byte[], byte[]> keys;
+
     final boolean cluster;
     final String description;
     private final StatefulConnection<byte[], byte[]> connection;
@@ -53,13 +63,25 @@ final class Connection implements AutoCloseable {
 
     private final RedisClient standaloneClient;
     private final AutoCloseable ownedClient;
+    /** The client the connection came from, which opens the event readers' own connections. */
+    private final AbstractRedisClient client;
+    /**
+     * How long an event reader's {@code XREAD} blocks: a client the engine made lets it wait that long beyond
+     * the command timeout; the application's client is asked for at most half the command timeout.
+     */
+    final long eventBlockMillis;
+
+    /** The engine's command timeout. */
+    private final Duration timeout;
 
     private Connection(
             StatefulRedisConnection<byte[], byte[]> standalone,
             RedisClient standaloneClient,
             StatefulRedisClusterConnection<byte[], byte[]> clustered,
+            AbstractRedisClient client,
             AutoCloseable ownedClient,
-            String description) {
+            String description,
+            Duration timeout) {
         this.cluster = clustered != null;
         this.connection = cluster ? clustered : standalone;
         this.standalone = standalone;
@@ -67,8 +89,69 @@ final class Connection implements AutoCloseable {
         this.scripting = cluster ? clustered.async() : standalone.async();
         this.functionCommands = cluster ? null : standalone.async();
         this.server = cluster ? clustered.async() : standalone.async();
+        this.keys = cluster ? clustered.async() : standalone.async();
+        this.client = client;
         this.ownedClient = ownedClient;
         this.description = description;
+        this.timeout = timeout;
+        this.eventBlockMillis = ownedClient != null
+                ? EVENT_BLOCK.toMillis()
+                : Math.max(1, Math.min(EVENT_BLOCK.toMillis(), timeout.toMillis() / 2));
+    }
+
+    /** The longest an event reader's {@code XREAD} blocks. */
+    static final Duration EVENT_BLOCK = Duration.ofSeconds(5);
+
+    /** A connection of this engine's own for one event reader, whose blocking reads hold up nothing else. */
+    Dedicated openDedicated() {
+        if (client instanceof RedisClusterClient clusterClient) {
+            StatefulRedisClusterConnection<byte[], byte[]> c = clusterClient.connect(ByteArrayCodec.INSTANCE);
+            return new Dedicated(c, c.async());
+        }
+        StatefulRedisConnection<byte[], byte[]> c = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+        return new Dedicated(c, c.async());
+    }
+
+    /** An event reader's connection and its commands. */
+    static final class Dedicated implements AutoCloseable {
+        private final StatefulConnection<byte[], byte[]> connection;
+        private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+        private final AtomicBoolean closed = new AtomicBoolean();
+        private volatile CompletableFuture<Void> closing = CompletableFuture.completedFuture(null);
+
+        Dedicated(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+            this.connection = connection;
+            this.commands = commands;
+        }
+
+        RedisClusterAsyncCommands<byte[], byte[]> commands() {
+            return commands;
+        }
+
+        /** Starts closing the connection, which cuts a blocking read short; a second call does nothing. */
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                closing = connection.closeAsync();
+            }
+        }
+
+        /** Closes the connection and waits up to {@code timeout} until it is closed, even if interrupted. */
+        void closeAndWait(Duration timeout) {
+            close();
+            boolean interrupted = Thread.interrupted();
+            try {
+                closing.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                // a connection that does not close in time is closed with its client
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     static Connection open(RedisSettings settings) {
@@ -79,7 +162,7 @@ final class Connection implements AutoCloseable {
                 ClientResources resources = resources(settings);
                 RedisClient client = RedisClient.create(resources, uri);
                 client.setOptions(clientOptions(timeout));
-                return checked(openStandalone(client, owned(client, resources), uri.toString()), settings);
+                return checked(openStandalone(client, owned(client, resources), uri.toString(), timeout), settings);
             }
             if (settings.clusterUrls() != null) {
                 List<RedisURI> uris = new ArrayList<>();
@@ -93,20 +176,23 @@ final class Connection implements AutoCloseable {
                 // (queue it); the command timeout still bounds the wait.
                 client.setOptions(ClusterClientOptions.builder()
                         .autoReconnect(true)
-                        .timeoutOptions(TimeoutOptions.enabled(timeout))
+                        .timeoutOptions(timeouts(timeout))
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 // redirections are followed anyway; the refresh finds moved masters early
                                 .enablePeriodicRefresh(Duration.ofSeconds(10))
                                 .build())
                         .build());
                 return checked(
-                        openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls()), settings);
+                        openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls(), timeout),
+                        settings);
             }
             if (settings.client() != null) {
-                return checked(openStandalone(settings.client(), null, "the application's RedisClient"), settings);
+                return checked(
+                        openStandalone(settings.client(), null, "the application's RedisClient", timeout), settings);
             }
             return checked(
-                    openCluster(settings.clusterClient(), null, "the application's RedisClusterClient"), settings);
+                    openCluster(settings.clusterClient(), null, "the application's RedisClusterClient", timeout),
+                    settings);
         } catch (IllegalArgumentException | SluiceException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -164,22 +250,49 @@ final class Connection implements AutoCloseable {
                 .autoReconnect(true)
                 // while disconnected, fail at once rather than queue: the limiter then answers by its policy
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .timeoutOptions(timeouts(timeout))
                 .build();
     }
 
-    private static Connection openStandalone(RedisClient client, AutoCloseable owned, String description) {
+    /**
+     * Every command times out after {@code timeout}, but an {@code XREAD} (only event readers send it, blocking
+     * for up to {@link #EVENT_BLOCK}) after that much more.
+     */
+    private static TimeoutOptions timeouts(Duration timeout) {
+        long nanos = timeout.toNanos();
+        long readNanos = nanos + EVENT_BLOCK.toNanos();
+        return TimeoutOptions.builder()
+                .timeoutCommands()
+                .timeoutSource(new TimeoutOptions.TimeoutSource() {
+                    @Override
+                    public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        return command.getType() == CommandType.XREAD ? readNanos : nanos;
+                    }
+
+                    @Override
+                    public TimeUnit getTimeUnit() {
+                        return TimeUnit.NANOSECONDS;
+                    }
+                })
+                .build();
+    }
+
+    private static Connection openStandalone(
+            RedisClient client, AutoCloseable owned, String description, Duration timeout) {
         try {
-            return new Connection(client.connect(ByteArrayCodec.INSTANCE), client, null, owned, description);
+            return new Connection(
+                    client.connect(ByteArrayCodec.INSTANCE), client, null, client, owned, description, timeout);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
         }
     }
 
-    private static Connection openCluster(RedisClusterClient client, AutoCloseable owned, String description) {
+    private static Connection openCluster(
+            RedisClusterClient client, AutoCloseable owned, String description, Duration timeout) {
         try {
-            return new Connection(null, null, client.connect(ByteArrayCodec.INSTANCE), owned, description);
+            return new Connection(
+                    null, null, client.connect(ByteArrayCodec.INSTANCE), client, owned, description, timeout);
         } catch (RuntimeException e) {
             closeQuietly(owned);
             throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
@@ -221,7 +334,7 @@ final class Connection implements AutoCloseable {
         if (cluster) {
             throw new IllegalStateException("a second connection is for a standalone Redis, not " + description);
         }
-        Connection another = openStandalone(standaloneClient, null, description);
+        Connection another = openStandalone(standaloneClient, null, description, timeout);
         if (functions != null) {
             another.functions = another.functionCommands;
         }

@@ -49,6 +49,8 @@ public final class RedisEngine implements Sluice {
     private final long retryIntervalNanos;
     /** The largest encoded payload a queue of this engine accepts. */
     final int maxPayloadBytes;
+    /** About how many of a queue's latest events Redis keeps while some process listens. */
+    final int eventLogSize;
 
     private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
 
@@ -74,6 +76,7 @@ public final class RedisEngine implements Sluice {
         this.timeoutNanos = settings.commandTimeout().toNanos();
         this.retryIntervalNanos = settings.retryInterval().toNanos();
         this.maxPayloadBytes = settings.maxPayloadBytes();
+        this.eventLogSize = settings.eventLogSize();
         this.fallback = new InMemoryLimiters(this, clock);
     }
 
@@ -117,6 +120,7 @@ public final class RedisEngine implements Sluice {
         }
         if (closed.get()) {
             queue.closeWorkers();
+            queue.closeEvents();
             throw Limits.closed(this);
         }
         return (JobQueue<T>) queue;
@@ -154,6 +158,7 @@ public final class RedisEngine implements Sluice {
         }
         for (RedisJobQueue<?> queue : queues.values()) {
             queue.writeStatsQuietly();
+            queue.closeEvents();
         }
         queues.clear();
         fallback.close();
@@ -489,6 +494,16 @@ public final class RedisEngine implements Sluice {
                         + e.getCause().getMessage()
                         + (changes ? "; the outcome is unknown (a retry with the same job id is safe)" : ""),
                 e.getCause());
+    }
+
+    /** The command timeout, in nanoseconds. */
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    /** How long limiters answer without Redis after it failed, in nanoseconds: the longest an event reader backs off. */
+    long retryIntervalNanos() {
+        return retryIntervalNanos;
     }
 
     /** The key prefix of every key this engine writes. */

@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A queue whose jobs live in Redis, shared by every process that opens it. Each call is one call of the queue
  * script ({@code queue.lua}), which keeps the queue's state consistent on its own; this class encodes the
- * arguments, decodes the replies, and tells this process's listeners and waiting workers what its own calls did.
+ * arguments, decodes the replies, and tells this process's waiting workers what its own calls did; its listeners,
+ * and whoever waits for an outcome, hear every process's events through {@link QueueEvents}.
  */
 final class RedisJobQueue<T> implements JobQueue<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobQueue.class);
@@ -64,8 +65,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     final byte[] key;
     final JobOptionsText optionsText;
     private final RedisRepeats<T> repeats;
+    private final QueueEvents<T> events;
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
-    private final List<QueueListener<T>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -83,6 +85,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.key = (engine.keyPrefix() + ":queue:{" + name + "}").getBytes(StandardCharsets.UTF_8);
         this.optionsText = new JobOptionsText(name);
         this.repeats = new RedisRepeats<>(this);
+        this.events = new QueueEvents<>(this);
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -191,8 +194,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     record Sequenced(Object reply, long ticket, ReplicaWait.Shortfall shortfall) {}
 
     /**
-     * A call whose events the listeners must hear in the order Redis ran it among this process's calls: the
-     * caller hands its events to {@link #deliver} with the ticket, whatever happens (an empty list if none).
+     * A call that may make events this process's listeners hear: the caller hands the events it builds from the
+     * reply to {@link #deliver} with the ticket, whatever happens (an empty list if none).
      */
     Sequenced callInOrder(boolean changes, byte[][] arguments) {
         return callInOrder(changes, arguments, false);
@@ -207,27 +210,24 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     private Sequenced callInOrder(boolean changes, byte[][] arguments, boolean confirmed) {
-        long ticket;
-        ReplicaWait.Sent<io.lettuce.core.RedisFuture<List<Object>>> sent;
-        synchronized (sendOrder) {
-            ticket = nextTicket++;
-            try {
-                sent = confirmed
-                        ? engine.queueSendConfirmed(key, arguments)
-                        : new ReplicaWait.Sent<>(engine.queueSend(key, arguments), null);
-            } catch (RuntimeException e) {
-                deliver(ticket, List.of());
-                throw e;
-            }
-        }
+        long ticket = events.ticket();
         try {
-            RedisEngine.ConfirmedReply answer = engine.queueReplyConfirmed(sent, key, arguments, changes);
-            List<Object> reply = answer.reply();
+            List<Object> reply;
+            ReplicaWait.Shortfall shortfall = null;
+            if (confirmed) {
+                RedisEngine.ConfirmedReply answer =
+                        engine.queueReplyConfirmed(engine.queueSendConfirmed(key, arguments), key, arguments, changes);
+                reply = answer.reply();
+                shortfall = answer.shortfall();
+            } else {
+                reply = engine.queueCall(key, arguments, changes);
+            }
             if (Replies.number(reply.get(1)) > 0) {
                 // planned once this call's events are told: planning calls come after it in the order of events
                 PLAN_AFTER_DELIVERY.set(true);
             }
-            return new Sequenced(reply.get(0), ticket, answer.shortfall());
+            events.replied(ticket, reply);
+            return new Sequenced(reply.get(0), ticket, shortfall);
         } catch (SluiceException e) {
             deliver(ticket, List.of());
             throw closedOr(e);
@@ -237,20 +237,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
-    private final Object sendOrder = new Object();
-    private long nextTicket;
-    private final Object deliveryOrder = new Object();
-    private final java.util.TreeMap<Long, List<Consumer<QueueListener<T>>>> undelivered = new java.util.TreeMap<>();
-    private long delivered;
-    private boolean delivering;
-    private static final ThreadLocal<Boolean> IN_DELIVERY = ThreadLocal.withInitial(() -> false);
-
     /**
-     * Tells the listeners the events of call {@code ticket} once those of every earlier call have been told, and
-     * returns once they have been (unless a listener itself called: then they are told after it returns).
+     * Tells the listeners the events of call {@code ticket} in their place among the queue's events (of every
+     * process), and returns once they have been told (unless a listener itself called: then they are told after
+     * it returns).
      */
-    void deliver(long ticket, List<Consumer<QueueListener<T>>> events) {
-        deliverInOrder(ticket, events);
+    void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
+        events.settle(ticket, built);
         if (PLAN_AFTER_DELIVERY.get()) {
             PLAN_AFTER_DELIVERY.set(false);
             repeats.planPending();
@@ -258,71 +251,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     private static final ThreadLocal<Boolean> PLAN_AFTER_DELIVERY = ThreadLocal.withInitial(() -> false);
-
-    private void deliverInOrder(long ticket, List<Consumer<QueueListener<T>>> events) {
-        synchronized (deliveryOrder) {
-            undelivered.put(ticket, events);
-            if (delivering) {
-                if (IN_DELIVERY.get()) {
-                    return;
-                }
-                while (delivered <= ticket) {
-                    try {
-                        deliveryOrder.wait();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    if (!delivering && delivered <= ticket && undelivered.containsKey(delivered)) {
-                        break;
-                    }
-                }
-                if (delivered > ticket) {
-                    return;
-                }
-            }
-            delivering = true;
-        }
-        IN_DELIVERY.set(true);
-        try {
-            while (true) {
-                List<Consumer<QueueListener<T>>> batch;
-                synchronized (deliveryOrder) {
-                    batch = undelivered.remove(delivered);
-                    if (batch == null) {
-                        delivering = false;
-                        deliveryOrder.notifyAll();
-                        if (delivered > ticket) {
-                            return;
-                        }
-                        // an earlier call is still in flight: its thread delivers this batch with its own
-                        while (delivered <= ticket && (delivering || !undelivered.containsKey(delivered))) {
-                            try {
-                                deliveryOrder.wait();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                                return;
-                            }
-                        }
-                        if (delivered > ticket) {
-                            return;
-                        }
-                        delivering = true;
-                        continue;
-                    }
-                }
-                for (Consumer<QueueListener<T>> event : batch) {
-                    tell(event);
-                }
-                synchronized (deliveryOrder) {
-                    delivered++;
-                    deliveryOrder.notifyAll();
-                }
-            }
-        } finally {
-            IN_DELIVERY.set(false);
-        }
-    }
 
     byte[][] arguments(String command, String... args) {
         byte[][] out = new byte[args.length + 2][];
@@ -612,11 +540,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
+    /** Waits for a signal after {@code seen}, for {@code millis} at most ({@code Long.MAX_VALUE}: no limit). */
     void awaitChangeAfter(long seen, long millis) throws InterruptedException {
         synchronized (changed) {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            long start = System.nanoTime();
+            long most = millis == Long.MAX_VALUE ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(millis);
             while (changes == seen) {
-                long left = deadline - System.nanoTime();
+                long left = most - (System.nanoTime() - start);
                 if (left <= 0) {
                     return;
                 }
@@ -627,22 +557,50 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- listeners
 
-    void tell(Consumer<QueueListener<T>> event) {
-        for (QueueListener<T> listener : listeners) {
-            try {
-                event.accept(listener);
-            } catch (Throwable e) {
-                LOG.warn("a listener of {} threw; the queue goes on", this, e);
+    /** A listener, and the number of the last event before it was added: it hears the events after it. */
+    private static final class Listening<T> {
+        final QueueListener<T> listener;
+        volatile long after = Long.MAX_VALUE;
+
+        Listening(QueueListener<T> listener) {
+            this.listener = listener;
+        }
+    }
+
+    /** Tells every listener added before event {@code number} happened. */
+    void tell(Consumer<QueueListener<T>> event, long number) {
+        for (Listening<T> l : listeners) {
+            if (number > l.after) {
+                tell(l.listener, event);
             }
         }
     }
 
     /**
-     * Whether anyone in this process hears how job {@code id} ends: a listener, or a caller waiting for its
-     * outcome. If not, a worker's ending need not bring the job back.
+     * Whether anyone in this process hears how jobs end: a listener, or a caller waiting for an outcome or for the
+     * queue to be idle. If not, a worker's endings need not bring their jobs back (and then none of a call's
+     * endings does, so that the events a call builds are always the last it made).
      */
-    boolean hearsOf(String id) {
-        return !listeners.isEmpty() || outcomes.containsKey(id);
+    boolean hearsEndings() {
+        return !listeners.isEmpty() || !outcomes.isEmpty() || events.held();
+    }
+
+    /** Tells every listener how many of the events {@code from} to {@code through} it missed. */
+    void tellMissed(long from, long through) {
+        for (Listening<T> l : listeners) {
+            long count = through - Math.max(from - 1, l.after);
+            if (count > 0) {
+                tell(l.listener, listener -> listener.onEventsMissed(count));
+            }
+        }
+    }
+
+    private void tell(QueueListener<T> listener, Consumer<QueueListener<T>> event) {
+        try {
+            event.accept(listener);
+        } catch (Throwable e) {
+            LOG.warn("a listener of {} threw; the queue goes on", this, e);
+        }
     }
 
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
@@ -653,17 +611,77 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
+    /** A job of this queue was taken out before it finished, by a call of any process: whoever waits for it is told. */
+    void removedElsewhere(String id) {
+        List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
+        if (waiting != null) {
+            waiting.forEach(f ->
+                    f.completeExceptionally(new JobNotFoundException(name, id, "it was removed before it finished")));
+        }
+        signal();
+    }
+
+    /** Events were missed: whoever waits for a job's outcome, or for the queue to be idle, looks again. */
+    void eventsMissed() {
+        signal();
+        for (String id : List.copyOf(outcomes.keySet())) {
+            try {
+                Optional<Job<T>> job = job(id);
+                if (job.isEmpty() && !finishing.contains(id)) {
+                    removedElsewhere(id);
+                } else if (job.isPresent() && isFinished(job.get())) {
+                    finished(job.get());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("{}: after missed events, job '{}' could not be looked at again", this, id, e);
+            }
+        }
+    }
+
+    /** Whether someone in this process waits for job {@code id}'s outcome. */
+    boolean awaits(String id) {
+        return id != null && outcomes.containsKey(id);
+    }
+
+    boolean hasListeners() {
+        return !listeners.isEmpty();
+    }
+
+    /** Whether a thread that reads this queue's events, current or stopped lately, is alive (for tests). */
+    boolean eventThreadsAlive() {
+        return events.threadsAlive();
+    }
+
+    /**
+     * Adds {@code listener}; from now on it hears the events of every process, which this process reads from
+     * Redis while it has listeners.
+     *
+     * @throws SluiceException if Redis cannot be reached to start listening (the listener is not added)
+     */
     @Override
     public void addListener(QueueListener<T> listener) {
         checkOpen();
         QueueChecks.checkListener(listener);
-        listeners.add(listener);
+        Listening<T> added = new Listening<>(listener);
+        listeners.add(added);
+        try {
+            added.after = events.hold(true);
+        } catch (RuntimeException e) {
+            listeners.remove(added);
+            throw e;
+        }
     }
 
     @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();
-        return listeners.remove(listener);
+        for (Listening<T> l : listeners) {
+            if (l.listener == listener && listeners.remove(l)) {
+                events.release();
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- reading
@@ -690,65 +708,66 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public CompletableFuture<Job<T>> whenFinished(String id) {
         checkOpen();
         QueueChecks.checkJobId(id);
-        CompletableFuture<Job<T>> future = new CompletableFuture<>();
-        outcomes.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(future);
-        Optional<Job<T>> now = job(id);
-        if (now.isEmpty()) {
-            if (finishing.contains(id) || future.isDone()) {
-                Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> watch(id, future));
-                return future;
-            }
-            forgetOutcome(id, future);
+        Optional<Job<T>> before = job(id);
+        if (before.isPresent() && isFinished(before.get())) {
+            return CompletableFuture.completedFuture(before.get());
+        }
+        if (before.isEmpty() && !finishing.contains(id)) {
             return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
         }
-        if (now.get().state() == JobState.COMPLETED || now.get().state() == JobState.FAILED) {
+        CompletableFuture<Job<T>> future = new CompletableFuture<>();
+        // heard from the events of every process: held before the job is looked at again, so that no ending
+        // after that is missed
+        events.hold(false);
+        outcomes.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(future);
+        future.whenComplete((job, failure) -> {
             forgetOutcome(id, future);
-            return CompletableFuture.completedFuture(now.get());
+            events.release();
+        });
+        Optional<Job<T>> now;
+        try {
+            now = job(id);
+        } catch (RuntimeException e) {
+            future.completeExceptionally(e);
+            throw e;
         }
-        Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> watch(id, future));
+        if (now.isEmpty()) {
+            if (finishing.contains(id)) {
+                Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> awaitFinishing(id, future));
+                return future;
+            }
+            if (!future.isDone()) {
+                future.completeExceptionally(new JobNotFoundException(name, id));
+            }
+            return future;
+        }
+        if (isFinished(now.get())) {
+            future.complete(now.get());
+        }
         return future;
     }
 
-    /** Looks at job {@code id} until it finished, was removed, or the engine closed (for other processes' work). */
-    private void watch(String id, CompletableFuture<Job<T>> future) {
+    private static boolean isFinished(Job<?> job) {
+        return job.state() == JobState.COMPLETED || job.state() == JobState.FAILED;
+    }
+
+    /**
+     * A job gone while a worker of this process records its end (kept by none): that worker completes the
+     * future; if it did not (its lease was lost), the job is reported missing once the worker is done.
+     */
+    private void awaitFinishing(String id, CompletableFuture<Job<T>> future) {
         try {
-            while (!future.isDone()) {
-                long seen = changes();
-                if (closed) {
-                    future.completeExceptionally(Limits.closed(this));
-                    return;
-                }
-                Optional<Job<T>> job;
-                try {
-                    job = job(id);
-                } catch (IllegalStateException closing) {
-                    future.completeExceptionally(closing);
-                    return;
-                } catch (SluiceException unavailable) {
-                    awaitChangeAfter(seen, POLL_MILLIS);
-                    continue;
-                }
-                if (job.isEmpty()) {
-                    if (finishing.contains(id)) {
-                        // a worker of this process is recording its end: it completes the future
-                        awaitChangeAfter(seen, POLL_MILLIS);
-                        continue;
-                    }
-                    future.completeExceptionally(
-                            new JobNotFoundException(name, id, "it was removed before it finished"));
-                    return;
-                }
-                JobState state = job.get().state();
-                if (state == JobState.COMPLETED || state == JobState.FAILED) {
-                    future.complete(job.get());
-                    return;
-                }
-                awaitChangeAfter(seen, POLL_MILLIS);
+            while (!future.isDone() && finishing.contains(id) && !closed) {
+                awaitChangeAfter(changes(), POLL_MILLIS);
             }
         } catch (InterruptedException e) {
-            future.completeExceptionally(e);
-        } finally {
-            forgetOutcome(id, future);
+            Thread.currentThread().interrupt();
+        }
+        if (!future.isDone()) {
+            future.completeExceptionally(
+                    closed
+                            ? Limits.closed(this)
+                            : new JobNotFoundException(name, id, "it was removed before it finished"));
         }
     }
 
@@ -773,6 +792,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         long nanos = timeout.compareTo(Duration.ofNanos(SluiceClock.MAX_NANOS)) > 0
                 ? SluiceClock.MAX_NANOS
                 : timeout.toNanos();
+        // every way the queue becomes idle, in any process, is an event (drained, removed): the reader signals
+        events.hold(false);
         SluiceClock.Timer timer = clock().schedule(nanos, () -> {
             timedOut[0] = true;
             signal();
@@ -787,10 +808,11 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 if (timedOut[0]) {
                     return false;
                 }
-                awaitChangeAfter(seen, POLL_MILLIS);
+                awaitChangeAfter(seen, Long.MAX_VALUE);
             }
         } finally {
             timer.cancel();
+            events.release();
         }
     }
 
@@ -1128,10 +1150,15 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         for (RedisWorker<T> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));
         }
-        for (List<CompletableFuture<Job<T>>> waiting : outcomes.values()) {
+        for (List<CompletableFuture<Job<T>>> waiting : List.copyOf(outcomes.values())) {
             waiting.forEach(f -> f.completeExceptionally(Limits.closed(this)));
         }
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
+    }
+
+    /** Stops reading events, once the workers closed (listeners hear the jobs they finish while closing). */
+    void closeEvents() {
+        events.close();
     }
 
     boolean isClosed() {

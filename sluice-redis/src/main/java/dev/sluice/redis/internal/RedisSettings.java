@@ -23,4 +23,5 @@ public record RedisSettings(
         boolean redisFunctions,
         int maxPayloadBytes,
         int waitReplicas,
-        Duration waitTimeout) {}
+        Duration waitTimeout,
+        int eventLogSize) {}

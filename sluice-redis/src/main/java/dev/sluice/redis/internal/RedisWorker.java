@@ -752,6 +752,7 @@ final class RedisWorker<T> implements Worker<T> {
                 claims = 0;
             }
             byte[][] argv = new byte[size][];
+            byte[] wanted = RedisJobQueue.bytes(queue.hearsEndings() ? "1" : "0");
             int at = 0;
             argv[at++] = RedisJobQueue.bytes("finish");
             argv[at++] = RedisJobQueue.bytes(queue.now());
@@ -760,7 +761,7 @@ final class RedisWorker<T> implements Worker<T> {
                 argv[at++] = RedisJobQueue.bytes(r.job.id);
                 argv[at++] = RedisJobQueue.bytes(Long.toString(r.job.token));
                 argv[at++] = RedisJobQueue.bytes(r.ending.how);
-                argv[at++] = RedisJobQueue.bytes(queue.hearsOf(r.job.id) ? "1" : "0");
+                argv[at++] = wanted;
                 if (r.ending.how.equals("c")) {
                     byte[] value = r.ending.value;
                     byte[] marked = new byte[value == null ? 0 : value.length + 1];

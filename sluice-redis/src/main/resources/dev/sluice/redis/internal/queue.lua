@@ -34,10 +34,28 @@
 --                       the limiter state (limit.lua's) of the queue's rate, and of group g under the default or
 --                       its own rate; n is the rate's generation (meta rgq, rgd; B:gl), new when a rate is set that
 --                       cannot carry the old one's state over. Each expires by itself.
+--   B:ev         stream the queue's latest events, for the listeners of every process (see Events below)
+--   B:listening  string present while some process listens: the stream's length cap; a listening process
+--                       sets it with a TTL of 30 s and renews it every 10 s
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
 --
--- Replies are arrays of integers and bulk strings, wrapped in an array of one (so that every reply has the same
--- form); a job is replied as its snapshot (see snapshot()).
+-- Replies are arrays of integers and bulk strings, wrapped in an array (so that every reply has the same form:
+-- see entry()); a job is replied as its snapshot (see snapshot()).
+--
+-- Events: every event a listener hears (added, active, progress, completed, retrying, failed, rate-limited,
+-- rescheduled, drained), and 'removed' (a waiting or delayed job taken out, for whoever waits for its outcome),
+-- takes the next number of the queue's event sequence (field 'ev' of B:m), whether anyone listens or not. While
+-- B:listening exists, the call also appends it, in the same atomic call, to the stream B:ev with the id
+-- 0-<number> and one field 'e': a MessagePack array {kind, job id or false, the job's snapshot without its
+-- payload or false, then per kind: progress: percent; retrying: delay (us), error class or false, error message
+-- or false; rate-limited: scope, retry-after (us); rescheduled: delay (us)}: about 175 bytes of Redis memory for
+-- a job without a long result or stack trace. The stream is capped at about the length B:listening holds (XADD
+-- MAXLEN ~: Redis trims whole nodes, of at most 100 entries or 4 KB, so it keeps a few dozen more), so it holds
+-- the newest events only; a reader that finds the number it needs next gone knows exactly how many it missed,
+-- and numbers missing because nobody listened when they happened count as missed too. A process's own events
+-- reach its listeners from the reply (entry() gives the call's last number and how many it made), the others'
+-- from the stream, merged by number. Cost: one GET per call that makes events; while listened, one XADD per
+-- event.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 
 -- set by entry(): a library of Redis functions may use neither Redis's API nor the standard library while it
@@ -54,6 +72,8 @@ local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT, STATS_GROUPS
 -- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
 local REP_RECORD, REP_VERSION, REP_PAYLOAD, REP_PENDING, REP_KIND, REP_TODO
 local cmd, now
+local rpcall -- redis.pcall, set by entry()
+local emit -- defined with the replies: records an event (see Events above)
 
 local NEVER = 9007199254740992 -- 2^53: no time
 
@@ -829,6 +849,10 @@ local function housekeep()
       if job[R_STALLS] > job[R_MAXSTALLS] then
         failForGood(id, job, 'stalled ' .. job[R_STALLS] .. ' times, more than maxStalls ' .. job[R_MAXSTALLS]
             .. ': its worker stopped renewing its lease (it died, froze or lost Redis)')
+        emit('failed', id, job)
+        if mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+          emit('drained')
+        end
       else
         makeWaiting(id, job, true)
         saveJob(id, job)
@@ -867,6 +891,58 @@ local function snapshot(id, job, payload)
     (s == 'c' or s == 'f') and job[R_FINISHED] or false, job[R_PROGRESS], job[R_RESULT], job[R_FREASON],
     job[R_FCLASS], job[R_FTRACE], job[R_TOKEN], h, job[R_STALLS], job[R_REPEAT], job[R_SCHEDULED]
   }
+end
+
+-- ------------------------------------------------------------------------------------------ events
+
+local listenCap -- in this call: nil until looked at, false when nobody listens, else the stream's cap
+local eventsMade, eventsWritten -- in this call
+
+-- The message of the exception whose class and stack trace a failed attempt gave: its trace's first line
+-- without the class name (up to the first frame); false if it had none.
+local function errorMessage(class, trace)
+  if class == '' then
+    return false
+  end
+  local head = trace
+  local cut = string.find(trace, '\r?\n\tat ')
+  if cut then
+    head = sub(trace, 1, cut - 1)
+  end
+  local prefix = class .. ': '
+  if sub(head, 1, #prefix) == prefix then
+    return sub(head, #prefix + 1)
+  end
+  if head == class then
+    return false
+  end
+  return head
+end
+
+-- Records event kind of job id (nil for drained) with its extra values (see Events above).
+emit = function(kind, id, job, ...)
+  madd('ev', 1)
+  eventsMade = eventsMade + 1
+  if listenCap == nil then
+    listenCap = tonumber(call('GET', B .. ':listening') or '') or false
+  end
+  if not listenCap then
+    return
+  end
+  local entry = pack({ kind, id or false, job and snapshot(id, job, false) or false, ... })
+  local stream = B .. ':ev'
+  local added = rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+  if type(added) == 'table' and added.err then
+    -- the stream is ahead of the counter (the queue's hash was lost, not the stream): number on after it
+    local info = call('XINFO', 'STREAM', stream)
+    for i = 1, #info, 2 do
+      if info[i] == 'last-generated-id' then
+        mset('ev', int(tonumber(string.match(info[i + 1], '%d+$')) + 1))
+      end
+    end
+    rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+  end
+  eventsWritten = true
 end
 
 -- The earliest time something falls due: a delayed job, a pause's end, a lease's end, an expiry, a
@@ -947,6 +1023,7 @@ local function claimOne(leaseFor, maxStalls)
         startAttempt(job)
         saveJob(id, job)
         scheduleAt(ACTIVE, now + leaseFor, id)
+        emit('active', id, job)
         local claimed = snapshot(id, job)
         claimed[23] = job[R_READY]
         return claimed
@@ -1023,6 +1100,7 @@ local function insertAt(base, id, addedTo)
   else
     countAdded({ [gid] = 1 })
   end
+  emit('added', id, job)
   return job, payload
 end
 
@@ -1169,6 +1247,16 @@ local function endOne(at, reply)
       happened = 'interrupted'
     end
   end
+  if happened == 'retrying' then
+    emit(happened, id, job, tonumber(ARG[arg + 4]), ARG[arg + 2] ~= '' and ARG[arg + 2] or false,
+      errorMessage(ARG[arg + 2], ARG[arg + 3]))
+  elseif happened == 'rate-limited' then
+    emit(happened, id, job, ARG[arg], tonumber(ARG[arg + 1]))
+  elseif happened == 'rescheduled' then
+    emit(happened, id, job, tonumber(ARG[arg]))
+  elseif happened == 'completed' or happened == 'failed' then
+    emit(happened, id, job)
+  end
   reply[#reply + 1] = owned and 1 or 0
   reply[#reply + 1] = owned and wanted and snapshot(id, job, payload) or false
   reply[#reply + 1] = happened
@@ -1187,6 +1275,7 @@ local function finishCommand()
   end
   if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
     reply[2] = 1
+    emit('drained')
   end
   claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), reply)
   deferred = false
@@ -1273,6 +1362,7 @@ local function removeUnstarted(id, job)
   call('HDEL', PAYLOADS, id)
   releaseIfIdle(gid, g)
   repeatEvent(id, job, 'removed')
+  emit('removed', id)
 end
 
 -- Takes a finished job out of the kept ones and makes it wait again, its counts reset.
@@ -1428,6 +1518,7 @@ local function run()
     end
     job[R_PROGRESS] = tonumber(ARG[5])
     saveJob(id, job)
+    emit('progress', id, job, job[R_PROGRESS])
     return snapshot(id, job)
   elseif cmd == 'owns' then
     local job = loadJob(ARG[3])
@@ -1594,9 +1685,10 @@ local function run()
 end
 
 -- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
--- events of pending runs of repeatable jobs wait for the engine}.
+-- events of pending runs of repeatable jobs wait for the engine}, then, if the call made events, {the number of
+-- its last event, how many it made, 1 if they were written to the stream else 0}.
 local function entry(keys, args)
-  call, pack, unpack, spread = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack
+  call, pack, unpack, spread, rpcall = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack, redis.pcall
   tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
   ARG = args
   B = keys[1]
@@ -1614,9 +1706,13 @@ local function entry(keys, args)
     now = tonumber(ARG[2])
   end
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
+  listenCap, eventsMade, eventsWritten = nil, 0, false
   local reply = run()
   flushCounts()
   flushGroups()
   flushMeta()
-  return { reply, call('LLEN', REP_TODO) }
+  if eventsMade == 0 then
+    return { reply, call('LLEN', REP_TODO) }
+  end
+  return { reply, call('LLEN', REP_TODO), mnum('ev', 0), eventsMade, eventsWritten and 1 or 0 }
 end

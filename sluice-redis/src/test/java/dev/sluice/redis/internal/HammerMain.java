@@ -71,7 +71,8 @@ public final class HammerMain {
                 true,
                 512 * 1024,
                 0,
-                null));
+                null,
+                10_000));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
