@@ -482,8 +482,15 @@ final class QueueRedisScenarios {
             return invoked.values().stream().mapToDouble(Double::doubleValue).toArray();
         }
 
+        /**
+         * The engine's start stamps of the jobs this process ran: its listener hears the starts of every process's
+         * workers, and each process reports its own.
+         */
         synchronized double[] stamped() {
-            return stamped.values().stream().mapToDouble(Double::doubleValue).toArray();
+            return stamped.entrySet().stream()
+                    .filter(e -> invoked.containsKey(e.getKey()))
+                    .mapToDouble(Map.Entry::getValue)
+                    .toArray();
         }
 
         /** Processor-invoked minus stamped, for every job that has both. */
