@@ -357,14 +357,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 try {
                     roomAvailable.await();
                 } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    QueueFullException interrupted = new QueueFullException(
-                            name,
-                            shortage.group(),
-                            shortage.maxWaiting(),
-                            shortage.getMessage() + "; the producer was interrupted while it waited for room");
-                    interrupted.initCause(e);
-                    throw interrupted;
+                    throw QueueChecks.interruptedWaitingForRoom(name, shortage, e);
                 }
             }
         } finally {

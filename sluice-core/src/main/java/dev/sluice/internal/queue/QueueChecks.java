@@ -6,6 +6,7 @@ import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
+import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.WorkerOptions;
@@ -24,6 +25,22 @@ public final class QueueChecks {
 
     /** A job checked and encoded, before the engine takes it: its id, name, payload bytes and resolved options. */
     public record Prepared(String id, String name, byte[] payload, JobOptions options) {}
+
+    /**
+     * The exception for a producer of queue {@code queue} interrupted while it waited for room, after {@code full}
+     * refused its add; the interrupt is kept set.
+     */
+    public static QueueFullException interruptedWaitingForRoom(
+            String queue, QueueFullException full, InterruptedException cause) {
+        Thread.currentThread().interrupt();
+        QueueFullException interrupted = new QueueFullException(
+                queue,
+                full.group(),
+                full.maxWaiting(),
+                full.getMessage() + "; the producer was interrupted while it waited for room");
+        interrupted.initCause(cause);
+        return interrupted;
+    }
 
     /**
      * Checks and encodes {@code job} of a queue with {@code queueOptions}: its options merged with the queue's job

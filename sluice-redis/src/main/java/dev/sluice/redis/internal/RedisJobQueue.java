@@ -508,14 +508,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         try {
             awaitChangeAfter(seen, POLL_MILLIS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            QueueFullException interrupted = new QueueFullException(
-                    name,
-                    full.group(),
-                    full.maxWaiting(),
-                    full.getMessage() + "; the producer was interrupted while it waited for room");
-            interrupted.initCause(e);
-            throw interrupted;
+            throw QueueChecks.interruptedWaitingForRoom(name, full, e);
         } finally {
             timer.cancel();
         }
