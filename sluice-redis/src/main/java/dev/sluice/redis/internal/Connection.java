@@ -102,7 +102,7 @@ final class Connection implements AutoCloseable {
     /** The longest an event reader's {@code XREAD} blocks. */
     static final Duration EVENT_BLOCK = Duration.ofSeconds(5);
 
-    /** A connection of this engine's own for one event reader, whose blocking reads hold up nothing else. */
+    /** A connection of this engine's own for one blocking reader, whose blocking reads hold up nothing else. */
     Dedicated openDedicated() {
         if (client instanceof RedisClusterClient clusterClient) {
             StatefulRedisClusterConnection<byte[], byte[]> c = clusterClient.connect(ByteArrayCodec.INSTANCE);
@@ -112,7 +112,7 @@ final class Connection implements AutoCloseable {
         return new Dedicated(c, c.async());
     }
 
-    /** An event reader's connection and its commands. */
+    /** A blocking reader's connection and its commands. */
     static final class Dedicated implements AutoCloseable {
         private final StatefulConnection<byte[], byte[]> connection;
         private final RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -255,8 +255,8 @@ final class Connection implements AutoCloseable {
     }
 
     /**
-     * Every command times out after {@code timeout}, but an {@code XREAD} (only event readers send it, blocking
-     * for up to {@link #EVENT_BLOCK}) after that much more.
+     * Every command times out after {@code timeout}, but an {@code XREAD} or a {@code BZPOPMIN} (only event
+     * readers and work watchers send them, blocking for up to {@link #EVENT_BLOCK}) after that much more.
      */
     private static TimeoutOptions timeouts(Duration timeout) {
         long nanos = timeout.toNanos();
@@ -266,7 +266,9 @@ final class Connection implements AutoCloseable {
                 .timeoutSource(new TimeoutOptions.TimeoutSource() {
                     @Override
                     public long getTimeout(RedisCommand<?, ?, ?> command) {
-                        return command.getType() == CommandType.XREAD ? readNanos : nanos;
+                        return command.getType() == CommandType.XREAD || command.getType() == CommandType.BZPOPMIN
+                                ? readNanos
+                                : nanos;
                     }
 
                     @Override

@@ -66,6 +66,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     final JobOptionsText optionsText;
     private final RedisRepeats<T> repeats;
     private final QueueEvents<T> events;
+    /** Waits in Redis for work while this process's workers have none. */
+    final WorkWatcher watcher;
+
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
@@ -86,6 +89,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.optionsText = new JobOptionsText(name);
         this.repeats = new RedisRepeats<>(this);
         this.events = new QueueEvents<>(this);
+        this.watcher = new WorkWatcher(this);
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -1139,6 +1143,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     CompletableFuture<Void> closeWorkers() {
         closed = true;
         signal();
+        watcher.stop();
         List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
         for (RedisWorker<T> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));

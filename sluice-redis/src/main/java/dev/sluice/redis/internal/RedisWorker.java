@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisWorker<T> implements Worker<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisWorker.class);
+    /** The longest an idle slot waits without claiming, should its process's {@link WorkWatcher} fall silent. */
+    private static final long IDLE_BACKSTOP_MILLIS = 30_000;
+
     private static final long NEVER = 1L << 53;
     private static final String CLOSED_REASON = "its worker closed before it finished";
     /** The script's kind of ending for a job returned to waiting by the close deadline. */
@@ -222,6 +226,23 @@ final class RedisWorker<T> implements Worker<T> {
         closed.complete(new CloseReport(finishedWhileClosing, returned));
     }
 
+    /** Whether the last call of any slot failed: an outage is logged once, at its start and at its end. */
+    private final AtomicBoolean unreachable = new AtomicBoolean();
+
+    private void unreachable(RuntimeException e) {
+        if (unreachable.compareAndSet(false, true)) {
+            LOG.warn("{} cannot reach Redis; its slots try again, keeping their jobs' endings", this, e);
+        } else {
+            LOG.debug("{} still cannot reach Redis", this, e);
+        }
+    }
+
+    private void reachable() {
+        if (unreachable.get() && unreachable.compareAndSet(true, false)) {
+            LOG.info("{} reaches Redis again", this);
+        }
+    }
+
     // ---------------------------------------------------------------- leases
 
     /** Under this worker's monitor: renews the leases of the running jobs every third of the lease time. */
@@ -261,6 +282,10 @@ final class RedisWorker<T> implements Worker<T> {
                 }
             }
         } catch (SluiceException | IllegalStateException e) {
+            if (unreachable.get()) {
+                LOG.debug("renewing the leases of {} jobs of {} failed", running.size(), queue, e);
+                return;
+            }
             LOG.warn(
                     "renewing the leases of {} jobs of {} failed; they hold until their lease runs out",
                     running.size(),
@@ -325,6 +350,7 @@ final class RedisWorker<T> implements Worker<T> {
             Claimed finished = null;
             while (true) {
                 Claimed next;
+                long seen = queue.changes();
                 try {
                     next = ending != null
                             ? finishRunning(finished, ending)
@@ -334,7 +360,7 @@ final class RedisWorker<T> implements Worker<T> {
                         exit();
                         return;
                     }
-                    LOG.warn("{} could not reach Redis; it tries again", RedisWorker.this, e);
+                    unreachable(e);
                     next = null;
                     if (ending != null && finished != null && !finished.lost) {
                         // the ending is kept and sent again: the job's lease may still hold
@@ -342,6 +368,7 @@ final class RedisWorker<T> implements Worker<T> {
                         continue;
                     }
                 }
+                reachable();
                 ending = null;
                 finished = null;
                 if (next == null) {
@@ -349,7 +376,7 @@ final class RedisWorker<T> implements Worker<T> {
                         exit();
                         return;
                     }
-                    awaitWork();
+                    awaitWork(seen);
                     continue;
                 }
                 Thread.interrupted();
@@ -372,19 +399,23 @@ final class RedisWorker<T> implements Worker<T> {
 
         long nextDue = NEVER;
 
-        /** Waits until this process changed the queue, something falls due, or a while passed (other processes). */
-        private void awaitWork() {
-            long seen = queue.changes();
+        /**
+         * Waits until the queue changed after {@code seen} (in this process, or in another as the {@link WorkWatcher}
+         * hears), or something falls due.
+         */
+        private void awaitWork(long seen) {
             SluiceClock.Timer timer = null;
             if (nextDue < NEVER) {
                 long wait = Math.max(1, nextDue * 1000 - clock().nanos());
                 timer = clock().schedule(wait, queue::signal);
             }
+            queue.watcher.waitStarts();
             try {
-                queue.awaitChangeAfter(seen, index == 0 ? RedisJobQueue.POLL_MILLIS : 10 * RedisJobQueue.POLL_MILLIS);
+                queue.awaitChangeAfter(seen, IDLE_BACKSTOP_MILLIS);
             } catch (InterruptedException e) {
                 // closing interrupts idle slots: the loop decides
             } finally {
+                queue.watcher.waitEnds();
                 if (timer != null) {
                     timer.cancel();
                 }

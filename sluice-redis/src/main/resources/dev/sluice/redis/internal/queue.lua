@@ -37,6 +37,8 @@
 --   B:ev         stream the queue's latest events, for the listeners of every process (see Events below)
 --   B:listening  string present while some process listens: the stream's length cap; a listening process
 --                       sets it with a TTL of 30 s and renews it every 10 s
+--   B:mk         zset   the wake-up marker: one member, "0", added when a job may start that an idle worker
+--                       waits for; idle workers wait for it with BZPOPMIN (see Idle workers below)
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
 --
 -- Replies are arrays of integers and bulk strings, wrapped in an array (so that every reply has the same form:
@@ -56,6 +58,16 @@
 -- reach its listeners from the reply (entry() gives the call's last number and how many it made), the others'
 -- from the stream, merged by number. Cost: one GET per call that makes events; while listened, one XADD per
 -- event.
+--
+-- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
+-- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by
+-- claiming again at least that often. While 'wt' lies ahead, a call after which a job may start that could not
+-- before (a job waiting, a group back in the ring, a job leaving active, pause or limits changed) adds the
+-- marker B:mk, which wakes one waiting process; a claim call that started all it asked for while more wait adds
+-- it again, which wakes the next. A call whose claims fell short adds none: nothing more may start. A worker
+-- learns when things fall due (delays, pauses, rates, leases) from its own claims' replies; a call other than a
+-- worker's that makes something fall due sooner (a delayed job added) adds the marker too, so that a waiting
+-- worker claims and learns it. Another process's lease that runs out is found within 5 s of its end.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 
 -- set by entry(): a library of Redis functions may use neither Redis's API nor the standard library while it
@@ -76,6 +88,10 @@ local rpcall -- redis.pcall, set by entry()
 local emit -- defined with the replies: records an event (see Events above)
 
 local NEVER = 9007199254740992 -- 2^53: no time
+local WAIT_HORIZON = 15000000 -- us: how long an idle worker's note in 'wt' holds (it claims again every 5 s)
+local mayStart = false -- whether a job may start after this call that could not before (see Idle workers)
+local waitNoted = false -- whether this call's claims fell short: its process has idle workers
+local dueLowered = false -- whether something falls due sooner than anything did before this call
 
 -- An integer as Redis should get it: Lua's own conversion keeps 14 digits, and times in microseconds have 16.
 local function int(x)
@@ -166,6 +182,7 @@ local function scheduleAt(key, at, member)
   call('ZADD', key, int(at), member)
   if at < mnum('due', NEVER) then
     mset('due', int(at))
+    dueLowered = true
   end
 end
 
@@ -578,6 +595,7 @@ local function offer(gid, g)
   local where = place(gid, g)
   if where == 'ready' then
     call('RPUSH', RING, gid)
+    mayStart = true
     g[G_INRING] = 1
     touchGroup(gid)
   elseif where == 'parked' then
@@ -744,6 +762,7 @@ local function leaveActive(id, job, token)
   end
   job[R_TOKEN] = job[R_TOKEN] + 1
   call('ZREM', ACTIVE, id)
+  mayStart = true
   local gid = groupName(job)
   local g = group(gid)
   g[G_ACTIVE] = g[G_ACTIVE] - 1
@@ -1044,9 +1063,34 @@ local function claim(n, leaseFor, maxStalls, reply)
   for _ = 1, n do
     local job = claimOne(leaseFor, maxStalls)
     if job == nil then
-      break
+      waitNoted = true
+      return
     end
     reply[#reply + 1] = job
+  end
+  if n > 0 and mnum('waiting', 0) > 0 then
+    mayStart = true
+  end
+end
+
+-- Redis's own time: the call's time unless a test clock gave it.
+local function redisNow()
+  if ARG[2] == '' then
+    return now
+  end
+  local t = call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+-- Notes idle workers, or wakes one if a job may start that could not before (see Idle workers above).
+local function wakeOrNoteWaiting()
+  if waitNoted then
+    local until_ = redisNow() + WAIT_HORIZON
+    if until_ - 1000000 > mnum('wt', 0) then
+      mset('wt', int(until_))
+    end
+  elseif (mayStart or (dueLowered and cmd ~= 'finish')) and mnum('wt', 0) > 0 and mnum('wt', 0) > redisNow() then
+    call('ZADD', B .. ':mk', 0, '0')
   end
 end
 
@@ -1707,7 +1751,10 @@ local function entry(keys, args)
   end
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   listenCap, eventsMade, eventsWritten = nil, 0, false
+  mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open'
+  waitNoted, dueLowered = false, false
   local reply = run()
+  wakeOrNoteWaiting()
   flushCounts()
   flushGroups()
   flushMeta()

@@ -1,0 +1,200 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Idle workers wait in Redis for the queue's wake-up marker instead of polling, and another process's change that
+ * lets a job start wakes them at once. "At once" is asserted as well under the 5 s after which an idle worker claims
+ * again anyway, so that each case fails if its wake-up is missing.
+ */
+class RedisIdleWorkersTest {
+    /** Far under the 5 s an idle worker waits before it claims again unwoken. */
+    private static final Duration WOKEN_WITHIN = Duration.ofMillis(2500);
+
+    private static final Pattern CALLS = Pattern.compile("(?m)^cmdstat_(evalsha|fcall|bzpopmin):calls=(\\d+)");
+
+    private RedisServer redis;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> admin;
+    private Sluice workers;
+    private Sluice producers;
+
+    @BeforeEach
+    void start() {
+        redis = RedisServer.start();
+        client = RedisClient.create(redis.uri());
+        admin = client.connect();
+        workers = RedisSluice.builder().url(redis.uri()).build();
+        producers = RedisSluice.builder().url(redis.uri()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        try {
+            workers.close();
+            producers.close();
+            admin.close();
+            client.shutdown();
+        } finally {
+            redis.close();
+        }
+    }
+
+    @Test
+    void idleWorkersSendAlmostNothingToRedisWhileTheyWait() throws Exception {
+        JobQueue<String> queue = workers.queue("jobs", Codec.utf8());
+        CountDownLatch ran = new CountDownLatch(1);
+        try (Worker<String> worker = queue.worker(
+                ctx -> {
+                    ran.countDown();
+                    return Result.done();
+                },
+                WorkerOptions.concurrency(8))) {
+            queue.add("warm-up", "x");
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
+            admin.sync().configResetstat();
+
+            Thread.sleep(3000);
+
+            // polling every 50 ms would make 60 claim calls in 3 s; waiting in Redis, one claim round (eight
+            // slots, batched) each time the watcher's 5 s wait ends
+            assertThat(calls("evalsha") + calls("fcall"))
+                    .as("claim calls of eight idle slots in 3 s")
+                    .isLessThanOrEqualTo(8);
+        }
+    }
+
+    @Test
+    void aJobAddedByAnotherProcessStartsAtOnce() throws Exception {
+        Starts starts = idleWorker(QueueOptions.defaults());
+
+        long addedAt = System.nanoTime();
+        producers.queue("jobs", Codec.utf8()).add("job", "added elsewhere");
+
+        assertThat(starts.await("added elsewhere") - addedAt).isLessThan(WOKEN_WITHIN.toNanos());
+    }
+
+    @Test
+    void aDelayedJobAddedByAnotherProcessStartsWhenItIsDue() throws Exception {
+        Starts starts = idleWorker(QueueOptions.defaults());
+
+        long addedAt = System.nanoTime();
+        producers
+                .queue("jobs", Codec.utf8())
+                .add(
+                        "job",
+                        "due in 1 s",
+                        JobOptions.builder().delay(Duration.ofSeconds(1)).build());
+
+        long took = starts.await("due in 1 s") - addedAt;
+        assertThat(took).isBetween(TimeUnit.MILLISECONDS.toNanos(990), WOKEN_WITHIN.toNanos());
+    }
+
+    @Test
+    void anotherProcessResumingTheQueueWakesItsWorkers() throws Exception {
+        Starts starts = idleWorker(QueueOptions.defaults());
+        JobQueue<String> elsewhere = producers.queue("jobs", Codec.utf8());
+        elsewhere.pause();
+        elsewhere.add("job", "waits for resume");
+        Thread.sleep(300);
+        assertThat(starts.started).doesNotContainKey("waits for resume");
+
+        long resumedAt = System.nanoTime();
+        elsewhere.resume();
+
+        assertThat(starts.await("waits for resume") - resumedAt).isLessThan(WOKEN_WITHIN.toNanos());
+    }
+
+    @Test
+    void aJobLeavingActiveInAnotherProcessLetsTheNextStartUnderTheQueuesConcurrency() throws Exception {
+        QueueOptions one = QueueOptions.builder().concurrency(1).build();
+        JobQueue<String> elsewhere = producers.queue("jobs", Codec.utf8(), one);
+        CountDownLatch holding = new CountDownLatch(1);
+        Worker<String> other = elsewhere.worker(
+                ctx -> {
+                    holding.countDown();
+                    Thread.sleep(60_000);
+                    return Result.done();
+                },
+                WorkerOptions.concurrency(1));
+        elsewhere.add("job", "held elsewhere");
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        Starts starts = new Starts();
+        workers.queue("jobs", Codec.utf8(), one)
+                .worker(
+                        ctx -> {
+                            starts.started.put(ctx.payload(), System.nanoTime());
+                            return Result.done();
+                        },
+                        WorkerOptions.concurrency(2));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
+        Thread.sleep(200);
+
+        long closedAt = System.nanoTime();
+        // its deadline passes at once: the job goes back to waiting, and the queue's one place is free
+        other.closeAsync(Duration.ZERO);
+
+        assertThat(starts.await("held elsewhere") - closedAt).isLessThan(WOKEN_WITHIN.toNanos());
+    }
+
+    /** When each payload started, in the first process: its worker has run one job and waits for more. */
+    private static final class Starts {
+        final Map<String, Long> started = new ConcurrentHashMap<>();
+
+        long await(String payload) {
+            Awaitility.await(payload).atMost(Duration.ofSeconds(10)).until(() -> started.containsKey(payload));
+            return started.get(payload);
+        }
+    }
+
+    private Starts idleWorker(QueueOptions options) throws Exception {
+        JobQueue<String> queue = workers.queue("jobs", Codec.utf8(), options);
+        Starts starts = new Starts();
+        queue.worker(
+                ctx -> {
+                    starts.started.put(ctx.payload(), System.nanoTime());
+                    return Result.done();
+                },
+                WorkerOptions.concurrency(2));
+        queue.add("warm-up", "warm-up");
+        starts.await("warm-up");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
+        // let the watcher's wait begin after the worker's last claim; the engine closes the worker
+        Thread.sleep(200);
+        return starts;
+    }
+
+    private long calls(String command) {
+        Matcher matcher = CALLS.matcher(admin.sync().info("commandstats"));
+        while (matcher.find()) {
+            if (matcher.group(1).equals(command)) {
+                return Long.parseLong(matcher.group(2));
+            }
+        }
+        return 0;
+    }
+}
