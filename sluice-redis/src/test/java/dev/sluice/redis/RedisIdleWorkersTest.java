@@ -15,6 +15,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -159,6 +160,54 @@ class RedisIdleWorkersTest {
         other.closeAsync(Duration.ZERO);
 
         assertThat(starts.await("held elsewhere") - closedAt).isLessThan(WOKEN_WITHIN.toNanos());
+    }
+
+    @Test
+    void aProducerWaitingForRoomAddsAtOnceWhenAWorkerOfAnotherProcessTakesAJob() throws Exception {
+        QueueOptions bounded = QueueOptions.builder()
+                .maxWaiting(1)
+                .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
+                .build();
+        JobQueue<String> queue = producers.queue("jobs", Codec.utf8(), bounded);
+        queue.add("job", "first");
+        CompletableFuture<?> second = queue.addAsync("job", "second");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
+        Thread.sleep(200);
+        assertThat(second).as("waits for room").isNotDone();
+
+        Starts starts = new Starts();
+        long startedAt = System.nanoTime();
+        workers.queue("jobs", Codec.utf8(), bounded)
+                .worker(
+                        ctx -> {
+                            starts.started.put(ctx.payload(), System.nanoTime());
+                            return Result.done();
+                        },
+                        WorkerOptions.concurrency(1));
+
+        second.get(10, TimeUnit.SECONDS);
+        assertThat(System.nanoTime() - startedAt).isLessThan(WOKEN_WITHIN.toNanos());
+        starts.await("second");
+    }
+
+    @Test
+    void aProducerWaitingForRoomAddsAtOnceWhenAnotherProcessRemovesAJob() throws Exception {
+        QueueOptions bounded = QueueOptions.builder()
+                .maxWaiting(1)
+                .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
+                .build();
+        JobQueue<String> queue = producers.queue("jobs", Codec.utf8(), bounded);
+        String first = queue.add("job", "first").job().id();
+        CompletableFuture<?> second = queue.addAsync("job", "second");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
+        Thread.sleep(200);
+        assertThat(second).as("waits for room").isNotDone();
+
+        long removedAt = System.nanoTime();
+        assertThat(workers.queue("jobs", Codec.utf8(), bounded).remove(first)).isTrue();
+
+        second.get(10, TimeUnit.SECONDS);
+        assertThat(System.nanoTime() - removedAt).isLessThan(WOKEN_WITHIN.toNanos());
     }
 
     /** When each payload started, in the first process: its worker has run one job and waits for more. */

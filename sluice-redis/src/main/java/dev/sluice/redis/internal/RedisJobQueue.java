@@ -55,6 +55,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /** How often a process looks at Redis for work other processes made, while it has nothing else to go on. */
     static final long POLL_MILLIS = 50;
+    /** The longest a producer waits for room without trying again, should the {@link WorkWatcher} fall silent. */
+    private static final long ROOM_BACKSTOP_MILLIS = 30_000;
 
     private static final long NEVER = 1L << 53;
 
@@ -68,6 +70,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private final QueueEvents<T> events;
     /** Waits in Redis for work while this process's workers have none. */
     final WorkWatcher watcher;
+    /** Waits in Redis for room while this process's producers wait for it. */
+    private final WorkWatcher roomWatcher;
 
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
@@ -89,7 +93,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.optionsText = new JobOptionsText(name);
         this.repeats = new RedisRepeats<>(this);
         this.events = new QueueEvents<>(this);
-        this.watcher = new WorkWatcher(this);
+        this.watcher = new WorkWatcher(this, "mk", "work");
+        this.roomWatcher = new WorkWatcher(this, "rm", "room");
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -369,7 +374,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private List<Added<T>> addAll(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
         byte[][] args = new byte[3 + prepared.size() * ADD_FIELDS][];
         args[0] = bytes("add");
-        args[2] = bytes(Integer.toString(prepared.size()));
+        // 'w': if the queue is full, this producer waits for room, and the script notes it (see awaitRoom)
+        args[2] = bytes(prepared.size() + (deadline == Long.MIN_VALUE ? "" : "w"));
         int at = 3;
         for (QueueChecks.Prepared p : prepared) {
             at = jobFields(args, at, p, "", 0);
@@ -509,11 +515,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
         long seen = changes();
         SluiceClock.Timer timer = clock().schedule(deadline - now, this::signal);
+        roomWatcher.waitStarts();
         try {
-            awaitChangeAfter(seen, POLL_MILLIS);
+            awaitChangeAfter(seen, ROOM_BACKSTOP_MILLIS);
         } catch (InterruptedException e) {
             throw QueueChecks.interruptedWaitingForRoom(name, full, e);
         } finally {
+            roomWatcher.waitEnds();
             timer.cancel();
         }
         checkOpen();
@@ -1144,6 +1152,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         closed = true;
         signal();
         watcher.stop();
+        roomWatcher.stop();
         List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
         for (RedisWorker<T> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));

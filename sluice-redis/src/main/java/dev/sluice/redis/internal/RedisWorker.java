@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -351,6 +352,7 @@ final class RedisWorker<T> implements Worker<T> {
             while (true) {
                 Claimed next;
                 long seen = queue.changes();
+                boolean failed = false;
                 try {
                     next = ending != null
                             ? finishRunning(finished, ending)
@@ -362,6 +364,7 @@ final class RedisWorker<T> implements Worker<T> {
                     }
                     unreachable(e);
                     next = null;
+                    failed = true;
                     if (ending != null && finished != null && !finished.lost) {
                         // the ending is kept and sent again: the job's lease may still hold
                         sleepQuietly();
@@ -376,7 +379,11 @@ final class RedisWorker<T> implements Worker<T> {
                         exit();
                         return;
                     }
-                    awaitWork(seen);
+                    awaitWork(
+                            seen,
+                            failed
+                                    ? TimeUnit.NANOSECONDS.toMillis(queue.engine.retryIntervalNanos())
+                                    : IDLE_BACKSTOP_MILLIS);
                     continue;
                 }
                 Thread.interrupted();
@@ -401,9 +408,9 @@ final class RedisWorker<T> implements Worker<T> {
 
         /**
          * Waits until the queue changed after {@code seen} (in this process, or in another as the {@link WorkWatcher}
-         * hears), or something falls due.
+         * hears), something falls due, or {@code backstopMillis} passed.
          */
-        private void awaitWork(long seen) {
+        private void awaitWork(long seen, long backstopMillis) {
             SluiceClock.Timer timer = null;
             if (nextDue < NEVER) {
                 long wait = Math.max(1, nextDue * 1000 - clock().nanos());
@@ -411,7 +418,7 @@ final class RedisWorker<T> implements Worker<T> {
             }
             queue.watcher.waitStarts();
             try {
-                queue.awaitChangeAfter(seen, IDLE_BACKSTOP_MILLIS);
+                queue.awaitChangeAfter(seen, backstopMillis);
             } catch (InterruptedException e) {
                 // closing interrupts idle slots: the loop decides
             } finally {
@@ -423,6 +430,14 @@ final class RedisWorker<T> implements Worker<T> {
         }
 
         private void exit() {
+            if (!lostClaims.isEmpty() && !queue.isClosed()) {
+                try {
+                    // gives back what calls whose replies were lost claimed, rather than leave it to their leases
+                    calls().submit(new Request(this, null, null, false, true));
+                } catch (SluiceException | IllegalStateException e) {
+                    LOG.debug("{} could not give back the jobs of claims whose replies were lost", RedisWorker.this, e);
+                }
+            }
             synchronized (RedisWorker.this) {
                 if (state == WorkerState.CLOSING && active == 0) {
                     finishClose();
@@ -697,6 +712,21 @@ final class RedisWorker<T> implements Worker<T> {
     private static final int ONE_LANE_UP_TO = 16;
 
     /**
+     * This worker's name in claim references: a call that claims names its claims {@code <claimer>.<number>}, and
+     * the jobs it claimed carry that while active, so that the worker can give back those of a call whose reply it
+     * never got (they would otherwise wait for their lease to run out, and count a stall).
+     */
+    private final String claimer =
+            Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+
+    private final java.util.concurrent.atomic.AtomicLong claimCalls = new java.util.concurrent.atomic.AtomicLong();
+    /** The claim references of calls that failed, to release with the next calls. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> lostClaims =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    private static final int MOST_RELEASED_PER_CALL = 10;
+
+    /**
      * A lane of the worker's calls to the script, one at a time: while one is in flight, the slots' requests wait,
      * and the next call carries all of them (up to {@link #MOST_PER_CALL}), endings in the order they came and one claim
      * per request that wants one. One slot alone makes one call per job, as it would without this.
@@ -769,7 +799,7 @@ final class RedisWorker<T> implements Worker<T> {
         private void send(List<Request> batch) {
             List<Request> endings = new ArrayList<>(batch.size());
             int claims = 0;
-            int size = 6;
+            int size = 8;
             for (Request r : batch) {
                 if (r.ending != null) {
                     endings.add(r);
@@ -782,6 +812,12 @@ final class RedisWorker<T> implements Worker<T> {
             if (!claiming()) {
                 claims = 0;
             }
+            List<String> releasing = new ArrayList<>();
+            for (String lost; releasing.size() < MOST_RELEASED_PER_CALL && (lost = lostClaims.poll()) != null; ) {
+                releasing.add(lost);
+            }
+            size += releasing.size();
+            String claimRef = claims == 0 ? "" : claimer + "." + claimCalls.incrementAndGet();
             byte[][] argv = new byte[size][];
             byte[] wanted = RedisJobQueue.bytes(queue.hearsEndings() ? "1" : "0");
             int at = 0;
@@ -809,11 +845,21 @@ final class RedisWorker<T> implements Worker<T> {
             }
             argv[at++] = RedisJobQueue.bytes(Integer.toString(claims));
             argv[at++] = RedisJobQueue.bytes(leaseMicros);
-            argv[at] = RedisJobQueue.bytes(maxStalls);
+            argv[at++] = RedisJobQueue.bytes(maxStalls);
+            argv[at++] = RedisJobQueue.bytes(claimRef);
+            argv[at++] = RedisJobQueue.bytes(Integer.toString(releasing.size()));
+            for (String ref : releasing) {
+                argv[at++] = RedisJobQueue.bytes(ref);
+            }
             RedisJobQueue.Sequenced sequenced;
             try {
                 sequenced = endings.isEmpty() ? queue.callInOrder(true, argv) : queue.callConfirmed(argv);
             } catch (RuntimeException e) {
+                // the call may have run: the jobs it claimed go back with the next call, which may release them
+                lostClaims.addAll(releasing);
+                if (!claimRef.isEmpty()) {
+                    lostClaims.add(claimRef);
+                }
                 for (Request r : batch) {
                     r.failure = e;
                 }

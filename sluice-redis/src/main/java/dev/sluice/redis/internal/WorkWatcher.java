@@ -15,11 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Waits in Redis, on a connection of its own, for the queue's wake-up marker while workers of this process wait
- * for work, and tells them to claim when it comes. The queue script adds the marker when a job may start that could
- * not before, while some process has noted idle workers (see "Idle workers" in {@code queue.lua}). Every wait ends
- * within {@link Connection#EVENT_BLOCK} at most and tells the workers to claim once more, which renews that note and
- * finds what no marker announced (another process's lease running out).
+ * Waits in Redis, on a connection of its own, for one of the queue's wake-up markers while threads of this process
+ * wait for what it announces (workers for work, producers for room), and tells them to look again when it comes. The
+ * queue script adds the marker when that happened, while some process has noted that it waits (see "Idle workers"
+ * in {@code queue.lua}). Every wait ends within {@link Connection#EVENT_BLOCK} at most and tells the waiting threads
+ * to look once more, which renews that note and finds what no marker announced (another process's lease running
+ * out).
  */
 final class WorkWatcher {
     private static final Logger LOG = LoggerFactory.getLogger(WorkWatcher.class);
@@ -30,8 +31,11 @@ final class WorkWatcher {
 
     private final RedisJobQueue<?> queue;
     private final byte[] marker;
+    /** What it watches for, in log messages and its thread's name: "work" or "room". */
+    private final String what;
+
     private final Object lock = new Object();
-    /** How many slots of this process's workers wait for work now. */
+    /** How many threads of this process wait now. */
     private int waiting;
 
     private Thread thread;
@@ -39,13 +43,15 @@ final class WorkWatcher {
     private Connection.Dedicated dedicated;
     private long blockMillis;
 
-    WorkWatcher(RedisJobQueue<?> queue) {
+    /** Watches marker {@code <queue key>:<suffix>}, announcing {@code what}. */
+    WorkWatcher(RedisJobQueue<?> queue, String suffix, String what) {
         this.queue = queue;
-        this.marker = (new String(queue.key, StandardCharsets.UTF_8) + ":mk").getBytes(StandardCharsets.UTF_8);
+        this.what = what;
+        this.marker = (new String(queue.key, StandardCharsets.UTF_8) + ":" + suffix).getBytes(StandardCharsets.UTF_8);
         this.blockMillis = queue.engine.connection.eventBlockMillis;
     }
 
-    /** A slot starts waiting for work: the watcher waits in Redis until it stops. */
+    /** A thread starts waiting: the watcher waits in Redis until no thread does. */
     void waitStarts() {
         synchronized (lock) {
             waiting++;
@@ -54,7 +60,7 @@ final class WorkWatcher {
             }
             if (thread == null) {
                 thread = Thread.ofVirtual()
-                        .name("sluice-" + queue.name() + "-work-watcher")
+                        .name("sluice-" + queue.name() + "-" + what + "-watcher")
                         .start(this::watch);
             } else {
                 lock.notifyAll();
@@ -62,7 +68,7 @@ final class WorkWatcher {
         }
     }
 
-    /** The slot that called {@link #waitStarts} no longer waits. */
+    /** A thread that called {@link #waitStarts} no longer waits. */
     void waitEnds() {
         synchronized (lock) {
             waiting--;
@@ -109,11 +115,11 @@ final class WorkWatcher {
                             await(own.commands().bzpopmin(blockMillis / 1000.0, marker), blockMillis);
                     if (failing) {
                         failing = false;
-                        LOG.info("{} watches for work in Redis again", queue);
+                        LOG.info("{} watches for {} in Redis again", queue, what);
                     }
                     backoff = 0;
                     if (popped != null && !popped.isEmpty() && !anyWaiting()) {
-                        // this process's workers found work meanwhile: the wake-up is another process's
+                        // nobody here waits any more: the wake-up is another process's
                         await(queue.engine.connection.keys.zadd(marker, 0, MEMBER), 0);
                     }
                     queue.signal();
@@ -132,12 +138,13 @@ final class WorkWatcher {
                     if (!failing) {
                         failing = true;
                         LOG.warn(
-                                "{} cannot watch for work in Redis; its workers claim every {} ms meanwhile: {}",
+                                "{} cannot watch for {} in Redis; it looks every {} ms meanwhile: {}",
                                 queue,
+                                what,
                                 TimeUnit.NANOSECONDS.toMillis(queue.engine.retryIntervalNanos()),
                                 e.getMessage());
                     } else {
-                        LOG.debug("{} still cannot watch for work in Redis", queue, e);
+                        LOG.debug("{} still cannot watch for {} in Redis", queue, what, e);
                     }
                     TimeUnit.NANOSECONDS.sleep(backoff);
                     queue.signal();
@@ -161,8 +168,8 @@ final class WorkWatcher {
     }
 
     /**
-     * Waits until some slot waits for work; false if none did for {@link #LINGER_NANOS} or the watcher stopped
-     * (the thread ends, and the next slot to wait starts another).
+     * Waits until some thread waits; false if none did for {@link #LINGER_NANOS} or the watcher stopped (the
+     * watcher's thread ends, and the next thread to wait starts another).
      */
     private boolean awaitWaiters() throws InterruptedException {
         synchronized (lock) {

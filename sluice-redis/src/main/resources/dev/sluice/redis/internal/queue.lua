@@ -39,6 +39,7 @@
 --                       sets it with a TTL of 30 s and renews it every 10 s
 --   B:mk         zset   the wake-up marker: one member, "0", added when a job may start that an idle worker
 --                       waits for; idle workers wait for it with BZPOPMIN (see Idle workers below)
+--   B:rm         zset   the same for producers that wait for room in a full queue (meta field 'rw')
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
 --
 -- Replies are arrays of integers and bulk strings, wrapped in an array (so that every reply has the same form:
@@ -68,6 +69,9 @@
 -- learns when things fall due (delays, pauses, rates, leases) from its own claims' replies; a call other than a
 -- worker's that makes something fall due sooner (a delayed job added) adds the marker too, so that a waiting
 -- worker claims and learns it. Another process's lease that runs out is found within 5 s of its end.
+-- Producers waiting for room do the same with meta field 'rw' and marker B:rm: an add that finds the queue full
+-- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
+-- changed adds the marker while 'rw' lies ahead.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 
 -- set by entry(): a library of Redis functions may use neither Redis's API nor the standard library while it
@@ -92,6 +96,8 @@ local WAIT_HORIZON = 15000000 -- us: how long an idle worker's note in 'wt' hold
 local mayStart = false -- whether a job may start after this call that could not before (see Idle workers)
 local waitNoted = false -- whether this call's claims fell short: its process has idle workers
 local dueLowered = false -- whether something falls due sooner than anything did before this call
+local roomFreed = false -- whether a waiting or delayed job left, or the bounds changed: a full queue may have room
+local roomNoted = false -- whether this call's add found the queue full and its producer waits for room
 
 -- An integer as Redis should get it: Lua's own conversion keeps 14 digits, and times in microseconds have 16.
 local function int(x)
@@ -104,8 +110,8 @@ local R_NAME, R_GROUP, R_STATE, R_OPTS, R_CREATED, R_SEQ, R_KEY, R_READY, R_RUNA
 local R_FINISHED, R_FINISH, R_MADE, R_RLIMITS, R_PROGRESS, R_RESULT = 11, 12, 13, 14, 15, 16
 local R_FREASON, R_FCLASS, R_FTRACE, R_ATTEMPTS, R_HISTORY, R_TOKEN, R_STALLS, R_MAXSTALLS = 17, 18, 19, 20, 21, 22, 23, 24
 local R_MAX_ATTEMPTS, R_PRIORITY, R_KC_N, R_KC_AGE, R_KF_N, R_KF_AGE, R_MAX_RL, R_DEDUP = 25, 26, 27, 28, 29, 30, 31, 32
-local R_REPEAT, R_SCHEDULED = 33, 34
-local R_SIZE = 34
+local R_REPEAT, R_SCHEDULED, R_CLAIM = 33, 34, 35
+local R_SIZE = 35
 -- the group record
 local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD, G_PARKED = 1, 2, 3, 4, 5, 6, 7
 
@@ -761,6 +767,7 @@ local function leaveActive(id, job, token)
     return false
   end
   job[R_TOKEN] = job[R_TOKEN] + 1
+  job[R_CLAIM] = false
   call('ZREM', ACTIVE, id)
   mayStart = true
   local gid = groupName(job)
@@ -980,7 +987,7 @@ end
 -- ------------------------------------------------------------------------------------------ commands
 
 -- The next job that may start now, made active with a lease until now + leaseFor; nil if none may.
-local function claimOne(leaseFor, maxStalls)
+local function claimOne(leaseFor, maxStalls, ref)
   if m('paused') == '1' or mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
     return nil
   end
@@ -1023,6 +1030,7 @@ local function claimOne(leaseFor, maxStalls)
           askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'acquire')
         end
         local popped = call('ZPOPMIN', B .. ':w:' .. gid)
+        roomFreed = true
         local id = sub(popped[1], 17)
         g[G_WAITING] = g[G_WAITING] - 1
         if g[G_WAITING] == 0 then
@@ -1037,6 +1045,7 @@ local function claimOne(leaseFor, maxStalls)
         job[R_STARTED] = now
         job[R_PROGRESS] = 0
         job[R_MAXSTALLS] = maxStalls
+        job[R_CLAIM] = ref
         g[G_ACTIVE] = g[G_ACTIVE] + 1
         madd('active', 1)
         startAttempt(job)
@@ -1059,9 +1068,9 @@ local function claimOne(leaseFor, maxStalls)
   end
 end
 
-local function claim(n, leaseFor, maxStalls, reply)
+local function claim(n, leaseFor, maxStalls, ref, reply)
   for _ = 1, n do
-    local job = claimOne(leaseFor, maxStalls)
+    local job = claimOne(leaseFor, maxStalls, ref)
     if job == nil then
       waitNoted = true
       return
@@ -1082,16 +1091,22 @@ local function redisNow()
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
--- Notes idle workers, or wakes one if a job may start that could not before (see Idle workers above).
-local function wakeOrNoteWaiting()
-  if waitNoted then
+-- Notes that some process waits (in meta field), or wakes one that waits (its marker) if this call did what it
+-- waits for (see Idle workers above).
+local function noteOrWake(noted, happened, field, marker)
+  if noted then
     local until_ = redisNow() + WAIT_HORIZON
-    if until_ - 1000000 > mnum('wt', 0) then
-      mset('wt', int(until_))
+    if until_ - 1000000 > mnum(field, 0) then
+      mset(field, int(until_))
     end
-  elseif (mayStart or (dueLowered and cmd ~= 'finish')) and mnum('wt', 0) > 0 and mnum('wt', 0) > redisNow() then
-    call('ZADD', B .. ':mk', 0, '0')
+  elseif happened and mnum(field, 0) > 0 and mnum(field, 0) > redisNow() then
+    call('ZADD', B .. marker, 0, '0')
   end
+end
+
+local function wakeOrNoteWaiting()
+  noteOrWake(waitNoted, mayStart or (dueLowered and cmd ~= 'finish'), 'wt', ':mk')
+  noteOrWake(roomNoted, roomFreed, 'rw', ':rm')
 end
 
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
@@ -1148,11 +1163,14 @@ local function insertAt(base, id, addedTo)
   return job, payload
 end
 
--- add: ARG[3] = how many jobs, then 16 values per job (see below). All or none: a job beyond the queue's or
+-- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see Idle workers), then 16
+-- values per job (see below). All or none: a job beyond the queue's or
 -- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
 -- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
 local function add()
-  local count = tonumber(ARG[3])
+  -- the count, and 'w' after it if the producer waits for room should the queue be full
+  local waits = sub(ARG[3], -1) == 'w'
+  local count = tonumber(waits and sub(ARG[3], 1, -2) or ARG[3])
   local FIELDS = 16
   local fresh, perGroup, seen = 0, {}, {}
   for i = 0, count - 1 do
@@ -1170,6 +1188,7 @@ local function add()
   local max = mnum('maxWaiting', NEVER)
   local held = mnum('waiting', 0) + mnum('delayed', 0)
   if fresh > 0 and held + fresh > max then
+    roomNoted = waits
     return { 'full', '', max, held, fresh }
   end
   for gid, wanted in pairs(perGroup) do
@@ -1177,6 +1196,7 @@ local function add()
     local g = findGroup(gid)
     local inGroup = g and (g[G_WAITING] + g[G_DELAYED]) or 0
     if inGroup + wanted > groupMax then
+      roomNoted = waits
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
@@ -1211,8 +1231,10 @@ end
 -- rate-limited, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not ('0'), then
 -- per kind: c: result ('' none, else '=' .. bytes); f:
 -- outcome, reason, class, trace, retry delay (-1: fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note;
--- a: delay; i: reason. Then how many jobs to claim next, lease, maxStalls. The endings are recorded in order,
--- then the claims made; their wait and processing times and completions per second are the caller's to record
+-- a: delay; i: reason. Then how many jobs to claim next, lease, maxStalls, the claims' reference (the caller's
+-- name for this call: each job claimed carries it while active), how many references of the caller's earlier
+-- calls whose replies it lost follow, and those references. The endings are recorded in order, then the jobs
+-- that the lost calls claimed go back to waiting (releaseLostClaims), then the claims are made; their wait and processing times and completions per second are the caller's to record
 -- (statsAdd). Replies {next due, 1 if an ending left nothing waiting, delayed or active (before the claims) else
 -- 0, the time, then per ending: 1 if its token still owned the job else 0, its snapshot (if asked) or false,
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
@@ -1307,6 +1329,19 @@ local function endOne(at, reply)
   return owned, arg + ENDING_ARGS[how]
 end
 
+-- Puts back to waiting, at the front, the active jobs that calls whose claim references are in refs claimed: their
+-- worker never learned it had them (the reply was lost), so they ran nowhere; no stall is counted. O(active jobs).
+local function releaseLostClaims(refs)
+  for _, id in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
+    local job = loadJob(id)
+    if job and job[R_CLAIM] and refs[job[R_CLAIM]] and leaveActive(id, job, job[R_TOKEN]) then
+      endAttempt(job, 'INTERRUPTED', 'its worker lost the reply of the call that claimed it')
+      makeWaiting(id, job, true)
+      saveJob(id, job)
+    end
+  end
+end
+
 local function finishCommand()
   local reply = { 0, 0, now }
   local at = 4
@@ -1321,7 +1356,15 @@ local function finishCommand()
     reply[2] = 1
     emit('drained')
   end
-  claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), reply)
+  local lostCount = tonumber(ARG[at + 4])
+  if lostCount > 0 then
+    local lost = {}
+    for i = at + 5, at + 4 + lostCount do
+      lost[ARG[i]] = true
+    end
+    releaseLostClaims(lost)
+  end
+  claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), ARG[at + 3], reply)
   deferred = false
   reply[1] = nextDue()
   return reply
@@ -1402,6 +1445,7 @@ local function removeUnstarted(id, job)
     madd('delayed', -1)
   end
   touchGroup(gid)
+  roomFreed = true
   call('HDEL', JOBS, id)
   call('HDEL', PAYLOADS, id)
   releaseIfIdle(gid, g)
@@ -1752,7 +1796,8 @@ local function entry(keys, args)
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   listenCap, eventsMade, eventsWritten = nil, 0, false
   mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open'
-  waitNoted, dueLowered = false, false
+  roomFreed = cmd == 'limits' or cmd == 'open'
+  waitNoted, dueLowered, roomNoted = false, false, false
   local reply = run()
   wakeOrNoteWaiting()
   flushCounts()

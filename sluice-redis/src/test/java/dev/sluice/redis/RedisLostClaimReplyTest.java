@@ -1,0 +1,90 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim whose reply the worker never gets (Redis ran it after the command timed out) does not hold its job until
+ * the lease runs out, and counts no stall: the worker's next call gives the job back, and it runs once.
+ */
+class RedisLostClaimReplyTest {
+    private RedisServer redis;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> admin;
+
+    @BeforeEach
+    void start() {
+        redis = RedisServer.start();
+        client = RedisClient.create(redis.uri());
+        admin = client.connect();
+    }
+
+    @AfterEach
+    void stop() {
+        try {
+            admin.close();
+            client.shutdown();
+        } finally {
+            redis.close();
+        }
+    }
+
+    @Test
+    void aJobWhoseClaimReplyWasLostRunsOnceSoonAfterAndCountsNoStall() throws Exception {
+        try (Sluice sluice = RedisSluice.builder()
+                .url(redis.uri())
+                .commandTimeout(Duration.ofMillis(300))
+                .retryInterval(Duration.ofMillis(200))
+                .build()) {
+            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
+            queue.add(
+                    "job", "a", dev.sluice.queue.JobOptions.builder().jobId("a").build());
+            AtomicInteger runs = new AtomicInteger();
+
+            // Redis holds every command for 1.5 s: the worker's first claims time out, and Redis runs them after
+            admin.sync().clientPause(1500);
+            queue.worker(
+                    ctx -> {
+                        runs.incrementAndGet();
+                        return Result.done();
+                    },
+                    // a lost claim left to its lease would hold the job for a minute, then fail it (no stall allowed)
+                    WorkerOptions.concurrency(1)
+                            .withLeaseTime(Duration.ofMinutes(1))
+                            .withMaxStalls(0));
+
+            Awaitility.await("the job completed, well before its lease would have run out")
+                    .atMost(Duration.ofSeconds(15))
+                    .ignoreExceptions() // while Redis holds commands, so does the lookup
+                    .until(() -> queue.job("a").map(Job::state).orElse(null) == JobState.COMPLETED);
+            Job<String> job = queue.job("a").orElseThrow();
+            assertThat(runs).hasValue(1);
+            assertThat(job.attemptsMade()).isEqualTo(1);
+            assertThat(job.attempts()).as("a lost claim, then the run").hasSizeGreaterThanOrEqualTo(2);
+            assertThat(job.attempts().get(job.attempts().size() - 1).outcome())
+                    .isEqualTo(Job.Attempt.Outcome.COMPLETED);
+            assertThat(job.attempts().subList(0, job.attempts().size() - 1))
+                    .as("claims whose replies were lost")
+                    .allSatisfy(attempt -> {
+                        assertThat(attempt.outcome()).isEqualTo(Job.Attempt.Outcome.INTERRUPTED);
+                        assertThat(attempt.error()).contains("lost the reply");
+                    });
+        }
+    }
+}
