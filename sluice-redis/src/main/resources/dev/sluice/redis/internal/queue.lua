@@ -93,11 +93,11 @@ local emit -- defined with the replies: records an event (see Events above)
 
 local NEVER = 9007199254740992 -- 2^53: no time
 local WAIT_HORIZON = 15000000 -- us: how long an idle worker's note in 'wt' holds (it claims again every 5 s)
-local mayStart = false -- whether a job may start after this call that could not before (see Idle workers)
-local waitNoted = false -- whether this call's claims fell short: its process has idle workers
-local dueLowered = false -- whether something falls due sooner than anything did before this call
-local roomFreed = false -- whether a waiting or delayed job left, or the bounds changed: a full queue may have room
-local roomNoted = false -- whether this call's add found the queue full and its producer waits for room
+-- What this call did that waiting processes care about (see Idle workers): mayStart, a job may start that could
+-- not before; waitNoted, its claims fell short (its process has idle workers); dueLowered, something falls due
+-- sooner than anything did before; roomFreed, a waiting or delayed job left or the bounds changed (a full queue
+-- may have room); roomNoted, its add found the queue full and its producer waits for room.
+local wake = {}
 
 -- An integer as Redis should get it: Lua's own conversion keeps 14 digits, and times in microseconds have 16.
 local function int(x)
@@ -120,16 +120,120 @@ local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the 
 
 -- ------------------------------------------------------------------------------------------ records
 
-local function loadJob(id)
-  local packed = call('HGET', JOBS, id)
-  if not packed then
-    return nil
+-- What a library of functions keeps from call to call while calls are for the same queue (see entry()): caches
+-- of names -> values, each of at most CACHED_MOST entries (then emptied). A script starts afresh at each call.
+local cached = {}
+local CACHED_MOST = 10000
+
+local function cachedIn(name)
+  local c = cached[name]
+  if c == nil or c.n >= CACHED_MOST then
+    c = { n = 0, of = {} }
+    cached[name] = c
   end
-  return unpack(packed)
+  return c
+end
+
+-- The key B .. infix .. name, from cache infix.
+local function cachedKey(infix, name)
+  local c = cachedIn(infix)
+  local key = c.of[name]
+  if key == nil then
+    key = B .. infix .. name
+    c.of[name] = key
+    c.n = c.n + 1
+  end
+  return key
+end
+
+local function waitingKey(gid)
+  return cachedKey(':w:', gid)
+end
+
+-- The job records this call read or wrote (false: none), and the ids written: each record is read once and
+-- written once, at the call's end (flushJobs), with one HSET and one HDEL for all.
+-- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
+-- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
+-- set is empty (nil: not known).
+local buf = {}
+
+local function loadJob(id)
+  local job = buf.jobs[id]
+  if job == nil then
+    local packed = call('HGET', JOBS, id)
+    job = packed and unpack(packed) or false
+    buf.jobs[id] = job
+  end
+  return job or nil
 end
 
 local function saveJob(id, job)
-  call('HSET', JOBS, id, pack(job))
+  buf.jobs[id] = job
+  buf.dirty[id] = true
+end
+
+local function deleteJob(id)
+  buf.jobs[id] = false
+  buf.dirty[id] = true
+end
+
+local function jobExists(id)
+  local job = buf.jobs[id]
+  if job == nil then
+    return call('HEXISTS', JOBS, id) == 1
+  end
+  return job ~= false
+end
+
+-- Sends command on key with the values of list, in chunks (Lua's unpack takes a few thousand at most); chunk
+-- must be even for lists of pairs.
+local function inChunks(command, key, list, chunk)
+  for i = 1, #list, chunk do
+    call(command, key, spread(list, i, math.min(i + chunk - 1, #list)))
+  end
+end
+
+local function flushGone()
+  if #buf.activeGone > 0 then
+    inChunks('ZREM', ACTIVE, buf.activeGone, 1000)
+    buf.activeGone = {}
+  end
+  if #buf.payloadsGone > 0 then
+    inChunks('HDEL', PAYLOADS, buf.payloadsGone, 1000)
+    buf.payloadsGone = {}
+  end
+end
+
+
+-- Reads the records of ids into the call's cache with one HMGET (those not read yet).
+local function prefetchJobs(ids)
+  local wanted = {}
+  for _, id in ipairs(ids) do
+    if buf.jobs[id] == nil then
+      wanted[#wanted + 1] = id
+    end
+  end
+  for i = 1, #wanted, 1000 do
+    local packed = call('HMGET', JOBS, spread(wanted, i, math.min(i + 999, #wanted)))
+    for k = 1, #packed do
+      buf.jobs[wanted[i + k - 1]] = packed[k] and unpack(packed[k]) or false
+    end
+  end
+end
+
+local function flushJobs()
+  local put, gone = {}, {}
+  for id in pairs(buf.dirty) do
+    local job = buf.jobs[id]
+    if job then
+      put[#put + 1] = id
+      put[#put + 1] = pack(job)
+    else
+      gone[#gone + 1] = id
+    end
+  end
+  inChunks('HSET', JOBS, put, 1000)
+  inChunks('HDEL', JOBS, gone, 1000)
 end
 
 local meta = nil -- the queue's hash, read once per call when needed
@@ -185,10 +289,13 @@ end
 -- at, lowering the queue's 'due': no call looks at those sets before the earliest time any of them holds (a
 -- 'due' left early by a removal only makes one call look and find nothing).
 local function scheduleAt(key, at, member)
+  if key == ACTIVE then
+    flushGone()
+  end
   call('ZADD', key, int(at), member)
   if at < mnum('due', NEVER) then
     mset('due', int(at))
-    dueLowered = true
+    wake.dueLowered = true
   end
 end
 
@@ -239,14 +346,18 @@ local function touchGroup(gid)
 end
 
 local function flushGroups()
+  local put, gone = {}, {}
   for gid in pairs(groupsDirty) do
     local g = groups[gid]
     if g then
-      call('HSET', GROUPS, gid, pack(g))
+      put[#put + 1] = gid
+      put[#put + 1] = pack(g)
     else
-      call('HDEL', GROUPS, gid)
+      gone[#gone + 1] = gid
     end
   end
+  inChunks('HSET', GROUPS, put, 1000)
+  inChunks('HDEL', GROUPS, gone, 1000)
 end
 
 -- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting.
@@ -314,7 +425,7 @@ end
 local STATS_TTL = 86400
 
 local function statsKey(scope)
-  return B .. ':s:' .. scope
+  return cachedKey(':s:', scope)
 end
 
 -- Counts added to statistics hashes in this call, by key then field, written once at its end (flushCounts) or
@@ -331,6 +442,20 @@ local function countIn(scope, field, delta)
   fields[field] = (fields[field] or 0) + delta
 end
 
+-- Sets a group's statistics to expire a day from now, unless this library did so for that key within the last
+-- minute (the day then ends at most a minute early; cache 'e' holds when).
+local function expireStats(key)
+  local c = cachedIn('e')
+  local last = c.of[key]
+  if last == nil or now - last >= 60000000 or now < last then
+    call('EXPIRE', key, STATS_TTL)
+    if last == nil then
+      c.n = c.n + 1
+    end
+    c.of[key] = now
+  end
+end
+
 -- Writes the counts of this call; a group's statistics then expire a day after this change.
 local function flushCounts()
   for key, fields in pairs(counts) do
@@ -340,7 +465,7 @@ local function flushCounts()
       end
     end
     if key ~= statsKey('q') then
-      call('EXPIRE', key, STATS_TTL)
+      expireStats(key)
     end
   end
   counts = {}
@@ -348,7 +473,7 @@ end
 
 local function touchStats(scope)
   if scope ~= 'q' then
-    call('EXPIRE', statsKey(scope), STATS_TTL)
+    expireStats(statsKey(scope))
   end
 end
 
@@ -490,6 +615,13 @@ local COMMANDS = {}
 
 -- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
 -- delayed, active, then statsOf}.
+-- repPop: takes the oldest event of pending runs (see entry()); replies it, or nil.
+COMMANDS.repPop = function()
+  local event = call('LPOP', REP_TODO)
+  mset('todo', int(call('LLEN', REP_TODO)))
+  return event
+end
+
 COMMANDS.stats = function()
   local scope = ARG[3]
   if scope == '' then
@@ -601,7 +733,7 @@ local function offer(gid, g)
   local where = place(gid, g)
   if where == 'ready' then
     call('RPUSH', RING, gid)
-    mayStart = true
+    wake.mayStart = true
     g[G_INRING] = 1
     touchGroup(gid)
   elseif where == 'parked' then
@@ -640,7 +772,7 @@ local function makeWaiting(id, job, atFront, readyAt)
     key = ORDER_MIDDLE + job[R_SEQ]
   end
   job[R_KEY] = orderKey(key)
-  call('ZADD', B .. ':w:' .. gid, int(-job[R_PRIORITY]), job[R_KEY] .. id)
+  call('ZADD', waitingKey(gid), int(-job[R_PRIORITY]), job[R_KEY] .. id)
   g[G_WAITING] = g[G_WAITING] + 1
   touchGroup(gid)
   madd('waiting', 1)
@@ -686,6 +818,7 @@ local function repeatEvent(id, job, event)
   local repeatId = job[R_REPEAT]
   if repeatId and call('HGET', REP_PENDING, repeatId) == id then
     call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
+    madd('todo', 1)
   end
 end
 
@@ -694,8 +827,8 @@ local function removeFinished(id, job)
   countKept(groupName(job), job[R_STATE], -1)
   call('ZREM', KEPT[job[R_STATE]], id)
   call('ZREM', EXPIRING, id)
-  call('HDEL', JOBS, id)
-  call('HDEL', PAYLOADS, id)
+  deleteJob(id)
+  buf.payloadsGone[#buf.payloadsGone + 1] = id
   remember(id, job)
 end
 
@@ -716,6 +849,21 @@ local function finish(id, job, s)
   local kept = KEPT[s]
   countFinish('q', s)
   countFinish(groupName(job), s)
+  if count == 0 then
+    if buf.keptEmpty[s] == nil then
+      buf.keptEmpty[s] = call('ZCARD', kept) == 0
+    end
+    if buf.keptEmpty[s] then
+      -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
+      deleteJob(id)
+      buf.payloadsGone[#buf.payloadsGone + 1] = id
+      remember(id, job)
+      releaseIfIdle(groupName(job), group(groupName(job)))
+      repeatEvent(id, job, 'ended')
+      return
+    end
+  end
+  buf.keptEmpty[s] = nil
   countKept(groupName(job), s, 1)
   call('ZADD', kept, int(job[R_FINISH]), id)
   saveJob(id, job)
@@ -727,7 +875,7 @@ local function finish(id, job, s)
       removeFinished(old, o)
     end
   end
-  if age >= 0 and (evict <= 0 or call('HEXISTS', JOBS, id) == 1) then
+  if age >= 0 and (evict <= 0 or jobExists(id)) then
     scheduleAt(EXPIRING, now + age, id)
   end
   local g = group(groupName(job))
@@ -768,8 +916,8 @@ local function leaveActive(id, job, token)
   end
   job[R_TOKEN] = job[R_TOKEN] + 1
   job[R_CLAIM] = false
-  call('ZREM', ACTIVE, id)
-  mayStart = true
+  buf.activeGone[#buf.activeGone + 1] = id
+  wake.mayStart = true
   local gid = groupName(job)
   local g = group(gid)
   g[G_ACTIVE] = g[G_ACTIVE] - 1
@@ -895,6 +1043,7 @@ local function housekeep()
     end
   end
   call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
+  flushGone()
   mset('due', int(earliest()))
 end
 
@@ -907,6 +1056,7 @@ local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f 
 -- attempts (each number, started, ended, outcome, error), stalls. Absent values are nil.
 local function snapshot(id, job, payload)
   if payload == nil then
+    flushGone()
     payload = call('HGET', PAYLOADS, id)
   end
   local s = job[R_STATE]
@@ -1029,8 +1179,8 @@ local function claimOne(leaseFor, maxStalls, ref)
         if queueRate then
           askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'acquire')
         end
-        local popped = call('ZPOPMIN', B .. ':w:' .. gid)
-        roomFreed = true
+        local popped = call('ZPOPMIN', waitingKey(gid))
+        wake.roomFreed = true
         local id = sub(popped[1], 17)
         g[G_WAITING] = g[G_WAITING] - 1
         if g[G_WAITING] == 0 then
@@ -1050,9 +1200,8 @@ local function claimOne(leaseFor, maxStalls, ref)
         madd('active', 1)
         startAttempt(job)
         saveJob(id, job)
-        scheduleAt(ACTIVE, now + leaseFor, id)
         emit('active', id, job)
-        local claimed = snapshot(id, job)
+        local claimed = snapshot(id, job, false) -- claim() reads the payloads of all it claimed at once
         claimed[23] = job[R_READY]
         return claimed
       end
@@ -1068,17 +1217,43 @@ local function claimOne(leaseFor, maxStalls, ref)
   end
 end
 
+-- Claims up to n jobs, appending their snapshots to reply; their leases and payloads are written and read
+-- together, one command for all.
 local function claim(n, leaseFor, maxStalls, ref, reply)
+  local first = #reply + 1
   for _ = 1, n do
     local job = claimOne(leaseFor, maxStalls, ref)
     if job == nil then
-      waitNoted = true
-      return
+      wake.waitNoted = true
+      break
     end
     reply[#reply + 1] = job
   end
-  if n > 0 and mnum('waiting', 0) > 0 then
-    mayStart = true
+  if #reply < first then
+    return
+  end
+  if not wake.waitNoted and mnum('waiting', 0) > 0 then
+    wake.mayStart = true
+  end
+  local leases, ids = {}, {}
+  local leaseEnd = int(now + leaseFor)
+  for i = first, #reply do
+    leases[#leases + 1] = leaseEnd
+    leases[#leases + 1] = reply[i][1]
+    ids[#ids + 1] = reply[i][1]
+  end
+  flushGone()
+  inChunks('ZADD', ACTIVE, leases, 1000)
+  if now + leaseFor < mnum('due', NEVER) then
+    mset('due', leaseEnd)
+    wake.dueLowered = true
+  end
+  flushGone()
+  for i = 1, #ids, 1000 do
+    local payloads = call('HMGET', PAYLOADS, spread(ids, i, math.min(i + 999, #ids)))
+    for k = 1, #payloads do
+      reply[first + i - 2 + k][3] = payloads[k]
+    end
   end
 end
 
@@ -1105,8 +1280,8 @@ local function noteOrWake(noted, happened, field, marker)
 end
 
 local function wakeOrNoteWaiting()
-  noteOrWake(waitNoted, mayStart or (dueLowered and cmd ~= 'finish'), 'wt', ':mk')
-  noteOrWake(roomNoted, roomFreed, 'rw', ':rm')
+  noteOrWake(wake.waitNoted, wake.mayStart or (wake.dueLowered and cmd ~= 'finish'), 'wt', ':mk')
+  noteOrWake(wake.roomNoted, wake.roomFreed, 'rw', ':rm')
 end
 
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
@@ -1145,6 +1320,7 @@ local function insertAt(base, id, addedTo)
   local scheduled = tonumber(ARG[base + 15])
   job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
   local payload = ARG[base + 4]
+  flushGone()
   call('HSET', PAYLOADS, id, payload)
   local delay = tonumber(ARG[base + 5])
   if job[R_REPEAT] then
@@ -1176,7 +1352,7 @@ local function add()
   for i = 0, count - 1 do
     local base = 4 + i * FIELDS
     local id = ARG[base]
-    if id == '' or (not seen[id] and call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)) then
+    if id == '' or (not seen[id] and not jobExists(id) and not call('ZSCORE', REMEMBERED, id)) then
       if id ~= '' then
         seen[id] = true
       end
@@ -1188,7 +1364,7 @@ local function add()
   local max = mnum('maxWaiting', NEVER)
   local held = mnum('waiting', 0) + mnum('delayed', 0)
   if fresh > 0 and held + fresh > max then
-    roomNoted = waits
+    wake.roomNoted = waits
     return { 'full', '', max, held, fresh }
   end
   for gid, wanted in pairs(perGroup) do
@@ -1196,7 +1372,7 @@ local function add()
     local g = findGroup(gid)
     local inGroup = g and (g[G_WAITING] + g[G_DELAYED]) or 0
     if inGroup + wanted > groupMax then
-      roomNoted = waits
+      wake.roomNoted = waits
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
@@ -1216,7 +1392,7 @@ local function add()
         repeat
           madd('ids', 1)
           id = int(mnum('ids', 0))
-        until call('HEXISTS', JOBS, id) == 0 and not call('ZSCORE', REMEMBERED, id)
+        until not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
       end
       local job, payload = insertAt(base, id, addedTo)
       reply[#reply + 1] = 0
@@ -1249,6 +1425,9 @@ local function endOne(at, reply)
   local arg = at + 4
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
+  if owned and wanted then
+    flushGone()
+  end
   local payload = owned and wanted and call('HGET', PAYLOADS, id)
   local happened = ''
   if owned then
@@ -1347,6 +1526,13 @@ local function finishCommand()
   local at = 4
   deferred = true
   local anyOwned = false
+  local ids = {}
+  for _ = 1, tonumber(ARG[3]) do
+    ids[#ids + 1] = ARG[at]
+    at = at + 4 + ENDING_ARGS[ARG[at + 2]]
+  end
+  prefetchJobs(ids)
+  at = 4
   for _ = 1, tonumber(ARG[3]) do
     local owned
     owned, at = endOne(at, reply)
@@ -1389,7 +1575,7 @@ local function jobsPage(state, offset, limit)
     end
     local skip = offset
     for _, gid in ipairs(order) do
-      local members = call('ZRANGE', B .. ':w:' .. gid, 0, -1)
+      local members = call('ZRANGE', waitingKey(gid), 0, -1)
       for _, member in ipairs(members) do
         if skip > 0 then
           skip = skip - 1
@@ -1436,7 +1622,7 @@ local function removeUnstarted(id, job)
   local gid = groupName(job)
   local g = group(gid)
   if job[R_STATE] == 'w' then
-    call('ZREM', B .. ':w:' .. gid, job[R_KEY] .. id)
+    call('ZREM', waitingKey(gid), job[R_KEY] .. id)
     g[G_WAITING] = g[G_WAITING] - 1
     madd('waiting', -1)
   else
@@ -1445,9 +1631,9 @@ local function removeUnstarted(id, job)
     madd('delayed', -1)
   end
   touchGroup(gid)
-  roomFreed = true
-  call('HDEL', JOBS, id)
-  call('HDEL', PAYLOADS, id)
+  wake.roomFreed = true
+  deleteJob(id)
+  buf.payloadsGone[#buf.payloadsGone + 1] = id
   releaseIfIdle(gid, g)
   repeatEvent(id, job, 'removed')
   emit('removed', id)
@@ -1556,6 +1742,7 @@ local function openCommand()
   -- '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
   -- Replies the codec the queue was created with.
   call('HSETNX', META, 'codec', ARG[3])
+  mset('todo', int(call('LLEN', REP_TODO)))
   local fields = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
   for i, field in ipairs(fields) do
     local given = ARG[3 + i]
@@ -1677,7 +1864,7 @@ local function run()
   elseif cmd == 'drain' then
     local doomed = {}
     for _, gid in ipairs(call('HKEYS', GROUPS)) do
-      for _, member in ipairs(call('ZRANGE', B .. ':w:' .. gid, 0, -1)) do
+      for _, member in ipairs(call('ZRANGE', waitingKey(gid), 0, -1)) do
         doomed[#doomed + 1] = sub(member, 17)
       end
     end
@@ -1734,14 +1921,12 @@ local function run()
     for i = 0, tonumber(ARG[10]) - 1 do
       local base = 11 + i * 16
       local runId = ARG[base]
-      if call('HEXISTS', JOBS, runId) == 0 and not call('ZSCORE', REMEMBERED, runId) then
+      if not jobExists(runId) and not call('ZSCORE', REMEMBERED, runId) then
         local job, payload = insertAt(base, runId)
         reply[#reply + 1] = snapshot(runId, job, payload)
       end
     end
     return reply
-  elseif cmd == 'repPop' then
-    return call('LPOP', REP_TODO)
   elseif cmd == 'repDel' then
     -- ARGV: id. Takes out a repeatable job and its pending run if that is waiting or delayed. Replies 1, or 0 if
     -- there was none.
@@ -1772,6 +1957,26 @@ local function run()
   return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"')
 end
 
+-- Clears what the last call kept, for the call of command cmd.
+local function beginCall()
+  meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
+  buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty = {}, {}, {}, {}, {}
+  listenCap, eventsMade, eventsWritten = nil, 0, false
+  wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open'
+  wake.roomFreed = cmd == 'limits' or cmd == 'open'
+  wake.waitNoted, wake.dueLowered, wake.roomNoted = false, false, false
+end
+
+-- Writes what the call changed and kept for its end.
+local function endCall()
+  wakeOrNoteWaiting()
+  flushGone()
+  flushJobs()
+  flushCounts()
+  flushGroups()
+  flushMeta()
+end
+
 -- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
 -- events of pending runs of repeatable jobs wait for the engine}, then, if the call made events, {the number of
 -- its last event, how many it made, 1 if they were written to the stream else 0}.
@@ -1779,13 +1984,17 @@ local function entry(keys, args)
   call, pack, unpack, spread, rpcall = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack, redis.pcall
   tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
   ARG = args
-  B = keys[1]
-  META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
-  PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
-  STATS_GROUPS = B .. ':sg'
-  KEPT = { c = B .. ':c', f = B .. ':f' }
-  REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
-  REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
+  if B ~= keys[1] then
+    -- a library of functions keeps its locals from call to call: the names are made anew for another queue only
+    B = keys[1]
+    cached = {}
+    META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
+    PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
+    STATS_GROUPS = B .. ':sg'
+    KEPT = { c = B .. ':c', f = B .. ':f' }
+    REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
+    REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
+  end
   cmd = ARG[1]
   if ARG[2] == '' then
     local t = call('TIME')
@@ -1793,18 +2002,13 @@ local function entry(keys, args)
   else
     now = tonumber(ARG[2])
   end
-  meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
-  listenCap, eventsMade, eventsWritten = nil, 0, false
-  mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open'
-  roomFreed = cmd == 'limits' or cmd == 'open'
-  waitNoted, dueLowered, roomNoted = false, false, false
+  beginCall()
   local reply = run()
-  wakeOrNoteWaiting()
-  flushCounts()
-  flushGroups()
-  flushMeta()
+  endCall()
+  -- meta field 'todo' counts them once meta was read (every changing command reads it); else LLEN
+  local todo = meta and mnum('todo', 0) or call('LLEN', REP_TODO)
   if eventsMade == 0 then
-    return { reply, call('LLEN', REP_TODO) }
+    return { reply, todo }
   end
-  return { reply, call('LLEN', REP_TODO), mnum('ev', 0), eventsMade, eventsWritten and 1 or 0 }
+  return { reply, todo, mnum('ev', 0), eventsMade, eventsWritten and 1 or 0 }
 end
