@@ -164,20 +164,11 @@ class RedisIdleWorkersTest {
 
     @Test
     void aProducerWaitingForRoomAddsAtOnceWhenAWorkerOfAnotherProcessTakesAJob() throws Exception {
-        QueueOptions bounded = QueueOptions.builder()
-                .maxWaiting(1)
-                .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
-                .build();
-        JobQueue<String> queue = producers.queue("jobs", Codec.utf8(), bounded);
-        queue.add("job", "first");
-        CompletableFuture<?> second = queue.addAsync("job", "second");
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
-        Thread.sleep(200);
-        assertThat(second).as("waits for room").isNotDone();
+        CompletableFuture<?> second = secondWaitsForRoom();
 
         Starts starts = new Starts();
         long startedAt = System.nanoTime();
-        workers.queue("jobs", Codec.utf8(), bounded)
+        workers.queue("jobs", Codec.utf8(), BOUNDED)
                 .worker(
                         ctx -> {
                             starts.started.put(ctx.payload(), System.nanoTime());
@@ -192,22 +183,32 @@ class RedisIdleWorkersTest {
 
     @Test
     void aProducerWaitingForRoomAddsAtOnceWhenAnotherProcessRemovesAJob() throws Exception {
-        QueueOptions bounded = QueueOptions.builder()
-                .maxWaiting(1)
-                .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
-                .build();
-        JobQueue<String> queue = producers.queue("jobs", Codec.utf8(), bounded);
-        String first = queue.add("job", "first").job().id();
+        CompletableFuture<?> second = secondWaitsForRoom();
+
+        long removedAt = System.nanoTime();
+        assertThat(workers.queue("jobs", Codec.utf8(), BOUNDED).remove("first")).isTrue();
+
+        second.get(10, TimeUnit.SECONDS);
+        assertThat(System.nanoTime() - removedAt).isLessThan(WOKEN_WITHIN.toNanos());
+    }
+
+    private static final QueueOptions BOUNDED = QueueOptions.builder()
+            .maxWaiting(1)
+            .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
+            .build();
+
+    /**
+     * The producers' process adds job "first" to a queue of room for one, then "second", which waits for room: the
+     * future it returns, once that process waits for room in Redis.
+     */
+    private CompletableFuture<?> secondWaitsForRoom() throws Exception {
+        JobQueue<String> queue = producers.queue("jobs", Codec.utf8(), BOUNDED);
+        queue.add("job", "first", JobOptions.builder().jobId("first").build());
         CompletableFuture<?> second = queue.addAsync("job", "second");
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
         Thread.sleep(200);
         assertThat(second).as("waits for room").isNotDone();
-
-        long removedAt = System.nanoTime();
-        assertThat(workers.queue("jobs", Codec.utf8(), bounded).remove(first)).isTrue();
-
-        second.get(10, TimeUnit.SECONDS);
-        assertThat(System.nanoTime() - removedAt).isLessThan(WOKEN_WITHIN.toNanos());
+        return second;
     }
 
     /** When each payload started, in the first process: its worker has run one job and waits for more. */

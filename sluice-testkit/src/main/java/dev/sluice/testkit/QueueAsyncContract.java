@@ -64,6 +64,50 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     }
 
     @Test
+    void manySingleAddsInFlightAtOnceAreEachAnsweredOnTheirOwn() throws Exception {
+        // the Redis engine sends single adds that wait at once in one call: each must still be its own add
+        JobQueue<String> queue = bounded(150, WhenFull.reject());
+        for (int round = 0; round < 5; round++) {
+            queue.drain(true);
+            List<CompletableFuture<Added<String>>> adds = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                // ids 0-99 twice: the second of each pair is a duplicate of the first
+                adds.add(queue.addAsync("n", "p" + i, withId("r" + round + "-" + (i % 100))));
+            }
+            List<String> addedIds = new ArrayList<>();
+            int duplicates = 0;
+            for (CompletableFuture<Added<String>> add : adds) {
+                Added<String> answer = result(add);
+                if (answer.duplicate()) {
+                    duplicates++;
+                } else {
+                    addedIds.add(answer.job().id());
+                }
+            }
+            assertThat(addedIds).as("round %d", round).hasSize(100).doesNotHaveDuplicates();
+            assertThat(duplicates).isEqualTo(100);
+            assertThat(queue.counts().waiting()).isEqualTo(100);
+            List<CompletableFuture<Added<String>>> more = new ArrayList<>();
+            for (int i = 0; i < 80; i++) {
+                more.add(queue.addAsync("n", "q" + i));
+            }
+            int refused = 0;
+            for (CompletableFuture<Added<String>> add : more) {
+                try {
+                    assertThat(result(add).duplicate()).isFalse();
+                } catch (ExecutionException e) {
+                    assertThat(e.getCause()).isInstanceOf(QueueFullException.class);
+                    refused++;
+                }
+            }
+            assertThat(refused)
+                    .as("beyond the bound of 150, each add refused alone")
+                    .isEqualTo(30);
+            assertThat(queue.counts().waiting()).isEqualTo(150);
+        }
+    }
+
+    @Test
     void addAsyncWithTheDefaultOptionsTakesTheQueuesJobDefaults() {
         JobQueue<String> queue = newQueue(JobOptions.builder().attempts(4));
 

@@ -681,16 +681,14 @@ final class RedisWorker<T> implements Worker<T> {
      * A slot's call to the script: an ending to record (or none) and whether to claim a job; {@code bySlot} as in
      * {@link Slot#end}. Its answer, or the failure of the call that carried it, is set before {@code done}.
      */
-    private final class Request {
+    private final class Request extends CallCombiner.Queued {
         final Slot slot;
         final Claimed job;
         final Ending ending;
         final boolean claimNext;
         final boolean bySlot;
-        final CompletableFuture<Boolean> wake = new CompletableFuture<>();
         Ended answer;
         RuntimeException failure;
-        boolean done;
 
         Request(Slot slot, Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
             this.slot = slot;
@@ -731,72 +729,24 @@ final class RedisWorker<T> implements Worker<T> {
      * and the next call carries all of them (up to {@link #MOST_PER_CALL}), endings in the order they came and one claim
      * per request that wants one. One slot alone makes one call per job, as it would without this.
      */
-    private final class Calls {
+    private final class Calls extends CallCombiner<Request> {
         private static final int MOST_PER_CALL = 100;
-        private static final Boolean LEAD = Boolean.TRUE;
-        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
-        private final java.util.ArrayDeque<Request> pending = new java.util.ArrayDeque<>();
-        private boolean sending;
+
+        Calls() {
+            super(MOST_PER_CALL);
+        }
 
         /** Sends {@code request} (alone or with others) and returns its answer, or throws its call's failure. */
         Ended submit(Request request) {
-            boolean lead;
-            lock.lock();
-            try {
-                pending.add(request);
-                lead = !sending;
-                sending = true;
-            } finally {
-                lock.unlock();
-            }
-            if (!lead) {
-                request.wake.join();
-                if (!request.done) {
-                    lead(request);
-                }
-            } else {
-                lead(request);
-            }
+            combine(request);
             if (request.failure != null) {
                 throw request.failure;
             }
             return request.answer;
         }
 
-        /** Sends the waiting requests until {@code own} is answered, then hands the sending on to a waiting one. */
-        private void lead(Request own) {
-            while (!own.done) {
-                List<Request> batch = new ArrayList<>();
-                lock.lock();
-                try {
-                    while (!pending.isEmpty() && batch.size() < MOST_PER_CALL) {
-                        batch.add(pending.poll());
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                send(batch);
-                for (Request r : batch) {
-                    r.done = true;
-                    if (r != own) {
-                        r.wake.complete(Boolean.FALSE);
-                    }
-                }
-            }
-            Request next;
-            lock.lock();
-            try {
-                next = pending.peek();
-                sending = next != null;
-            } finally {
-                lock.unlock();
-            }
-            if (next != null) {
-                next.wake.complete(LEAD);
-            }
-        }
-
-        private void send(List<Request> batch) {
+        @Override
+        void send(List<Request> batch) {
             List<Request> endings = new ArrayList<>(batch.size());
             int claims = 0;
             int size = 8;

@@ -151,7 +151,7 @@ local function waitingKey(gid)
 end
 
 -- The job records this call read or wrote (false: none), and the ids written: each record is read once and
--- written once, at the call's end (flushJobs), with one HSET and one HDEL for all.
+-- written once, at the call's end (flushRecords), with one HSET and one HDEL for all.
 -- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
 -- set is empty (nil: not known).
@@ -221,19 +221,21 @@ local function prefetchJobs(ids)
   end
 end
 
-local function flushJobs()
+-- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone): one HSET for
+-- those kept, one HDEL for those gone.
+local function flushRecords(key, records, dirty)
   local put, gone = {}, {}
-  for id in pairs(buf.dirty) do
-    local job = buf.jobs[id]
-    if job then
-      put[#put + 1] = id
-      put[#put + 1] = pack(job)
+  for name in pairs(dirty) do
+    local record = records[name]
+    if record then
+      put[#put + 1] = name
+      put[#put + 1] = pack(record)
     else
-      gone[#gone + 1] = id
+      gone[#gone + 1] = name
     end
   end
-  inChunks('HSET', JOBS, put, 1000)
-  inChunks('HDEL', JOBS, gone, 1000)
+  inChunks('HSET', key, put, 1000)
+  inChunks('HDEL', key, gone, 1000)
 end
 
 local meta = nil -- the queue's hash, read once per call when needed
@@ -345,20 +347,6 @@ local function touchGroup(gid)
   groupsDirty[gid] = true
 end
 
-local function flushGroups()
-  local put, gone = {}, {}
-  for gid in pairs(groupsDirty) do
-    local g = groups[gid]
-    if g then
-      put[#put + 1] = gid
-      put[#put + 1] = pack(g)
-    else
-      gone[#gone + 1] = gid
-    end
-  end
-  inChunks('HSET', GROUPS, put, 1000)
-  inChunks('HDEL', GROUPS, gone, 1000)
-end
 
 -- The limits of group gid: its own, or the defaults. Returns concurrency, maxWaiting.
 -- The limits of group gid: its own ("<concurrency>|<maxWaiting>|<generation>|<rate>" in B:gl), or the defaults.
@@ -1339,18 +1327,17 @@ local function insertAt(base, id, addedTo)
   return job, payload
 end
 
--- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see Idle workers), then 16
--- values per job (see below). All or none: a job beyond the queue's or
+-- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see Idle workers; 'i': each job
+-- is added on its own, see add()), then 16 values per job (see below). All or none: a job beyond the queue's or
 -- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
 -- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
-local function add()
-  -- the count, and 'w' after it if the producer waits for room should the queue be full
-  local waits = sub(ARG[3], -1) == 'w'
-  local count = tonumber(waits and sub(ARG[3], 1, -2) or ARG[3])
-  local FIELDS = 16
+local ADD_FIELDS = 16
+
+-- Adds count jobs whose values begin at ARG[first], all or none, as add replies them.
+local function addJobs(first, count, waits)
   local fresh, perGroup, seen = 0, {}, {}
   for i = 0, count - 1 do
-    local base = 4 + i * FIELDS
+    local base = first + i * ADD_FIELDS
     local id = ARG[base]
     if id == '' or (not seen[id] and not jobExists(id) and not call('ZSCORE', REMEMBERED, id)) then
       if id ~= '' then
@@ -1378,7 +1365,7 @@ local function add()
   end
   local reply, addedTo = { 'ok' }, {}
   for i = 0, count - 1 do
-    local base = 4 + i * FIELDS
+    local base = first + i * ADD_FIELDS
     local id = ARG[base]
     local existing = id ~= '' and loadJob(id)
     if existing then
@@ -1400,6 +1387,21 @@ local function add()
     end
   end
   countAdded(addedTo)
+  return reply
+end
+
+local function add()
+  -- the count, then 'w' if the producer waits for room should the queue be full, or 'i' if the jobs are added
+  -- each on its own (single adds of several producers in one call): replied {'each', then each job's reply}
+  local how = sub(ARG[3], -1)
+  local count = tonumber((how == 'w' or how == 'i') and sub(ARG[3], 1, -2) or ARG[3])
+  if how ~= 'i' then
+    return addJobs(4, count, how == 'w')
+  end
+  local reply = { 'each' }
+  for i = 0, count - 1 do
+    reply[#reply + 1] = addJobs(4 + i * ADD_FIELDS, 1, false)
+  end
   return reply
 end
 
@@ -1971,9 +1973,9 @@ end
 local function endCall()
   wakeOrNoteWaiting()
   flushGone()
-  flushJobs()
+  flushRecords(JOBS, buf.jobs, buf.dirty)
   flushCounts()
-  flushGroups()
+  flushRecords(GROUPS, groups, groupsDirty)
   flushMeta()
 end
 
