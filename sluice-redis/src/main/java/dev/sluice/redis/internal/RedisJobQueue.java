@@ -40,6 +40,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -395,7 +396,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             }
             List<Job<T>> fresh = new ArrayList<>();
             List<Added<T>> answers = answers(reply, payloads, fresh);
-            told(sequenced, fresh);
+            tellAdded(sequenced, fresh);
             if (sequenced.shortfall() != null) {
                 throw notReplicated(sequenced.shortfall(), prepared, answers);
             }
@@ -422,7 +423,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     /** Tells this process's waiting threads and listeners of the jobs an add call added. */
-    private void told(Sequenced sequenced, List<Job<T>> fresh) {
+    private void tellAdded(Sequenced sequenced, List<Job<T>> fresh) {
         if (!fresh.isEmpty()) {
             signal();
         }
@@ -501,7 +502,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                         a.failure = notReplicated(sequenced.shortfall(), List.of(a.prepared), List.of(a.answer));
                     }
                 }
-                told(sequenced, fresh);
+                tellAdded(sequenced, fresh);
             } catch (RuntimeException e) {
                 for (PendingAdd a : batch) {
                     if (a.answer == null && !a.full) {
@@ -949,8 +950,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     /** The times and completions this process's workers measured, until they are written to Redis. */
     final PendingStats pendingStats = new PendingStats();
 
-    private final java.util.concurrent.atomic.AtomicBoolean statsWriteScheduled =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean statsWriteScheduled = new AtomicBoolean();
 
     /** After a worker recorded statistics: writes them within a second. */
     void statsRecorded() {

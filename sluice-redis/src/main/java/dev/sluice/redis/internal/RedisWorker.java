@@ -19,8 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -714,13 +717,11 @@ final class RedisWorker<T> implements Worker<T> {
      * the jobs it claimed carry that while active, so that the worker can give back those of a call whose reply it
      * never got (they would otherwise wait for their lease to run out, and count a stall).
      */
-    private final String claimer =
-            Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    private final String claimer = Long.toHexString(ThreadLocalRandom.current().nextLong());
 
-    private final java.util.concurrent.atomic.AtomicLong claimCalls = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong claimCalls = new AtomicLong();
     /** The claim references of calls that failed, to release with the next calls. */
-    private final java.util.concurrent.ConcurrentLinkedQueue<String> lostClaims =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> lostClaims = new ConcurrentLinkedQueue<>();
 
     private static final int MOST_RELEASED_PER_CALL = 10;
 

@@ -120,10 +120,13 @@ local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the 
 
 -- ------------------------------------------------------------------------------------------ records
 
--- What a library of functions keeps from call to call while calls are for the same queue (see entry()): caches
--- of names -> values, each of at most CACHED_MOST entries (then emptied). A script starts afresh at each call.
+-- What a library of functions keeps from call to call for the queue of this call (see entry()): caches of
+-- names -> values, each of at most CACHED_MOST entries (then emptied); those of at most CACHED_QUEUES queues are
+-- kept in cachesOfQueues (then all are dropped): a few MB of the server's Lua memory at most. A script starts
+-- afresh at each call.
 local cached = {}
-local CACHED_MOST = 10000
+local CACHED_MOST, CACHED_QUEUES = 1000, 100
+local cachesOfQueues = { n = 0, of = {} }
 
 local function cachedIn(name)
   local c = cached[name]
@@ -203,7 +206,6 @@ local function flushGone()
     buf.payloadsGone = {}
   end
 end
-
 
 -- Reads the records of ids into the call's cache with one HMGET (those not read yet).
 local function prefetchJobs(ids)
@@ -1987,9 +1989,18 @@ local function entry(keys, args)
   tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
   ARG = args
   if B ~= keys[1] then
-    -- a library of functions keeps its locals from call to call: the names are made anew for another queue only
+    -- a library of functions keeps its locals from call to call: the names are made anew for another queue only,
+    -- and the caches are that queue's
     B = keys[1]
-    cached = {}
+    cached = cachesOfQueues.of[B]
+    if cached == nil then
+      if cachesOfQueues.n >= CACHED_QUEUES then
+        cachesOfQueues = { n = 0, of = {} }
+      end
+      cached = {}
+      cachesOfQueues.of[B] = cached
+      cachesOfQueues.n = cachesOfQueues.n + 1
+    end
     META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS = B .. ':m', B .. ':j', B .. ':p', B .. ':ring', B .. ':g', B .. ':gl'
     PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
     STATS_GROUPS = B .. ':sg'
