@@ -387,6 +387,8 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
         eventually().until(() -> ran.size() == 4);
         clock.advance(ONE_SECOND);
         eventually().until(() -> ran.size() == 5);
+        // the processor ran; its completion is recorded after it returns
+        eventually().until(() -> queue.counts().completed() == 5);
         assertThat(queue.jobs(JobState.COMPLETED, 0, 10))
                 .extracting(Job::startedAt)
                 .containsExactlyInAnyOrder(atMillis(0), atMillis(0), atMillis(1_000), atMillis(1_000), atMillis(2_000));
@@ -474,6 +476,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
         queue.setRate(null);
 
         eventually().until(() -> ran.size() == 3);
+        eventually().until(() -> queue.counts().completed() == 3);
         assertThat(queue.jobs(JobState.COMPLETED, 0, 10))
                 .extracting(Job::startedAt)
                 .containsOnly(atMillis(0));
