@@ -610,6 +610,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             return false;
         }
         long seen = changes();
+        // the engine closing after this signals, which ends the wait; closed before it, it throws here. Room made
+        // meanwhile by this process is announced by the room marker too (the script saw this producer's note).
+        checkOpen();
         SluiceClock.Timer timer = clock().schedule(deadline - now, this::signal);
         roomWatcher.waitStarts();
         try {

@@ -905,7 +905,7 @@ local function leaveActive(id, job, token)
     return false
   end
   job[R_TOKEN] = job[R_TOKEN] + 1
-  job[R_CLAIM] = false
+  job[R_CLAIM] = nil
   buf.activeGone[#buf.activeGone + 1] = id
   wake.mayStart = true
   local gid = groupName(job)
@@ -1193,6 +1193,8 @@ local function claimOne(leaseFor, maxStalls, ref)
         emit('active', id, job)
         local claimed = snapshot(id, job, false) -- claim() reads the payloads of all it claimed at once
         claimed[23] = job[R_READY]
+        -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
+        job[R_READY], job[R_KEY] = false, false
         return claimed
       end
       call('RPOP', RING)
@@ -1279,8 +1281,8 @@ end
 local function insertAt(base, id, addedTo)
   local groupArg = ARG[base + 2]
   local job = {}
-  for f = 1, R_SIZE do
-    job[f] = false
+  for f = 1, R_SIZE - 1 do
+    job[f] = false -- R_CLAIM, last, stays absent while the job is not active: the record is a byte shorter
   end
   job[R_NAME] = ARG[base + 1]
   job[R_GROUP] = groupArg ~= '' and groupArg or false
