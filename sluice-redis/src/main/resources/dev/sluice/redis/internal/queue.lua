@@ -189,11 +189,18 @@ local function jobExists(id)
 end
 
 -- Sends command on key with the values of list, in chunks (Lua's unpack takes a few thousand at most); chunk
--- must be even for lists of pairs.
+-- must be even for lists of pairs. Returns the replies' elements in order, for a command that replies a list.
 local function inChunks(command, key, list, chunk)
+  local replies = {}
   for i = 1, #list, chunk do
-    call(command, key, spread(list, i, math.min(i + chunk - 1, #list)))
+    local reply = call(command, key, spread(list, i, math.min(i + chunk - 1, #list)))
+    if type(reply) == 'table' then
+      for k = 1, #reply do
+        replies[#replies + 1] = reply[k]
+      end
+    end
   end
+  return replies
 end
 
 local function flushGone()
@@ -215,11 +222,9 @@ local function prefetchJobs(ids)
       wanted[#wanted + 1] = id
     end
   end
-  for i = 1, #wanted, 1000 do
-    local packed = call('HMGET', JOBS, spread(wanted, i, math.min(i + 999, #wanted)))
-    for k = 1, #packed do
-      buf.jobs[wanted[i + k - 1]] = packed[k] and unpack(packed[k]) or false
-    end
+  local packed = inChunks('HMGET', JOBS, wanted, 1000)
+  for k = 1, #wanted do
+    buf.jobs[wanted[k]] = packed[k] and unpack(packed[k]) or false
   end
 end
 
@@ -1241,12 +1246,16 @@ local function claim(n, leaseFor, maxStalls, ref, reply)
     wake.dueLowered = true
   end
   flushGone()
-  for i = 1, #ids, 1000 do
-    local payloads = call('HMGET', PAYLOADS, spread(ids, i, math.min(i + 999, #ids)))
-    for k = 1, #payloads do
-      reply[first + i - 2 + k][3] = payloads[k]
-    end
+  local payloads = inChunks('HMGET', PAYLOADS, ids, 1000)
+  for k = 1, #ids do
+    reply[first + k - 1][3] = payloads[k]
   end
+end
+
+-- Redis's own time (TIME), epoch microseconds.
+local function redisTime()
+  local t = call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
 -- Redis's own time: the call's time unless a test clock gave it.
@@ -1254,8 +1263,7 @@ local function redisNow()
   if ARG[2] == '' then
     return now
   end
-  local t = call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+  return redisTime()
 end
 
 -- Notes that some process waits (in meta field), or wakes one that waits (its marker) if this call did what it
@@ -1686,6 +1694,19 @@ local function bytewiseLess(a, b)
   return #a < #b
 end
 
+-- Sets meta field to rate ('' removes it), with a new generation in generationField unless the old rate's state
+-- carries over to it.
+local function setRateField(field, generationField, rate)
+  if not adoptable(m(field), rate) then
+    mset(generationField, newGeneration())
+  end
+  if rate == '' then
+    mdel(field)
+  else
+    mset(field, rate)
+  end
+end
+
 -- limits: changes a limit; ARGV: what ('concurrency', 'rate', 'defaults', 'group', 'clear'), then values.
 -- Replies 1.
 local function limitsCommand()
@@ -1693,26 +1714,12 @@ local function limitsCommand()
   if what == 'concurrency' then
     mset('concurrency', ARG[4])
   elseif what == 'rate' then
-    if not adoptable(m('rate'), ARG[4]) then
-      mset('rgq', newGeneration())
-    end
-    if ARG[4] == '' then
-      mdel('rate')
-    else
-      mset('rate', ARG[4])
-    end
+    setRateField('rate', 'rgq', ARG[4])
     mdel('rateBlocked')
   elseif what == 'defaults' then
     mset('gconc', ARG[4])
     mset('gmax', ARG[5])
-    if not adoptable(m('grate'), ARG[6]) then
-      mset('rgd', newGeneration())
-    end
-    if ARG[6] == '' then
-      mdel('grate')
-    else
-      mset('grate', ARG[6])
-    end
+    setRateField('grate', 'rgd', ARG[6])
   elseif what == 'group' then
     local gid = 'g' .. ARG[4]
     local old = call('HGET', GLIMITS, gid)
@@ -2012,8 +2019,7 @@ local function entry(keys, args)
   end
   cmd = ARG[1]
   if ARG[2] == '' then
-    local t = call('TIME')
-    now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    now = redisTime()
   else
     now = tonumber(ARG[2])
   end
