@@ -169,14 +169,14 @@ public final class ClientAddressResolver {
                     int comma = value.lastIndexOf(',', end - 1);
                     String entry = value.substring(comma + 1, end).strip();
                     end = comma;
-                    read++;
-                    if (read > maxHops || entry.length() > IpLiteral.MAX_LENGTH) {
+                    if (entry.isEmpty()) {
+                        continue;
+                    }
+                    if (++read > maxHops || entry.length() > IpLiteral.MAX_LENGTH) {
                         field = -1;
                         return null;
                     }
-                    if (!entry.isEmpty()) {
-                        return entry;
-                    }
+                    return entry;
                 }
                 return null;
             }

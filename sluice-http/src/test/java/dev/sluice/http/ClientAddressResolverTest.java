@@ -168,6 +168,62 @@ class ClientAddressResolverTest {
     }
 
     @Test
+    void readsAtMostMaxHopsForwardedElementsFromTheRight() {
+        ClientAddressResolver resolver = ClientAddressResolver.builder()
+                .trustedProxies("10.0.0.0/8")
+                .forwardedHeader(ForwardedHeader.FORWARDED)
+                .maxHops(3)
+                .maxHeaderLength(64)
+                .build();
+        assertThat(resolver.resolve(from("10.0.0.1", "Forwarded", "for=203.0.113.9, for=10.1.1.1, for=10.2.2.2"))
+                        .address())
+                .isEqualTo("203.0.113.9");
+        assertThat(resolver.resolve(
+                                from("10.0.0.1", "Forwarded", "for=203.0.113.9,for=10.1.1.1,for=10.2.2.2,for=10.3.3.3"))
+                        .address())
+                .as("only the last three elements are read; all are trusted, so the left-most of them is the client")
+                .isEqualTo("10.1.1.1");
+        assertThat(resolver.resolve(from(
+                                "10.0.0.1",
+                                "Forwarded",
+                                "for=198.51.100.1;proto=https;by=10.0.0.1;host=" + "a".repeat(40)))
+                        .address())
+                .as("a value over maxHeaderLength (64) is ignored")
+                .isEqualTo("10.0.0.1");
+        assertThat(resolver.resolve(from("10.0.0.1", "Forwarded", "for=\"[2001:db8::9]:_port\""))
+                        .address())
+                .isEqualTo("2001:db8::9");
+        assertThat(resolver.resolve(from("10.0.0.1", "Forwarded", "for=\"[2001:db8::9]\""))
+                        .address())
+                .isEqualTo("2001:db8::9");
+        assertThat(resolver.resolve(from("10.0.0.1", "Forwarded", "for=_Az09.-_x;by=_y"))
+                        .address())
+                .isEqualTo("_Az09.-_x");
+        assertThat(resolver.resolve(from("10.0.0.1", "X-Forwarded-For", "203.0.113.9", "Forwarded", "for=10.1.1.1"))
+                        .address())
+                .as("the other header is not read")
+                .isEqualTo("10.1.1.1");
+    }
+
+    @Test
+    void readsXForwardedForToMaxHopsEntries() {
+        ClientAddressResolver resolver = ClientAddressResolver.builder()
+                .trustedProxies("10.0.0.0/8")
+                .maxHops(2)
+                .build();
+        assertThat(resolver.resolve(from("10.0.0.1", "X-Forwarded-For", "203.0.113.9, 10.1.1.1"))
+                        .address())
+                .isEqualTo("203.0.113.9");
+        assertThat(resolver.resolve(from("10.0.0.1", "X-Forwarded-For", "203.0.113.9, 10.2.2.2, 10.1.1.1"))
+                        .address())
+                .isEqualTo("10.2.2.2");
+        assertThat(resolver.resolve(from("10.0.0.1", "X-Forwarded-For", "203.0.113.9,,10.1.1.1"))
+                        .address())
+                .as("an empty entry is skipped")
+                .isEqualTo("203.0.113.9");
+    }
+
+    @Test
     void readsAnEnormousXForwardedForOnlyFromTheRightAndBoundedByMaxHops() {
         String forged = "198.51.100.1, ".repeat(200_000);
         assertThat(BEHIND_PROXIES
@@ -225,5 +281,26 @@ class ClientAddressResolverTest {
         assertThatThrownBy(() -> ClientAddressResolver.builder().cdn("CF-Connecting-IP"))
                 .hasMessageContaining("address ranges");
         assertThatThrownBy(() -> ClientAddressResolver.builder().maxHops(0)).hasMessageContaining("1 to 256");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().maxHops(257)).hasMessageContaining("1 to 256");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().maxHeaderLength(63))
+                .hasMessageContaining("64 to 65536");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().maxHeaderLength(65_537))
+                .hasMessageContaining("64 to 65536");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().ipv6Prefix(129))
+                .hasMessageContaining("1 to 128");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().ipv4Prefix(0)).hasMessageContaining("1 to 32");
+        assertThatThrownBy(() -> ClientAddressResolver.builder().ipv4Prefix(33)).hasMessageContaining("1 to 32");
+        ClientAddressResolver.builder()
+                .ipv6Prefix(128)
+                .ipv4Prefix(32)
+                .maxHops(256)
+                .maxHeaderLength(64)
+                .build();
+        ClientAddressResolver.builder()
+                .ipv6Prefix(1)
+                .ipv4Prefix(1)
+                .maxHops(1)
+                .maxHeaderLength(65_536)
+                .build();
     }
 }

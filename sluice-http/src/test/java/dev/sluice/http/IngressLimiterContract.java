@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.http.IngressDecision.Outcome;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -301,6 +302,50 @@ abstract class IngressLimiterContract extends EngineFixture {
         assertThat(ingress.check(request).allowed())
                 .as("a second release gave back nothing more")
                 .isFalse();
+    }
+
+    @Test
+    void aPolicysWindowIsTheTimeItsQuotaTakesToComeBack() {
+        IngressLimiter ingress = IngressLimiter.builder(sluice)
+                .rule(IngressRule.named("api")
+                        .limit("bucket", limiter(TokenBucket.of(10, 1, Duration.ofSeconds(1))))
+                        .limit("gcra", limiter(Gcra.of(10, Duration.ofSeconds(1), 5)))
+                        .limit("short", limiter(SlidingWindowLog.of(50, Duration.ofMillis(1_500))))
+                        .build())
+                .build();
+
+        assertThat(ingress.check(get("/", "203.0.113.9")).headers())
+                .containsEntry("RateLimit-Policy", "\"bucket\";q=10;w=10, \"gcra\";q=5;w=1, \"short\";q=50;w=2");
+    }
+
+    @Test
+    void keysByAFunctionOfTheRequestAndHashesLongValues() {
+        RateLimiter perTenant = limiter(FixedWindow.of(1, Duration.ofMinutes(1)));
+        IngressLimiter ingress = IngressLimiter.builder(sluice)
+                .rule(IngressRule.named("tenants")
+                        .keyedBy(RequestKey.of(
+                                r -> r.path().startsWith("/t/") ? r.path().substring(3) : null))
+                        .limit(perTenant)
+                        .build())
+                .build();
+        String longTenant = "x".repeat(300);
+
+        assertThat(ingress.check(get("/t/acme", "192.0.2.1")).allowed()).isTrue();
+        assertThat(ingress.check(get("/t/acme", "192.0.2.2")).allowed()).isFalse();
+        assertThat(ingress.check(get("/t/" + longTenant, "192.0.2.1")).allowed())
+                .isTrue();
+        assertThat(ingress.check(get("/t/" + longTenant, "192.0.2.2")).allowed())
+                .isFalse();
+        assertThat(ingress.check(get("/t/" + longTenant + "y", "192.0.2.2")).allowed())
+                .isTrue();
+        assertThat(perTenant.available("fn:acme")).isZero();
+        assertThat(ingress.check(get("/other", "192.0.2.1")).allowed()).isTrue();
+        assertThat(perTenant.available("ip:192.0.2.1")).isZero();
+        assertThat(ingress.rules()).extracting(IngressRule::name).containsExactly("tenants");
+        assertThat(ingress.rules().get(0).paths()).containsExactly("/**");
+        assertThat(ingress.rules().get(0).methods()).isEmpty();
+        assertThat(ingress.check(get("/t/acme", "192.0.2.3")).limitDecision())
+                .hasValueSatisfying(d -> assertThat(d.denied()).isTrue());
     }
 
     @Test

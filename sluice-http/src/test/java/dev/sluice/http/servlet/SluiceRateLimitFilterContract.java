@@ -9,6 +9,7 @@ import dev.sluice.http.IngressRule;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.SlidingWindowLog;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -42,6 +43,7 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
     private final AtomicInteger served = new AtomicInteger();
     private volatile CountDownLatch slowGate = new CountDownLatch(0);
     private final CountDownLatch slowEntered = new CountDownLatch(1);
+    private final List<AsyncContext> asyncInFlight = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Server server;
     private int port;
 
@@ -62,8 +64,23 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/app");
+        ServletHolder async = new ServletHolder(new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest request, HttpServletResponse response) {
+                AsyncContext started = request.startAsync();
+                asyncInFlight.add(started);
+                slowEntered.countDown();
+            }
+        });
+        async.setAsyncSupported(true);
+        context.addServlet(async, "/async/*");
         context.addServlet(
                 new ServletHolder(new HttpServlet() {
+                    @Override
+                    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                        doGet(request, response);
+                    }
+
                     @Override
                     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
                         if (request.getPathInfo() != null
@@ -81,8 +98,9 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
                     }
                 }),
                 "/*");
-        context.addFilter(
-                new FilterHolder(new SluiceRateLimitFilter(ingress)), "/*", EnumSet.of(DispatcherType.REQUEST));
+        FilterHolder filter = new FilterHolder(new SluiceRateLimitFilter(ingress));
+        filter.setAsyncSupported(true);
+        context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
         server.setHandler(context);
         server.start();
         port = connector.getLocalPort();
@@ -117,6 +135,8 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
                 assertThat(response.headers().firstValue("Retry-After")).hasValue("60");
                 assertThat(response.headers().firstValue("RateLimit")).hasValue("\"burst\";r=0;t=60");
                 assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+                assertThat(response.headers().firstValueAsLong("Content-Length"))
+                        .hasValue(response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
                 assertThat(response.body())
                         .contains("\"status\":429")
                         .contains("\"policy\":\"burst\"")
@@ -129,6 +149,47 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
         HttpResponse<String> elsewhere = get("/health");
         assertThat(elsewhere.statusCode()).isEqualTo(200);
         assertThat(elsewhere.headers().firstValue("RateLimit")).isEmpty();
+    }
+
+    @Test
+    void limitsOnlyTheMethodsOfTheRule() throws Exception {
+        serve(b -> b.rule(IngressRule.named("writes")
+                .methods("POST")
+                .limit(limiter(FixedWindow.of(1, Duration.ofMinutes(1))))
+                .build()));
+
+        HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/app/items"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build();
+        assertThat(http.send(post, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        assertThat(http.send(post, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(429);
+        HttpResponse<String> read = get("/items");
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.headers().firstValue("RateLimit-Policy")).isEmpty();
+    }
+
+    @Test
+    void anAsynchronousResponseHoldsItsConcurrencyPermitUntilItCompletes() throws Exception {
+        serve(b -> b.rule(IngressRule.named("streams")
+                .limit("parallel", limiter(ConcurrencyLimit.of(1, Duration.ofMinutes(5))))
+                .build()));
+
+        CompletableFuture<HttpResponse<String>> streaming = http.sendAsync(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/app/async/1"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(slowEntered.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(get("/fast").statusCode())
+                .as("the servlet returned, the response is not done")
+                .isEqualTo(429);
+
+        AsyncContext context = asyncInFlight.get(0);
+        context.getResponse().getWriter().write("done");
+        context.complete();
+        assertThat(streaming.get(30, TimeUnit.SECONDS).body()).isEqualTo("done");
+        assertThat(get("/fast").statusCode()).isEqualTo(200);
     }
 
     @Test
