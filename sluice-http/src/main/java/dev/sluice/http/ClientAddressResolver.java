@@ -88,7 +88,9 @@ public final class ClientAddressResolver {
             return new ClientAddress(text, "peer:" + text, null);
         }
         if (trusted.isEmpty() && cdnRanges.isEmpty()) {
-            return client(hop);
+            return hop.length == 4 && ipv4Prefix == 32 && isDottedQuad(peer)
+                    ? new ClientAddress(peer, peer, hop) // a dotted quad that parsed is canonical already
+                    : client(hop);
         }
         Hops hops = null;
         for (int depth = 0; depth <= maxHops; depth++) {
@@ -120,6 +122,16 @@ public final class ClientAddressResolver {
             hop = parsed;
         }
         return client(hop);
+    }
+
+    private static boolean isDottedQuad(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != '.' && (c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private ClientAddress client(byte[] address) {

@@ -3,12 +3,14 @@ package dev.sluice.http;
 import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Limits at the door: decides, for each HTTP request, whether it goes on to the application or is answered
@@ -35,7 +37,34 @@ public final class IngressLimiter {
     private final boolean legacyHeaders;
 
     private record Compiled(
-            IngressRule rule, LimitChain<Keyed> chain, RateLimiter single, Map<String, String> policyOf) {}
+            IngressRule rule,
+            LimitChain<Keyed> chain,
+            RateLimiter single,
+            Map<String, String> policyOf,
+            AtomicReference<PolicyField> policyCache) {
+        /** The rule's RateLimit-Policy, made anew only when a limiter's policy was updated. */
+        String policyField() {
+            PolicyField last = policyCache.get();
+            if (last == null || !last.isOf(rule.limits())) {
+                List<LimitPolicy> policies =
+                        rule.limits().stream().map(l -> l.limiter().policy()).toList();
+                last = new PolicyField(policies, RateLimitFields.policy(rule.limits()));
+                policyCache.set(last);
+            }
+            return last.text();
+        }
+    }
+
+    private record PolicyField(List<LimitPolicy> policies, String text) {
+        boolean isOf(List<IngressRule.Limit> limits) {
+            for (int i = 0; i < policies.size(); i++) {
+                if (policies.get(i) != limits.get(i).limiter().policy()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
 
     /** What the layers of a rule's chain key by: the request's key. */
     private record Keyed(String key) {}
@@ -51,13 +80,14 @@ public final class IngressLimiter {
                 policyOf.put(limit.limiter().name(), limit.policy());
             }
             if (rule.limits().size() == 1) {
-                compiled.add(new Compiled(rule, null, rule.limits().get(0).limiter(), policyOf));
+                compiled.add(
+                        new Compiled(rule, null, rule.limits().get(0).limiter(), policyOf, new AtomicReference<>()));
             } else {
                 LimitChain.Builder<Keyed> chain = sluice.chain();
                 for (IngressRule.Limit limit : rule.limits()) {
                     chain.layer(limit.limiter(), Keyed::key);
                 }
-                compiled.add(new Compiled(rule, chain.build(), null, policyOf));
+                compiled.add(new Compiled(rule, chain.build(), null, policyOf, new AtomicReference<>()));
             }
         }
         this.rules = List.copyOf(compiled);
@@ -120,7 +150,7 @@ public final class IngressLimiter {
                 : compiled.chain().tryAcquire(new Keyed(key), permits);
         String policy = compiled.policyOf().getOrDefault(decision.limiter(), decision.limiter());
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("RateLimit-Policy", RateLimitFields.policy(rule.limits()));
+        headers.put("RateLimit-Policy", compiled.policyField());
         if (decision.denied()) {
             long retry = RateLimitFields.retryAfterSeconds(decision.retryAfterNanos());
             boolean unavailable = decision.basis() == Decision.Basis.UNAVAILABLE_DENIED;

@@ -26,6 +26,7 @@ public final class IngressRule {
     private final String name;
     private final List<String> paths;
     private final List<Pattern> patterns;
+    private final boolean matchesAll;
     private final Set<String> methods;
     private final RequestKey key;
     private final List<Limit> limits;
@@ -36,6 +37,7 @@ public final class IngressRule {
         this.name = b.name;
         this.paths = List.copyOf(b.paths.isEmpty() ? List.of("/**") : b.paths);
         this.patterns = this.paths.stream().map(IngressRule::compile).toList();
+        this.matchesAll = this.paths.stream().anyMatch(p -> normalize(p).equals("/**"));
         this.methods = Set.copyOf(b.methods);
         this.key = b.key;
         this.limits = List.copyOf(b.limits);
@@ -111,6 +113,9 @@ public final class IngressRule {
         if (!methods.isEmpty() && !methods.contains(method.toUpperCase(Locale.ROOT))) {
             return false;
         }
+        if (matchesAll) {
+            return true;
+        }
         for (Pattern pattern : patterns) {
             if (pattern.matcher(normalizedPath).matches()) {
                 return true;
@@ -121,6 +126,9 @@ public final class IngressRule {
 
     /** The path as rules compare it: no ";parameters", no repeated or trailing slashes. */
     static String normalize(String path) {
+        if (isNormal(path)) {
+            return path;
+        }
         StringBuilder out = new StringBuilder(path.length() + 1);
         int i = 0;
         while (i < path.length()) {
@@ -148,6 +156,20 @@ public final class IngressRule {
             out.setLength(out.length() - 1);
         }
         return out.toString();
+    }
+
+    private static boolean isNormal(String path) {
+        int n = path.length();
+        if (n == 0 || path.charAt(0) != '/' || (n > 1 && path.charAt(n - 1) == '/')) {
+            return false;
+        }
+        for (int i = 1; i < n; i++) {
+            char c = path.charAt(i);
+            if (c == ';' || (c == '/' && path.charAt(i - 1) == '/')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Pattern compile(String pattern) {

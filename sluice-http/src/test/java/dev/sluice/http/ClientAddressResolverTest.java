@@ -111,6 +111,15 @@ class ClientAddressResolverTest {
     }
 
     @Test
+    void writesEveryPeerInCanonicalForm() {
+        ClientAddressResolver direct = ClientAddressResolver.peerOnly();
+        assertThat(direct.resolve(from(" 203.0.113.9 ")).key()).isEqualTo("203.0.113.9");
+        assertThat(direct.resolve(from("203.0.113.9:80")).key()).isEqualTo("203.0.113.9");
+        assertThat(direct.resolve(from("203.0.113.9")).address()).isEqualTo("203.0.113.9");
+        assertThat(direct.resolve(from("2001:DB8:0::1")).address()).isEqualTo("2001:db8::1");
+    }
+
+    @Test
     void takesAnIpv4MappedPeerAsIpv4() {
         assertThat(BEHIND_PROXIES.resolve(from("::ffff:203.0.113.9")).key()).isEqualTo("203.0.113.9");
         assertThat(BEHIND_PROXIES

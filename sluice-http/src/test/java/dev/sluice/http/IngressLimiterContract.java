@@ -319,6 +319,21 @@ abstract class IngressLimiterContract extends EngineFixture {
     }
 
     @Test
+    void thePolicyFieldFollowsALimitersUpdatedPolicy() {
+        RateLimiter limiter = limiter(FixedWindow.of(10, Duration.ofMinutes(1)));
+        IngressLimiter ingress = IngressLimiter.builder(sluice)
+                .rule(IngressRule.named("api").limit("calls", limiter).build())
+                .build();
+        assertThat(ingress.check(get("/", "203.0.113.9")).headers())
+                .containsEntry("RateLimit-Policy", "\"calls\";q=10;w=60");
+
+        limiter.updatePolicy(FixedWindow.of(20, Duration.ofSeconds(30)));
+
+        assertThat(ingress.check(get("/", "203.0.113.9")).headers())
+                .containsEntry("RateLimit-Policy", "\"calls\";q=20;w=30");
+    }
+
+    @Test
     void keysByAFunctionOfTheRequestAndHashesLongValues() {
         RateLimiter perTenant = limiter(FixedWindow.of(1, Duration.ofMinutes(1)));
         IngressLimiter ingress = IngressLimiter.builder(sluice)

@@ -1,0 +1,148 @@
+package dev.sluice.bench;
+
+import dev.sluice.Sluice;
+import dev.sluice.http.IngressLimiter;
+import dev.sluice.http.IngressRule;
+import dev.sluice.http.servlet.SluiceRateLimitFilter;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.TokenBucket;
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * One endpoint ({@code GET /hello}, a 2-byte body) in Jetty, for {@code bench/run-ingress.sh} to load with wrk:
+ * without a filter, behind Sluice's filter, or behind a Bucket4j filter with the same limit. Each filter keys by
+ * the client address ({@code getRemoteAddr}), as both libraries' defaults do.
+ *
+ * <p>Usage: {@code IngressServer plain|sluice|bucket4j PORT open|exact:N}: {@code open} is a limit no load
+ * reaches (a token bucket of 10^9 a second: every request is allowed, the filter's whole cost is measured);
+ * {@code exact:N} allows N requests per hour (Sluice: a fixed window; Bucket4j: N tokens refilled once an
+ * hour), so exactly N of a short run are answered 200. Prints {@code ready} when it listens, stops on SIGTERM.
+ */
+public final class IngressServer {
+    private IngressServer() {}
+
+    /**
+     * Runs the server.
+     *
+     * @param args mode, port, limit
+     * @throws Exception if Jetty cannot start
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            throw new IllegalArgumentException("usage: IngressServer plain|sluice|bucket4j PORT open|exact:N");
+        }
+        String mode = args[0];
+        int port = Integer.parseInt(args[1]);
+        long exact = args[2].startsWith("exact:") ? Long.parseLong(args[2].substring(6)) : 0;
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(port);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(
+                new ServletHolder(new HttpServlet() {
+                    @Override
+                    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+                        response.setContentType("text/plain");
+                        response.getOutputStream().write(OK);
+                    }
+                }),
+                "/*");
+        Sluice sluice = Sluice.inMemory();
+        Filter filter =
+                switch (mode) {
+                    case "plain" -> null;
+                    case "sluice" -> sluiceFilter(sluice, exact);
+                    case "bucket4j" -> new Bucket4jFilter(exact);
+                    default -> throw new IllegalArgumentException("mode must be plain, sluice or bucket4j, was " + mode);
+                };
+        if (filter != null) {
+            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+        }
+        server.setHandler(context);
+        server.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.stop();
+            } catch (Exception e) {
+                // stopping anyway
+            }
+            sluice.close();
+        }));
+        System.out.println("ready " + mode + " " + connector.getLocalPort());
+        server.join();
+    }
+
+    private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+
+    private static Filter sluiceFilter(Sluice sluice, long exact) {
+        var limiter = exact > 0
+                ? sluice.limiter("bench", FixedWindow.of(exact, Duration.ofHours(1)), LimiterOptions.defaults())
+                : sluice.limiter("bench", TokenBucket.of(1_000_000_000L, Duration.ofSeconds(1)));
+        return new SluiceRateLimitFilter(IngressLimiter.builder(sluice)
+                .rule(IngressRule.named("bench").limit(limiter).build())
+                .build());
+    }
+
+    /**
+     * A per-client Bucket4j filter as its Spring Boot starter builds one (a bucket per key in a concurrent map,
+     * a 429 with {@code X-Rate-Limit-Retry-After-Seconds} when empty, {@code X-Rate-Limit-Remaining} when not).
+     */
+    private static final class Bucket4jFilter implements Filter {
+        private final ConcurrentMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+        private final Bandwidth bandwidth;
+
+        Bucket4jFilter(long exact) {
+            this.bandwidth = exact > 0
+                    ? Bandwidth.builder().capacity(exact).refillIntervally(exact, Duration.ofHours(1)).build()
+                    : Bandwidth.builder()
+                            .capacity(1_000_000_000L)
+                            .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
+                            .build();
+        }
+
+        @Override
+        public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+                throws IOException, ServletException {
+            HttpServletResponse out = (HttpServletResponse) response;
+            Bucket bucket = buckets.computeIfAbsent(
+                    request.getRemoteAddr(), key -> Bucket.builder().addLimit(bandwidth).build());
+            ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+            if (probe.isConsumed()) {
+                out.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));
+                chain.doFilter(request, response);
+            } else {
+                out.setStatus(429);
+                out.setHeader(
+                        "X-Rate-Limit-Retry-After-Seconds",
+                        Long.toString(Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999) / 1_000_000_000)));
+                out.setContentType("application/json");
+                out.getOutputStream().write("{\"message\":\"Too many requests\"}".getBytes(StandardCharsets.US_ASCII));
+            }
+        }
+    }
+}
