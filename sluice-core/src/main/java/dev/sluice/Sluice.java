@@ -122,6 +122,28 @@ public interface Sluice extends AutoCloseable {
     <C> LimitChain.Builder<C> chain();
 
     /**
+     * Adds a listener that hears every limiter's decisions and every limiter and queue of this engine, now and
+     * later (see {@link EngineListener}). Before this returns it hears {@link EngineListener#onLimiterOpened} for
+     * each limiter and {@link EngineListener#onQueueOpened} for each queue the engine holds, once each; adding
+     * the same listener twice makes it hear everything twice.
+     *
+     * @param listener the listener
+     * @throws IllegalArgumentException if {@code listener} is null
+     * @throws IllegalStateException if the engine is closed
+     */
+    void addListener(EngineListener listener);
+
+    /**
+     * Removes a listener added before (one of its additions, if it was added more than once); it hears nothing
+     * more once this returns, except events being told to it at that moment on other threads.
+     *
+     * @param listener the listener, compared by identity
+     * @return whether it was there
+     * @throws IllegalStateException if the engine is closed (which drops every listener)
+     */
+    boolean removeListener(EngineListener listener);
+
+    /**
      * Closes every worker of its queues, giving running jobs 30 seconds on the engine's clock to finish (then
      * they go back to waiting), waits for that, and releases what the engine holds; from then on the engine
      * and everything it handed out refuse every use (see above). Idempotent: a second call does nothing and

@@ -1,6 +1,8 @@
 package dev.sluice.internal;
 
+import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
+import dev.sluice.internal.limit.EngineListeners;
 import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.InMemoryQueue;
@@ -23,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class InMemoryEngine implements Sluice {
     private final SluiceClock clock;
     private final InMemoryLimiters limiters;
+    private final EngineListeners listeners;
     private final ConcurrentHashMap<String, InMemoryQueue<?>> queues = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -37,7 +40,8 @@ public final class InMemoryEngine implements Sluice {
             throw new IllegalArgumentException("clock must not be null; use SluiceClock.system()");
         }
         this.clock = clock;
-        this.limiters = new InMemoryLimiters(this, clock);
+        this.listeners = new EngineListeners(this, closed::get);
+        this.limiters = new InMemoryLimiters(this, clock, listeners);
     }
 
     @Override
@@ -55,22 +59,34 @@ public final class InMemoryEngine implements Sluice {
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
         QueueChecks.checkQueue(name, codec, options);
-        InMemoryQueue<?> queue = queues.computeIfAbsent(name, n -> new InMemoryQueue<>(this, n, codec, options, clock));
-        if (closed.get()) {
-            // a close that ran while the queue was created may have missed it
-            queue.closeWorkers();
-            throw Limits.closed(this);
-        }
-        if (!queue.codec().equals(codec)) {
-            throw new IllegalArgumentException(
-                    "queue '" + name + "' is open with codec " + queue.codec() + "; it cannot be opened with " + codec);
-        }
+        InMemoryQueue<?> queue =
+                listeners.queue(queues, name, n -> new InMemoryQueue<>(this, n, codec, options, clock), opened -> {
+                    if (closed.get()) {
+                        // a close that ran while the queue was created may have missed it
+                        opened.closeWorkers();
+                        throw Limits.closed(this);
+                    }
+                    if (!opened.codec().equals(codec)) {
+                        throw new IllegalArgumentException("queue '" + name + "' is open with codec " + opened.codec()
+                                + "; it cannot be opened with " + codec);
+                    }
+                });
         return (JobQueue<T>) queue;
     }
 
     @Override
     public <C> LimitChain.Builder<C> chain() {
         return limiters.chain();
+    }
+
+    @Override
+    public void addListener(EngineListener listener) {
+        listeners.add(listener, limiters.all(), queues.values());
+    }
+
+    @Override
+    public boolean removeListener(EngineListener listener) {
+        return listeners.remove(listener);
     }
 
     /**
@@ -83,6 +99,7 @@ public final class InMemoryEngine implements Sluice {
             return;
         }
         limiters.close();
+        listeners.clear();
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         queues.values().forEach(queue -> closing.add(queue.closeWorkers()));
         queues.clear();

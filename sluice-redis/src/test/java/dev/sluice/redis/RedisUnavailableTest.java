@@ -3,6 +3,7 @@ package dev.sluice.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
@@ -111,6 +112,49 @@ class RedisUnavailableTest {
                 .isEqualTo(3);
         assertThat(events.named("unavailable:share")).hasSize(2);
         assertThat(events.named("recovered:share")).hasSize(1);
+    }
+
+    @Test
+    void anEngineListenerHearsEachLimitersOutageAndRecoveryAndItsDegradedDecisions() {
+        Events engineWide = new Events();
+        List<Basis> bases = new CopyOnWriteArrayList<>();
+        sluice.addListener(new EngineListener() {
+            @Override
+            public void onUnavailable(String limiter, Throwable cause) {
+                engineWide.onUnavailable(limiter, cause);
+            }
+
+            @Override
+            public void onRecovered(String limiter) {
+                engineWide.onRecovered(limiter);
+            }
+
+            @Override
+            public void onAllowed(String limiter, String key, long permits, Decision decision) {
+                bases.add(decision.basis());
+            }
+
+            @Override
+            public void onDenied(String limiter, String key, long permits, Decision decision) {
+                bases.add(decision.basis());
+            }
+        });
+        RateLimiter share = sluice.limiter(
+                "share", TEN_AN_HOUR, LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.1)));
+        RateLimiter closed = sluice.limiter("closed", TEN_AN_HOUR);
+
+        redis.kill();
+        share.tryAcquire("k");
+        share.tryAcquire("k");
+        closed.tryAcquire("k");
+        redis.restart();
+        await().atMost(Duration.ofSeconds(10)).until(() -> share.tryAcquire("k").basis() == Basis.LIMIT);
+
+        assertThat(engineWide.named("unavailable:share")).hasSize(1);
+        assertThat(engineWide.named("unavailable:closed")).hasSize(1);
+        assertThat(engineWide.named("recovered:share")).hasSize(1);
+        assertThat(bases.subList(0, 3)).containsExactly(Basis.FALLBACK, Basis.FALLBACK, Basis.UNAVAILABLE_DENIED);
+        assertThat(bases).last().isEqualTo(Basis.LIMIT);
     }
 
     /** Grants in a row for key "k" until the first denial, every decision on {@code basis}. */

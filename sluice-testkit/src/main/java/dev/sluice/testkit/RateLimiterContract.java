@@ -226,6 +226,16 @@ public abstract class RateLimiterContract {
         }
     }
 
+    /** Engine-wide listeners: every limiter's decisions, each limiter and queue once. */
+    @Nested
+    @DisplayName("engine-wide listeners: every limiter's decisions, each limiter and queue once")
+    class EngineListeners extends EngineListenerContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return RateLimiterContract.this.newEngine(clock);
+        }
+    }
+
     /** Closing the engine: every later use refuses, close is idempotent; what engines and limiters are. */
     @Nested
     @DisplayName("closing the engine: every later use refuses, close is idempotent; toString")

@@ -5,6 +5,7 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.time.SluiceClock;
+import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -16,21 +17,36 @@ public final class InMemoryLimiters {
     final Object engine;
 
     private final SluiceClock clock;
+    /** The engine-wide listeners: they hear every limiter's decisions, and each limiter {@link #limiter} creates. */
+    final EngineListeners listeners;
+
     private final ConcurrentHashMap<String, InMemoryRateLimiter> limiters = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** The limiters of {@code engine} (named in errors after it closes), deciding on {@code clock}. */
-    public InMemoryLimiters(Object engine, SluiceClock clock) {
+    /**
+     * The limiters of {@code engine} (named in errors after it closes), deciding on {@code clock} and telling
+     * {@code listeners}.
+     */
+    public InMemoryLimiters(Object engine, SluiceClock clock, EngineListeners listeners) {
         this.engine = engine;
         this.clock = clock;
+        this.listeners = listeners;
     }
 
-    /** As {@link dev.sluice.Sluice#limiter(String, LimitPolicy, LimiterOptions)}. */
+    /**
+     * As {@link dev.sluice.Sluice#limiter(String, LimitPolicy, LimiterOptions)}; a limiter it creates is announced
+     * to the engine's listeners before it is returned.
+     */
     public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
         checkOpen();
         Limits.checkLimiter(name, policy, options);
         return Limits.existing(
-                limiters.computeIfAbsent(name, n -> new InMemoryRateLimiter(this, n, policy, options)), policy);
+                listeners.limiter(limiters, name, n -> new InMemoryRateLimiter(this, n, policy, options)), policy);
+    }
+
+    /** The limiters made by {@link #limiter} and {@link #share}, a view that changes as they are made. */
+    public Collection<? extends RateLimiter> all() {
+        return limiters.values();
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.sluice.internal.limit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.time.SluiceClock;
@@ -16,8 +15,8 @@ final class InMemoryRateLimiter implements RateLimiter {
     private final String name;
     private final SluiceClock clock;
     private final LimiterOptions options;
-    /** The options' listener, made safe to call. */
-    final LimiterListener listener;
+    /** The options' listener and the engine's, made safe to call. */
+    final LimiterEvents listener;
 
     final KeyTable table;
     private volatile Algorithm algorithm;
@@ -27,7 +26,7 @@ final class InMemoryRateLimiter implements RateLimiter {
         this.name = name;
         this.clock = owner.clock();
         this.options = options;
-        this.listener = SafeListener.of(name, options.listener());
+        this.listener = owner.listeners.forLimiter(options.listener());
         this.algorithm = Algorithm.of(name, policy, clock, owner::isClosed);
         this.table = new KeyTable(name, options.maxKeys(), listener, clock.nanos());
     }
@@ -91,7 +90,7 @@ final class InMemoryRateLimiter implements RateLimiter {
     public boolean tryConsume(String key, long permits) {
         Algorithm current = checked(key, permits);
         checkConsumable(current);
-        if (listener != LimiterListener.NONE) {
+        if (!listener.quiet()) {
             return tryAcquire(key, permits).allowed();
         }
         return table.consume(key, current, clock.nanos(), permits) == Algorithm.GRANTED;
@@ -171,7 +170,7 @@ final class InMemoryRateLimiter implements RateLimiter {
             checkPermits(current, permits);
             checkConsumable(current);
             KeyState known = state;
-            if (known == null || listener != LimiterListener.NONE) {
+            if (known == null || !listener.quiet()) {
                 return tryAcquire(permits).allowed();
             }
             long now = clock.nanos();

@@ -17,18 +17,19 @@ public final class SafeListener implements LimiterListener {
         static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
     }
 
-    private final String limiter;
     private final LimiterListener listener;
     private final AtomicBoolean warned = new AtomicBoolean();
 
-    private SafeListener(String limiter, LimiterListener listener) {
-        this.limiter = limiter;
+    private SafeListener(LimiterListener listener) {
         this.listener = listener;
     }
 
-    /** {@code listener} of {@code limiter}, made safe to call; {@link LimiterListener#NONE} as it is. */
-    public static LimiterListener of(String limiter, LimiterListener listener) {
-        return listener == LimiterListener.NONE ? listener : new SafeListener(limiter, listener);
+    /**
+     * {@code listener}, made safe to call; {@link LimiterListener#NONE} as it is. Its first failure is a warning
+     * whichever limiter it heard, later ones are at debug level.
+     */
+    public static LimiterListener of(LimiterListener listener) {
+        return listener == LimiterListener.NONE ? listener : new SafeListener(listener);
     }
 
     @Override
@@ -36,7 +37,7 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onAllowed(limiter, key, permits, decision);
         } catch (RuntimeException e) {
-            failed("onAllowed", e);
+            failed(limiter, "onAllowed", e);
         }
     }
 
@@ -45,7 +46,7 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onDenied(limiter, key, permits, decision);
         } catch (RuntimeException e) {
-            failed("onDenied", e);
+            failed(limiter, "onDenied", e);
         }
     }
 
@@ -54,7 +55,7 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onEvicted(limiter, key);
         } catch (RuntimeException e) {
-            failed("onEvicted", e);
+            failed(limiter, "onEvicted", e);
         }
     }
 
@@ -63,7 +64,7 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onKeyTableFull(limiter, key);
         } catch (RuntimeException e) {
-            failed("onKeyTableFull", e);
+            failed(limiter, "onKeyTableFull", e);
         }
     }
 
@@ -72,7 +73,7 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onUnavailable(limiter, cause);
         } catch (RuntimeException e) {
-            failed("onUnavailable", e);
+            failed(limiter, "onUnavailable", e);
         }
     }
 
@@ -81,11 +82,11 @@ public final class SafeListener implements LimiterListener {
         try {
             listener.onRecovered(limiter);
         } catch (RuntimeException e) {
-            failed("onRecovered", e);
+            failed(limiter, "onRecovered", e);
         }
     }
 
-    private void failed(String event, RuntimeException e) {
+    private void failed(String limiter, String event, RuntimeException e) {
         String message =
                 "listener " + listener + " of limiter '" + limiter + "' threw from " + event + "; the decision stands";
         if (warned.compareAndSet(false, true)) {

@@ -22,7 +22,8 @@ class LimitsBindTest {
     private static final long MS = 1_000_000L;
 
     private final ManualClock clock = new ManualClock();
-    private final InMemoryLimiters limiters = new InMemoryLimiters("engine", clock);
+    private final InMemoryLimiters limiters =
+            new InMemoryLimiters("engine", clock, new EngineListeners("engine", () -> false));
     /** 2 permits, one back every 500 ms. */
     private final RateLimiter limiter =
             limiters.limiter("api", TokenBucket.of(2, Duration.ofSeconds(1)), LimiterOptions.defaults());

@@ -98,7 +98,7 @@ class SafeListenerTest {
     @Test
     void unavailabilityReachesTheListenerAndWhatItThrowsIsLoggedNotThrown() {
         ThrowingAvailabilityListener listener = new ThrowingAvailabilityListener();
-        LimiterListener safe = SafeListener.of("api", listener);
+        LimiterListener safe = SafeListener.of(listener);
 
         String log = logOf(() -> safe.onUnavailable("api", new IllegalStateException("redis down")));
 
@@ -109,7 +109,7 @@ class SafeListenerTest {
     @Test
     void recoveryReachesTheListenerAndWhatItThrowsIsLoggedNotThrown() {
         ThrowingAvailabilityListener listener = new ThrowingAvailabilityListener();
-        LimiterListener safe = SafeListener.of("api", listener);
+        LimiterListener safe = SafeListener.of(listener);
 
         String log = logOf(() -> safe.onRecovered("api"));
 
@@ -129,7 +129,7 @@ class SafeListenerTest {
                     }
                     throw new IllegalStateException("broken " + method.getName());
                 });
-        LimiterListener safe = SafeListener.of("api", throwing);
+        LimiterListener safe = SafeListener.of(throwing);
         Decision decision = new Decision(true, 1, 2, 0, 0, "api", dev.sluice.limit.Lease.NONE);
 
         String log = logOf(() -> {
@@ -146,6 +146,6 @@ class SafeListenerTest {
 
     @Test
     void theDoNothingListenerIsUsedAsItIs() {
-        assertThat(SafeListener.of("api", LimiterListener.NONE)).isSameAs(LimiterListener.NONE);
+        assertThat(SafeListener.of(LimiterListener.NONE)).isSameAs(LimiterListener.NONE);
     }
 }

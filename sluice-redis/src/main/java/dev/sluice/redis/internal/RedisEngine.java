@@ -1,8 +1,10 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.ChainBuilder;
+import dev.sluice.internal.limit.EngineListeners;
 import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.QueueChecks;
@@ -53,6 +55,8 @@ public final class RedisEngine implements Sluice {
     final int eventLogSize;
 
     private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
+    /** The engine-wide listeners: they hear every limiter's decisions and each limiter and queue opened. */
+    final EngineListeners listeners = new EngineListeners(this, this::isClosed);
 
     /** When Redis failed last: until {@link #retryAt}, limiters answer without asking it. */
     private volatile boolean down;
@@ -77,7 +81,7 @@ public final class RedisEngine implements Sluice {
         this.retryIntervalNanos = settings.retryInterval().toNanos();
         this.maxPayloadBytes = settings.maxPayloadBytes();
         this.eventLogSize = settings.eventLogSize();
-        this.fallback = new InMemoryLimiters(this, clock);
+        this.fallback = fallbackLimiters();
     }
 
     /** Connects as {@code settings} say and checks the server. */
@@ -105,7 +109,15 @@ public final class RedisEngine implements Sluice {
         Limits.checkLimiter(name, policy, options);
         LimitScript.checkSupported(name, policy);
         return Limits.existing(
-                limiters.computeIfAbsent(name, n -> new RedisRateLimiter(this, n, policy, options)), policy);
+                listeners.limiter(limiters, name, n -> new RedisRateLimiter(this, n, policy, options)), policy);
+    }
+
+    /**
+     * Limiters in this process for the shares of an outage: the Redis limiter they stand in for tells its
+     * listeners, so theirs hear nothing.
+     */
+    private InMemoryLimiters fallbackLimiters() {
+        return new InMemoryLimiters(this, clock, new EngineListeners(this, this::isClosed));
     }
 
     @Override
@@ -113,16 +125,18 @@ public final class RedisEngine implements Sluice {
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
         QueueChecks.checkQueue(name, codec, options);
-        RedisJobQueue<?> queue = queues.computeIfAbsent(name, n -> RedisJobQueue.open(this, n, codec, options));
-        if (!queue.codec().equals(codec)) {
-            throw new IllegalArgumentException(
-                    "queue '" + name + "' is open with codec " + queue.codec() + "; it cannot be opened with " + codec);
-        }
-        if (closed.get()) {
-            queue.closeWorkers();
-            queue.closeEvents();
-            throw Limits.closed(this);
-        }
+        RedisJobQueue<?> queue =
+                listeners.queue(queues, name, n -> RedisJobQueue.open(this, n, codec, options), opened -> {
+                    if (!opened.codec().equals(codec)) {
+                        throw new IllegalArgumentException("queue '" + name + "' is open with codec " + opened.codec()
+                                + "; it cannot be opened with " + codec);
+                    }
+                    if (closed.get()) {
+                        opened.closeWorkers();
+                        opened.closeEvents();
+                        throw Limits.closed(this);
+                    }
+                });
         return (JobQueue<T>) queue;
     }
 
@@ -138,6 +152,16 @@ public final class RedisEngine implements Sluice {
         });
     }
 
+    @Override
+    public void addListener(EngineListener listener) {
+        listeners.add(listener, limiters.values(), queues.values());
+    }
+
+    @Override
+    public boolean removeListener(EngineListener listener) {
+        return listeners.remove(listener);
+    }
+
     /** Closes the connection (and the client, if the engine made it); a second call does nothing. */
     @Override
     public void close() {
@@ -145,6 +169,7 @@ public final class RedisEngine implements Sluice {
             return;
         }
         limiters.clear();
+        listeners.clear();
         List<CompletableFuture<Void>> closing = new java.util.ArrayList<>();
         for (RedisJobQueue<?> queue : queues.values()) {
             closing.add(queue.closeWorkers());
@@ -312,7 +337,7 @@ public final class RedisEngine implements Sluice {
     private void succeeded() {
         if (down) {
             down = false;
-            fallback = new InMemoryLimiters(this, clock);
+            fallback = fallbackLimiters();
             probing.set(false);
         }
     }

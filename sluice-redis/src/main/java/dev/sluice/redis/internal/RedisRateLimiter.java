@@ -1,14 +1,13 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.limit.LimiterEvents;
 import dev.sluice.internal.limit.Limits;
-import dev.sluice.internal.limit.SafeListener;
 import dev.sluice.internal.limit.Waiting;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.WhenUnavailable;
@@ -31,7 +30,7 @@ final class RedisRateLimiter implements RateLimiter {
     private final String name;
     private final String keyStart;
     private final LimiterOptions options;
-    private final LimiterListener listener;
+    private final LimiterEvents listener;
     private final SluiceClock clock;
     private final AtomicBoolean toldUnavailable = new AtomicBoolean();
     private volatile LimitPolicy policy;
@@ -45,7 +44,7 @@ final class RedisRateLimiter implements RateLimiter {
         this.policy = policy;
         this.policyArgs = LimitScript.policyArgs(policy);
         this.options = options;
-        this.listener = SafeListener.of(name, options.listener());
+        this.listener = engine.listeners.forLimiter(options.listener());
         this.clock = engine.clock();
     }
 

@@ -1,0 +1,133 @@
+package dev.sluice.micrometer;
+
+import dev.sluice.EngineListener;
+import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
+import dev.sluice.limit.Decision;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.JobQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One engine bound to one registry: the engine listener that makes each limiter's and queue's meters and feeds
+ * the limiters' ones; each queue's own listener feeds its meters.
+ */
+final class Binding implements EngineListener {
+    private final Sluice sluice;
+    private final MeterRegistry registry;
+    private final MetricsOptions options;
+    private final MeterSet meters;
+    private final ConcurrentHashMap<String, LimiterMeters> limiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<JobQueue<?>, QueueMeters<?>> queues = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    Binding(Sluice sluice, MeterRegistry registry, MetricsOptions options) {
+        this.sluice = sluice;
+        this.registry = registry;
+        this.options = options;
+        this.meters = new MeterSet(registry, options);
+    }
+
+    /** Starts listening: the engine tells this binding of every limiter and queue it holds, and of later ones. */
+    void start() {
+        sluice.addListener(this);
+    }
+
+    /**
+     * The meters of limiter {@code name}, made at its first event: a decision of a limiter that existed before
+     * this binding may come before the engine tells of the limiter itself.
+     */
+    private LimiterMeters limiter(String name) {
+        LimiterMeters known = limiters.get(name);
+        return known != null ? known : limiters.computeIfAbsent(name, n -> new LimiterMeters(meters, n));
+    }
+
+    @Override
+    public void onLimiterOpened(RateLimiter limiter) {
+        limiter(limiter.name());
+    }
+
+    @Override
+    public void onQueueOpened(JobQueue<?> queue) {
+        open(queue);
+    }
+
+    private <T> void open(JobQueue<T> queue) {
+        if (closed || queues.containsKey(queue)) {
+            return;
+        }
+        QueueMeters<T> queueMeters = new QueueMeters<>(queue, registry, options, sluice.clock());
+        try {
+            queue.addListener(queueMeters);
+        } catch (RuntimeException e) {
+            queueMeters.remove();
+            throw e;
+        }
+        queues.put(queue, queueMeters);
+        if (closed) {
+            stop(queue, queueMeters);
+        }
+    }
+
+    @Override
+    public void onAllowed(String limiter, String key, long permits, Decision decision) {
+        limiter(limiter).decided(decision);
+    }
+
+    @Override
+    public void onDenied(String limiter, String key, long permits, Decision decision) {
+        limiter(limiter).decided(decision);
+    }
+
+    @Override
+    public void onEvicted(String limiter, String key) {
+        limiter(limiter).evicted();
+    }
+
+    @Override
+    public void onKeyTableFull(String limiter, String key) {
+        limiter(limiter).overflowed();
+    }
+
+    @Override
+    public void onUnavailable(String limiter, Throwable cause) {
+        limiter(limiter).unavailable();
+    }
+
+    @Override
+    public void onRecovered(String limiter) {
+        limiter(limiter).recovered();
+    }
+
+    /**
+     * Stops listening and removes every meter from the registry. An engine closed already has dropped its
+     * listeners itself.
+     */
+    void close() {
+        closed = true;
+        try {
+            sluice.removeListener(this);
+        } catch (IllegalStateException engineClosed) {
+            // the engine dropped every listener when it closed
+        }
+        queues.forEach(this::stop);
+        queues.clear();
+        meters.removeAll();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> void stop(JobQueue<T> queue, QueueMeters<?> queueMeters) {
+        try {
+            queue.removeListener((QueueMeters<T>) queueMeters);
+        } catch (IllegalStateException | SluiceException engineGone) {
+            // a closed engine refuses the call, and has dropped its queues' listeners
+        }
+        queueMeters.remove();
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceMetrics of " + sluice + " on " + registry.getClass().getSimpleName();
+    }
+}

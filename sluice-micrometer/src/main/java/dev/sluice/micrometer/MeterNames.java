@@ -1,0 +1,107 @@
+package dev.sluice.micrometer;
+
+/**
+ * The name of every meter {@link SluiceMetrics} registers, and of every tag key, in Micrometer's dot-separated
+ * lower-case form (a Prometheus registry writes {@code sluice.queue.jobs.added} as {@code
+ * sluice_queue_jobs_added_total}). Times are recorded in Micrometer's base unit for the registry (seconds for
+ * Prometheus). The README's "Metrics" section has the table of every meter, its type, its tags and what it counts.
+ */
+public final class MeterNames {
+    /** Counter: decisions of a limiter; tags {@link #LIMITER}, {@link #OUTCOME}, {@link #BASIS}. */
+    public static final String LIMITER_DECISIONS = "sluice.limiter.decisions";
+
+    /** Counter: times a limiter's engine became unavailable (once per outage); tag {@link #LIMITER}. */
+    public static final String LIMITER_OUTAGES = "sluice.limiter.outages";
+
+    /** Gauge: 1 while a limiter's engine is unavailable, else 0; tag {@link #LIMITER}. */
+    public static final String LIMITER_UNAVAILABLE = "sluice.limiter.unavailable";
+
+    /** Counter: idle keys a limiter dropped; tag {@link #LIMITER}. */
+    public static final String LIMITER_KEYS_EVICTED = "sluice.limiter.keys.evicted";
+
+    /** Counter: decisions made against a full key table's shared overflow; tag {@link #LIMITER}. */
+    public static final String LIMITER_KEYS_OVERFLOWED = "sluice.limiter.keys.overflowed";
+
+    /** Gauge: jobs of a queue in a state, read when the registry reads it; tags {@link #QUEUE}, {@link #STATE}. */
+    public static final String QUEUE_JOBS = "sluice.queue.jobs";
+
+    /** Counter: jobs added to a queue; tag {@link #QUEUE}. */
+    public static final String QUEUE_JOBS_ADDED = "sluice.queue.jobs.added";
+
+    /** Counter: jobs completed; tag {@link #QUEUE}. */
+    public static final String QUEUE_JOBS_COMPLETED = "sluice.queue.jobs.completed";
+
+    /** Counter: jobs failed for good; tag {@link #QUEUE}. */
+    public static final String QUEUE_JOBS_FAILED = "sluice.queue.jobs.failed";
+
+    /** Counter: failed attempts that will run again; tag {@link #QUEUE}. */
+    public static final String QUEUE_JOBS_RETRIED = "sluice.queue.jobs.retried";
+
+    /** Counter: jobs their processor returned as rate-limited; tags {@link #QUEUE}, {@link #SCOPE}. */
+    public static final String QUEUE_JOBS_RATE_LIMITED = "sluice.queue.jobs.rate.limited";
+
+    /** Counter: jobs their processor asked to run again later; tag {@link #QUEUE}. */
+    public static final String QUEUE_JOBS_RESCHEDULED = "sluice.queue.jobs.rescheduled";
+
+    /** Counter: queue events this process's listener missed (Redis's bounded event log); tag {@link #QUEUE}. */
+    public static final String QUEUE_EVENTS_MISSED = "sluice.queue.events.missed";
+
+    /** Timer: from a job being ready to its attempt's start; tag {@link #QUEUE}. */
+    public static final String QUEUE_WAIT = "sluice.queue.wait";
+
+    /** Timer: from an attempt's start to its end; tags {@link #QUEUE}, {@link #OUTCOME}. */
+    public static final String QUEUE_PROCESSING = "sluice.queue.processing";
+
+    /** Gauge: as {@link #QUEUE_JOBS}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #STATE}. */
+    public static final String GROUP_JOBS = "sluice.queue.group.jobs";
+
+    /** Counter: as {@link #QUEUE_JOBS_ADDED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_JOBS_ADDED = "sluice.queue.group.jobs.added";
+
+    /** Counter: as {@link #QUEUE_JOBS_COMPLETED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_JOBS_COMPLETED = "sluice.queue.group.jobs.completed";
+
+    /** Counter: as {@link #QUEUE_JOBS_FAILED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_JOBS_FAILED = "sluice.queue.group.jobs.failed";
+
+    /** Counter: as {@link #QUEUE_JOBS_RETRIED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_JOBS_RETRIED = "sluice.queue.group.jobs.retried";
+
+    /** Counter: as {@link #QUEUE_JOBS_RATE_LIMITED}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #SCOPE}. */
+    public static final String GROUP_JOBS_RATE_LIMITED = "sluice.queue.group.jobs.rate.limited";
+
+    /** Counter: as {@link #QUEUE_JOBS_RESCHEDULED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_JOBS_RESCHEDULED = "sluice.queue.group.jobs.rescheduled";
+
+    /** Timer: as {@link #QUEUE_WAIT}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_WAIT = "sluice.queue.group.wait";
+
+    /** Timer: as {@link #QUEUE_PROCESSING}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #OUTCOME}. */
+    public static final String GROUP_PROCESSING = "sluice.queue.group.processing";
+
+    /** Tag key: the limiter's name. */
+    public static final String LIMITER = "limiter";
+
+    /**
+     * Tag key: {@code allowed} or {@code denied} for a decision; how an attempt ended for processing time
+     * ({@code completed}, {@code failed}, {@code timed_out}, {@code rate_limited}, {@code rescheduled}).
+     */
+    public static final String OUTCOME = "outcome";
+
+    /** Tag key: what a decision rests on: {@code limit}, {@code fallback}, {@code unavailable_allowed}, {@code unavailable_denied}. */
+    public static final String BASIS = "basis";
+
+    /** Tag key: the queue's name. */
+    public static final String QUEUE = "queue";
+
+    /** Tag key: the group's name. */
+    public static final String GROUP = "group";
+
+    /** Tag key: a job state: {@code waiting}, {@code delayed}, {@code active}, {@code completed}, {@code failed}. */
+    public static final String STATE = "state";
+
+    /** Tag key: what a rate-limited job paused: {@code group} or {@code queue}. */
+    public static final String SCOPE = "scope";
+
+    private MeterNames() {}
+}
