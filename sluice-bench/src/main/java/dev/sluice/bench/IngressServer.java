@@ -32,14 +32,17 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * One endpoint ({@code GET /hello}, a 2-byte body) in Jetty, for {@code bench/run-ingress.sh} to load with wrk:
- * without a filter, behind Sluice's filter, or behind a Bucket4j filter with the same limit. Each filter keys by
- * the client address ({@code getRemoteAddr}), as both libraries' defaults do.
+ * One endpoint (a 2-byte body) in Jetty, for {@code bench/run-ingress.sh} to load with wrk, under four paths
+ * served by one process: {@code /plain/hello} without a filter, {@code /noop/hello} behind a filter that only
+ * passes the request on (what any servlet filter costs in Jetty), {@code /sluice/hello} behind Sluice's filter and
+ * {@code /bucket4j/hello} behind a Bucket4j filter with the same limit. Each limit keys by the client address
+ * ({@code getRemoteAddr}), as both libraries' defaults do. One process for all four, so that they run on the same
+ * JIT-compiled Jetty and can be loaded in quick turns.
  *
- * <p>Usage: {@code IngressServer plain|sluice|bucket4j PORT open|exact:N}: {@code open} is a limit no load
- * reaches (a token bucket of 10^9 a second: every request is allowed, the filter's whole cost is measured);
- * {@code exact:N} allows N requests per hour (Sluice: a fixed window; Bucket4j: N tokens refilled once an
- * hour), so exactly N of a short run are answered 200. Prints {@code ready} when it listens, stops on SIGTERM.
+ * <p>Usage: {@code IngressServer PORT open|exact:N}: {@code open} is a limit no load reaches (a token bucket of
+ * 10^9 a second: every request is allowed, the filter's whole cost is measured); {@code exact:N} allows N requests
+ * per hour (Sluice: a fixed window; Bucket4j: N tokens refilled once an hour), so exactly N of a short run are
+ * answered 200. Prints {@code ready} when it listens, stops on SIGTERM.
  */
 public final class IngressServer {
     private IngressServer() {}
@@ -47,16 +50,15 @@ public final class IngressServer {
     /**
      * Runs the server.
      *
-     * @param args mode, port, limit
+     * @param args port, limit
      * @throws Exception if Jetty cannot start
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: IngressServer plain|sluice|bucket4j PORT open|exact:N");
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: IngressServer PORT open|exact:N");
         }
-        String mode = args[0];
-        int port = Integer.parseInt(args[1]);
-        long exact = args[2].startsWith("exact:") ? Long.parseLong(args[2].substring(6)) : 0;
+        int port = Integer.parseInt(args[0]);
+        long exact = args[1].startsWith("exact:") ? Long.parseLong(args[1].substring(6)) : 0;
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -73,16 +75,14 @@ public final class IngressServer {
                 }),
                 "/*");
         Sluice sluice = Sluice.inMemory();
-        Filter filter =
-                switch (mode) {
-                    case "plain" -> null;
-                    case "sluice" -> sluiceFilter(sluice, exact);
-                    case "bucket4j" -> new Bucket4jFilter(exact);
-                    default -> throw new IllegalArgumentException("mode must be plain, sluice or bucket4j, was " + mode);
-                };
-        if (filter != null) {
-            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
-        }
+        context.addFilter(
+                new FilterHolder((request, response, chain) -> chain.doFilter(request, response)),
+                "/noop/*",
+                EnumSet.of(DispatcherType.REQUEST));
+        context.addFilter(
+                new FilterHolder(sluiceFilter(sluice, exact)), "/sluice/*", EnumSet.of(DispatcherType.REQUEST));
+        context.addFilter(
+                new FilterHolder(new Bucket4jFilter(exact)), "/bucket4j/*", EnumSet.of(DispatcherType.REQUEST));
         server.setHandler(context);
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -93,7 +93,7 @@ public final class IngressServer {
             }
             sluice.close();
         }));
-        System.out.println("ready " + mode + " " + connector.getLocalPort());
+        System.out.println("ready " + connector.getLocalPort());
         server.join();
     }
 
@@ -118,7 +118,10 @@ public final class IngressServer {
 
         Bucket4jFilter(long exact) {
             this.bandwidth = exact > 0
-                    ? Bandwidth.builder().capacity(exact).refillIntervally(exact, Duration.ofHours(1)).build()
+                    ? Bandwidth.builder()
+                            .capacity(exact)
+                            .refillIntervally(exact, Duration.ofHours(1))
+                            .build()
                     : Bandwidth.builder()
                             .capacity(1_000_000_000L)
                             .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
@@ -130,7 +133,8 @@ public final class IngressServer {
                 throws IOException, ServletException {
             HttpServletResponse out = (HttpServletResponse) response;
             Bucket bucket = buckets.computeIfAbsent(
-                    request.getRemoteAddr(), key -> Bucket.builder().addLimit(bandwidth).build());
+                    request.getRemoteAddr(),
+                    key -> Bucket.builder().addLimit(bandwidth).build());
             ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
             if (probe.isConsumed()) {
                 out.setHeader("X-Rate-Limit-Remaining", Long.toString(probe.getRemainingTokens()));

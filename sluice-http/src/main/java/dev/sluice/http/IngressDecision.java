@@ -1,6 +1,7 @@
 package dev.sluice.http;
 
 import dev.sluice.limit.Decision;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 
@@ -10,23 +11,31 @@ import java.util.Optional;
  *
  * <p>An allowed request carries the headers too, to be set on its response: the RateLimit fields tell clients
  * how much is left. A request with a concurrency limit holds its permit until {@link #release()} is called,
- * when its response is done.
- *
- * @param outcome what happens to the request
- * @param rule the name of the rule that matched, or null if none did
- * @param client the request's client, or null if no rule matched
- * @param headers response headers to set, in order (empty when no rule matched or the client is exempt)
- * @param problem for a denial, an RFC 9457 {@code application/problem+json} body naming the policy and the
- *     retry time; else null
- * @param decision the limits' decision, or null if no rule matched or the client is exempt
+ * when its response is done. Immutable.
  */
-public record IngressDecision(
-        Outcome outcome,
-        String rule,
-        ClientAddress client,
-        Map<String, String> headers,
-        String problem,
-        Decision decision) {
+public final class IngressDecision {
+    private final Outcome outcome;
+    private final String rule;
+    private final ClientAddress client;
+    private final Map<String, String> headers;
+    private final String problem;
+    private final Decision decision;
+
+    /** Takes {@code headers} as they are: the limiter made them for this decision alone. */
+    IngressDecision(
+            Outcome outcome,
+            String rule,
+            ClientAddress client,
+            Map<String, String> headers,
+            String problem,
+            Decision decision) {
+        this.outcome = outcome;
+        this.rule = rule;
+        this.client = client;
+        this.headers = Collections.unmodifiableMap(headers);
+        this.problem = problem;
+        this.decision = decision;
+    }
 
     /** What happens to a request. */
     public enum Outcome {
@@ -44,15 +53,48 @@ public record IngressDecision(
     public static final String PROBLEM_MEDIA_TYPE = "application/problem+json";
 
     /**
-     * Copies the headers.
+     * What happens to the request.
      *
-     * @throws IllegalArgumentException if the outcome or headers are null
+     * @return the outcome
      */
-    public IngressDecision {
-        if (outcome == null || headers == null) {
-            throw new IllegalArgumentException("outcome and headers of an ingress decision must not be null");
-        }
-        headers = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(headers));
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /**
+     * The rule that matched.
+     *
+     * @return its name, or null if none did
+     */
+    public String rule() {
+        return rule;
+    }
+
+    /**
+     * The request's client, as the resolver found it.
+     *
+     * @return the client, or null if no rule matched
+     */
+    public ClientAddress client() {
+        return client;
+    }
+
+    /**
+     * Response headers to set, in order: the RateLimit fields, and on a denial {@code Retry-After}.
+     *
+     * @return the headers, read-only; empty when no rule matched or the client is exempt
+     */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /**
+     * For a denial, an RFC 9457 {@code application/problem+json} body naming the policy and the retry time.
+     *
+     * @return the body, or null if the request goes on
+     */
+    public String problem() {
+        return problem;
     }
 
     /**
@@ -94,5 +136,11 @@ public record IngressDecision(
         if (decision != null) {
             decision.release();
         }
+    }
+
+    @Override
+    public String toString() {
+        return "IngressDecision[" + outcome + (rule == null ? "" : ", rule " + rule)
+                + (client == null ? "" : ", client " + client) + "]";
     }
 }

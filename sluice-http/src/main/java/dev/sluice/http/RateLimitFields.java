@@ -39,12 +39,8 @@ final class RateLimitFields {
 
     /** {@code "burst";r=17;t=42}: the policy that decided, what is left of it, and when it is full or allows. */
     static String limit(String policy, long remaining, long seconds) {
-        return string(new StringBuilder(), policy)
-                .append(";r=")
-                .append(Math.max(0, remaining))
-                .append(";t=")
-                .append(Math.max(0, seconds))
-                .toString();
+        // policy names are letters, digits and . _ - : (IngressRule.checkName): nothing to escape
+        return "\"" + policy + "\";r=" + Math.max(0, remaining) + ";t=" + Math.max(0, seconds);
     }
 
     /** The seconds over which a policy's quota comes back: its window, or the time to refill from empty. */

@@ -111,8 +111,10 @@ public final class SluiceRateLimitFilter implements Filter {
         public String path() {
             String servletPath = request.getServletPath();
             String info = request.getPathInfo();
-            String path = (servletPath == null ? "" : servletPath) + (info == null ? "" : info);
-            return path.isEmpty() ? "/" : path;
+            if (servletPath == null || servletPath.isEmpty()) {
+                return info == null || info.isEmpty() ? "/" : info;
+            }
+            return info == null ? servletPath : servletPath + info;
         }
 
         @Override
