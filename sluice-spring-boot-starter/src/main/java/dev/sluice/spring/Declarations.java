@@ -1,0 +1,296 @@
+package dev.sluice.spring;
+
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.SlidingWindowCounter;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.WorkerOptions;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Turns the bound {@link SluiceProperties} into Sluice's values. Every check names the full property, so that a
+ * mistake in {@code application.yml} is found by its name; the core's own range checks stay the last word.
+ */
+final class Declarations {
+    static final String DURATION = "a positive duration such as 500ms, 10s, 1m or PT10S";
+    private static final String COUNT = "a whole number, at least 1";
+
+    /** The policies by their property value, in the documented order, each with the properties it takes. */
+    private static final Map<String, Kind> KINDS = kinds();
+
+    private Declarations() {}
+
+    /** A policy as written in properties: which fields it takes and how it is made from them. */
+    private record Kind(String name, List<String> fields, Function<Fields, LimitPolicy> make) {}
+
+    /** The policy fields of one declaration, read with their full property names. */
+    private record Fields(String prefix, Map<String, Object> given) {
+        long count(String field, Long fallback) {
+            return atLeastOne(prefix + field, given(field, fallback, COUNT));
+        }
+
+        Duration span(String field, Duration fallback) {
+            return positive(prefix + field, given(field, fallback, DURATION));
+        }
+
+        @SuppressWarnings("unchecked")
+        private <V> V given(String field, V fallback, String allowed) {
+            V value = (V) given.get(field);
+            if (value != null) {
+                return value;
+            }
+            if (fallback == null) {
+                throw new SluicePropertyException(
+                        prefix + field, null, "policy '" + given.get("policy") + "' needs it", allowed);
+            }
+            return fallback;
+        }
+    }
+
+    private static Map<String, Kind> kinds() {
+        Map<String, Kind> kinds = new LinkedHashMap<>();
+        List<Kind> all = List.of(
+                new Kind(
+                        "token-bucket",
+                        List.of("limit", "period", "refill"),
+                        f -> TokenBucket.of(
+                                f.count("limit", null),
+                                f.count("refill", f.count("limit", null)),
+                                f.span("period", null))),
+                new Kind(
+                        "fixed-window",
+                        List.of("limit", "window"),
+                        f -> FixedWindow.of(f.count("limit", null), f.span("window", null))),
+                new Kind(
+                        "sliding-window-log",
+                        List.of("limit", "window"),
+                        f -> SlidingWindowLog.of(f.count("limit", null), f.span("window", null))),
+                new Kind(
+                        "sliding-window-counter",
+                        List.of("limit", "window"),
+                        f -> SlidingWindowCounter.of(f.count("limit", null), f.span("window", null))),
+                new Kind(
+                        "gcra",
+                        List.of("limit", "period", "burst"),
+                        f -> Gcra.of(
+                                f.count("limit", null),
+                                f.span("period", null),
+                                f.count("burst", f.count("limit", null)))),
+                new Kind(
+                        "concurrency",
+                        List.of("limit", "lease-timeout"),
+                        f -> ConcurrencyLimit.of(
+                                f.count("limit", null), f.span("lease-timeout", Duration.ofMinutes(1)))));
+        all.forEach(kind -> kinds.put(kind.name(), kind));
+        return Collections.unmodifiableMap(kinds);
+    }
+
+    /**
+     * The policy of {@code sluice.limiters.NAME}.
+     *
+     * @throws SluicePropertyException naming the first bad property
+     */
+    static LimitPolicy policy(String name, SluiceProperties.Limiter limiter) {
+        Map<String, Object> given = new LinkedHashMap<>();
+        given.put("policy", limiter.policy());
+        given.put("limit", limiter.limit());
+        given.put("window", limiter.window());
+        given.put("period", limiter.period());
+        given.put("refill", limiter.refill());
+        given.put("burst", limiter.burst());
+        given.put("lease-timeout", limiter.leaseTimeout());
+        return policy("sluice.limiters." + name + ".", given, allPolicies());
+    }
+
+    /**
+     * A queue's or a group's rate, written under {@code prefix} (ending in {@code rate.}); null if none.
+     *
+     * @throws SluicePropertyException naming the first bad property, a concurrency policy included
+     */
+    static LimitPolicy rate(String prefix, SluiceProperties.Rate rate) {
+        if (rate == null) {
+            return null;
+        }
+        Map<String, Object> given = new LinkedHashMap<>();
+        given.put("policy", rate.policy());
+        given.put("limit", rate.limit());
+        given.put("window", rate.window());
+        given.put("period", rate.period());
+        given.put("refill", rate.refill());
+        given.put("burst", rate.burst());
+        return policy(prefix, given, ratePolicies());
+    }
+
+    private static LimitPolicy policy(String prefix, Map<String, Object> given, String allowed) {
+        String policyName = (String) given.get("policy");
+        Kind kind = policyName == null ? null : KINDS.get(policyName.strip().toLowerCase(Locale.ROOT));
+        if (kind == null || !List.of(allowed.split(", ")).contains(kind.name())) {
+            throw new SluicePropertyException(
+                    prefix + "policy",
+                    policyName,
+                    policyName == null ? "every limit needs a policy" : "no such policy here",
+                    allowed);
+        }
+        for (Map.Entry<String, Object> field : given.entrySet()) {
+            if (field.getValue() != null
+                    && !field.getKey().equals("policy")
+                    && !kind.fields().contains(field.getKey())) {
+                throw new SluicePropertyException(
+                        prefix + field.getKey(),
+                        field.getValue(),
+                        "policy '" + kind.name() + "' does not take it",
+                        "for " + kind.name() + ": " + String.join(", ", kind.fields()));
+            }
+        }
+        given.put("policy", kind.name());
+        Fields fields = new Fields(prefix, given);
+        return core(prefix + "policy", kind.name(), () -> kind.make().apply(fields));
+    }
+
+    /**
+     * The options of {@code sluice.limiters.NAME}.
+     *
+     * @throws SluicePropertyException naming the first bad property
+     */
+    static LimiterOptions limiterOptions(String name, SluiceProperties.Limiter limiter) {
+        String prefix = "sluice.limiters." + name + ".";
+        LimiterOptions options = LimiterOptions.defaults();
+        if (limiter.maxKeys() != null) {
+            int maxKeys = limiter.maxKeys();
+            options = core(
+                    prefix + "max-keys",
+                    maxKeys,
+                    () -> LimiterOptions.defaults().withMaxKeys(maxKeys));
+        }
+        if (limiter.whenUnavailable() != null) {
+            options = options.withWhenUnavailable(
+                    whenUnavailable(prefix + "when-unavailable", limiter.whenUnavailable()));
+        }
+        return options;
+    }
+
+    static WhenUnavailable whenUnavailable(String property, String value) {
+        String allowed = "fail-closed, fail-open or fall-back:SHARE (SHARE above 0 and at most 1, such as 0.25)";
+        String text = value.strip().toLowerCase(Locale.ROOT);
+        switch (text) {
+            case "fail-closed":
+                return WhenUnavailable.failClosed();
+            case "fail-open":
+                return WhenUnavailable.failOpen();
+            default:
+                if (text.startsWith("fall-back:")) {
+                    double share;
+                    try {
+                        share = Double.parseDouble(text.substring("fall-back:".length()));
+                    } catch (NumberFormatException e) {
+                        throw new SluicePropertyException(property, value, "the share is not a number", allowed);
+                    }
+                    if (!(share > 0 && share <= 1)) {
+                        throw new SluicePropertyException(
+                                property, value, "the share must be above 0 and at most 1", allowed);
+                    }
+                    return WhenUnavailable.fallBack(share);
+                }
+                throw new SluicePropertyException(property, value, "not an answer for an unavailable engine", allowed);
+        }
+    }
+
+    /**
+     * The options of {@code sluice.queues.NAME}.
+     *
+     * @throws SluicePropertyException naming the first bad property
+     */
+    static QueueOptions queueOptions(String name, SluiceProperties.Queue queue) {
+        String prefix = "sluice.queues." + name + ".";
+        QueueOptions.Builder builder = QueueOptions.builder().rate(rate(prefix + "rate.", queue.rate()));
+        if (queue.concurrency() != null) {
+            builder.concurrency(atLeastOne(prefix + "concurrency", queue.concurrency()));
+        }
+        if (queue.maxWaiting() != null) {
+            builder.maxWaiting(atLeastOne(prefix + "max-waiting", queue.maxWaiting()));
+        }
+        SluiceProperties.Group group = queue.group();
+        if (group != null) {
+            String groupPrefix = prefix + "group.";
+            GroupLimits limits = GroupLimits.none().withRate(rate(groupPrefix + "rate.", group.rate()));
+            if (group.concurrency() != null) {
+                limits = limits.withConcurrency(atLeastOne(groupPrefix + "concurrency", group.concurrency()));
+            }
+            if (group.maxWaiting() != null) {
+                limits = limits.withMaxWaiting(atLeastOne(groupPrefix + "max-waiting", group.maxWaiting()));
+            }
+            builder.groupDefaults(limits);
+        }
+        return builder.build();
+    }
+
+    /**
+     * The options of the worker of {@code sluice.queues.NAME}, started by the application context.
+     *
+     * @throws SluicePropertyException naming the first bad property
+     */
+    static WorkerOptions workerOptions(String name, SluiceProperties.Worker worker) {
+        String prefix = "sluice.queues." + name + ".worker.";
+        int concurrency = worker.concurrency() == null ? 1 : worker.concurrency();
+        WorkerOptions options = core(prefix + "concurrency", concurrency, () -> WorkerOptions.concurrency(concurrency))
+                .withAutoStart(false);
+        if (worker.leaseTime() != null) {
+            WorkerOptions base = options;
+            options = core(prefix + "lease-time", worker.leaseTime(), () -> base.withLeaseTime(worker.leaseTime()));
+        }
+        if (worker.maxStalls() != null) {
+            WorkerOptions base = options;
+            options = core(prefix + "max-stalls", worker.maxStalls(), () -> base.withMaxStalls(worker.maxStalls()));
+        }
+        return options;
+    }
+
+    static String allPolicies() {
+        return String.join(", ", KINDS.keySet());
+    }
+
+    private static String ratePolicies() {
+        return String.join(
+                ", ",
+                KINDS.keySet().stream().filter(k -> !k.equals("concurrency")).toList());
+    }
+
+    static <N extends Number> N atLeastOne(String property, N value) {
+        if (value.longValue() < 1) {
+            throw new SluicePropertyException(property, value, "must be at least 1", COUNT);
+        }
+        return value;
+    }
+
+    static Duration positive(String property, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new SluicePropertyException(property, value, "must be above zero", DURATION);
+        }
+        return value;
+    }
+
+    /** Runs a core factory, whose range checks name the bad value, and reports a refusal as {@code property}'s. */
+    static <T> T core(String property, Object value, Supplier<T> make) {
+        try {
+            return make.get();
+        } catch (SluicePropertyException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new SluicePropertyException(property, value, e.getMessage(), "the range that message names");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.sluice.spring;
+
+import dev.sluice.Sluice;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The engine ({@link Sluice}: Redis when {@code sluice.redis.url} is set or the application has a Lettuce {@code
+ * RedisClient} bean, in memory otherwise), the {@link SluiceRegistry} of the limiters and queues declared in
+ * properties, and the workers of declared queues, which start with the context and close with the deadline
+ * {@code sluice.shutdown.deadline} when it stops. Each bean backs off when the application defines its own: a
+ * {@code Sluice} or {@code SluiceRegistry} bean, or a bean named {@code sluiceWorkers}.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(SluiceProperties.class)
+public final class SluiceAutoConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceAutoConfiguration.class);
+
+    SluiceAutoConfiguration() {}
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    Sluice sluice(SluiceProperties properties, ConfigurableListableBeanFactory beans) {
+        SluiceProperties.Redis redis = properties.redis();
+        boolean redisPresent = ClassUtils.isPresent("dev.sluice.redis.RedisSluice", beans.getBeanClassLoader());
+        if (redis.url() != null && !redisPresent) {
+            throw new SluicePropertyException(
+                    "sluice.redis.url",
+                    redis.url(),
+                    "the Redis engine is not on the classpath",
+                    "a URL with dev.sluice:sluice-redis on the classpath, or no URL for the in-memory engine");
+        }
+        boolean onRedis =
+                redisPresent && (redis.url() != null || (redis.enabled() && RedisEngineConfiguration.hasClient(beans)));
+        Sluice sluice = onRedis ? RedisEngineConfiguration.create(redis, beans) : Sluice.inMemory();
+        LOG.info("Sluice engine: {}", sluice);
+        return sluice;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SluiceRegistry sluiceRegistry(Sluice sluice, SluiceProperties properties) {
+        return SluiceRegistry.open(sluice, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "sluiceWorkers")
+    SluiceWorkers sluiceWorkers(SluiceRegistry registry, SluiceProperties properties, ListableBeanFactory beans) {
+        return SluiceWorkers.plan(registry, properties, beans);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.sluice.spring;
+
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The workers of the queues declared with a {@code worker.processor}: they start with the application context
+ * (before the web server takes requests) and close when it stops (after the web server stopped taking them),
+ * giving running jobs {@code sluice.shutdown.deadline}; jobs still running then go back to waiting. A stopped
+ * context that starts again gets new workers.
+ */
+final class SluiceWorkers implements SmartLifecycle {
+    /** Below the web server's phases (graceful shutdown and start/stop), so it starts before and stops after them. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+    private record Planned(JobQueue<String> queue, Processor<String> processor, WorkerOptions options) {}
+
+    private final List<Planned> planned;
+    private final Duration deadline;
+    private List<Worker<String>> running = List.of();
+
+    private SluiceWorkers(List<Planned> planned, Duration deadline) {
+        this.planned = List.copyOf(planned);
+        this.deadline = deadline;
+    }
+
+    /** Finds each declared worker's processor bean, checking the worker's properties. */
+    @SuppressWarnings("unchecked")
+    static SluiceWorkers plan(SluiceRegistry registry, SluiceProperties properties, ListableBeanFactory beans) {
+        Duration deadline = properties.shutdown().deadline();
+        if (deadline == null || deadline.isNegative()) {
+            throw new SluicePropertyException(
+                    "sluice.shutdown.deadline", deadline, "must not be negative", "0s or a " + Declarations.DURATION);
+        }
+        List<Planned> planned = new ArrayList<>();
+        properties.queues().forEach((name, queue) -> {
+            if (queue.worker() == null) {
+                return;
+            }
+            String property = "sluice.queues." + name + ".worker.processor";
+            String processorName = queue.worker().processor();
+            String allowed = "the name of a dev.sluice.queue.Processor bean; this context has "
+                    + Arrays.toString(beans.getBeanNamesForType(Processor.class));
+            if (processorName == null) {
+                throw new SluicePropertyException(property, null, "a worker needs a processor", allowed);
+            }
+            Processor<String> processor;
+            try {
+                processor = beans.getBean(processorName, Processor.class);
+            } catch (BeansException e) {
+                throw new SluicePropertyException(
+                        property, processorName, "names no Processor bean (" + e.getMessage() + ")", allowed);
+            }
+            planned.add(new Planned(registry.queue(name), processor, Declarations.workerOptions(name, queue.worker())));
+        });
+        return new SluiceWorkers(planned, deadline);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (!running.isEmpty()) {
+            return;
+        }
+        List<Worker<String>> started = new ArrayList<>();
+        for (Planned worker : planned) {
+            Worker<String> one = worker.queue().worker(worker.processor(), worker.options());
+            one.start();
+            started.add(one);
+        }
+        running = List.copyOf(started);
+    }
+
+    @Override
+    public void stop() {
+        CompletableFuture.allOf(closeAll()).join();
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        CompletableFuture.allOf(closeAll()).whenComplete((done, failure) -> callback.run());
+    }
+
+    private synchronized CompletableFuture<?>[] closeAll() {
+        CompletableFuture<?>[] closing =
+                running.stream().map(w -> w.closeAsync(deadline)).toArray(CompletableFuture[]::new);
+        running = List.of();
+        return closing;
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return !running.isEmpty();
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** The workers running now, for tests. */
+    synchronized List<Worker<String>> running() {
+        return running;
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceWorkers[" + planned.size() + " planned, " + running.size() + " running, deadline " + deadline
+                + "]";
+    }
+}

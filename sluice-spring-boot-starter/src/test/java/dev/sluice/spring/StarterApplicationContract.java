@@ -1,0 +1,103 @@
+package dev.sluice.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.Sluice;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The test application on a real Tomcat, as a user runs it: what {@code application.yml} declares holds over HTTP,
+ * and Actuator shows Sluice's state. Subclassed once per engine.
+ */
+abstract class StarterApplicationContract {
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    SluiceRegistry registry;
+
+    @Autowired
+    Sluice sluice;
+
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void answersTheLimitOfApplicationYmlExactlyThenTooManyRequestsWithRetryAfter() throws Exception {
+        List<Integer> statuses = new ArrayList<>();
+        HttpResponse<String> last = null;
+        for (int i = 0; i < 5; i++) {
+            last = get("/api/hello");
+            statuses.add(last.statusCode());
+        }
+        assertThat(statuses).containsExactly(200, 200, 200, 429, 429);
+        assertThat(last.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        assertThat(last.headers().firstValue("RateLimit-Policy"))
+                .hasValueSatisfying(v -> assertThat(v).contains("\"api-burst\";q=3"));
+        assertThat(last.headers().firstValue("X-RateLimit-Limit")).isPresent();
+        assertThat(last.body()).contains("\"rule\":\"api\"");
+        assertThat(get("/open").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void healthShowsSluiceUpWithEachQueuesBacklog() throws Exception {
+        HttpResponse<String> health = get("/actuator/health");
+
+        assertThat(health.statusCode()).isEqualTo(200);
+        JsonNode sluice = JsonMapper.builder().build().readTree(health.body()).at("/components/sluice");
+        assertThat(sluice.at("/status").asString()).isEqualTo("UP");
+        assertThat(sluice.at("/details/engine").asString()).isEqualTo(this.sluice.toString());
+        JsonNode mail = sluice.at("/details/queues/mail");
+        assertThat(mail.propertyNames()).containsExactly("waiting", "active", "delayed");
+        assertThat(mail.at("/delayed").asLong()).isZero();
+    }
+
+    @Test
+    void prometheusShowsTheLimitersDecisions() throws Exception {
+        get("/api/hello");
+
+        HttpResponse<String> scrape = get("/actuator/prometheus");
+
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body())
+                .contains("sluice_limiter_decisions_total{")
+                .contains("limiter=\"api-burst\"")
+                .contains("sluice_queue_jobs{");
+    }
+
+    @Test
+    void runsAJobOfTheQueueDeclaredInProperties() {
+        String payload = "ada-" + UUID.randomUUID();
+
+        registry.queue("mail").add("welcome", payload);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> TestApplication.MAILED.contains(payload));
+    }
+
+    @Test
+    void opensTheDeclaredLimitersOnTheEngineBean() {
+        assertThat(registry.limiters()).containsOnlyKeys("api-burst", "api-daily");
+        assertThat(registry.limiter("api-burst").policy().limit()).isEqualTo(3);
+        assertThat(sluice.toString()).isNotBlank();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.sluice.spring;
+
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Result;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** An application as a user writes one: a controller under /api and the processor of the queue "mail". */
+@SpringBootApplication
+class TestApplication {
+    /** Payloads the processor of "mail" ran, in order. */
+    static final List<String> MAILED = new CopyOnWriteArrayList<>();
+
+    @Bean
+    Processor<String> mailProcessor() {
+        return job -> {
+            MAILED.add(job.payload());
+            return Result.done();
+        };
+    }
+
+    @RestController
+    static class Hello {
+        @GetMapping("/api/hello")
+        String hello() {
+            return "hello";
+        }
+
+        @GetMapping("/open")
+        String open() {
+            return "open";
+        }
+    }
+}
