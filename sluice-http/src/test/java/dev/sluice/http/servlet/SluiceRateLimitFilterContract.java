@@ -238,6 +238,67 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
     }
 
     @Test
+    void readsForwardedFromATrustedProxyAndGroupsIpv6ClientsBySlash64() throws Exception {
+        serve(b -> b.clientAddresses(ClientAddressResolver.builder()
+                        .trustedProxies("127.0.0.1")
+                        .forwardedHeader(ClientAddressResolver.ForwardedHeader.FORWARDED)
+                        .build())
+                .rule(IngressRule.named("api")
+                        .limit(limiter(FixedWindow.of(1, Duration.ofMinutes(1))))
+                        .build()));
+
+        assertThat(get("/x", "Forwarded", "for=\"[2001:db8:cafe::17]:4711\";proto=https")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get("/x", "Forwarded", "for=\"[2001:db8:cafe::99]\"").statusCode())
+                .as("another address of the same /64 is the same client")
+                .isEqualTo(429);
+        assertThat(get("/x", "Forwarded", "for=\"[2001:db8:cafe:1::17]\"").statusCode())
+                .isEqualTo(200);
+        assertThat(get("/x", "Forwarded", "for=_hidden7").statusCode())
+                .as("an obfuscated client")
+                .isEqualTo(200);
+        assertThat(get("/x", "Forwarded", "for=_hidden7").statusCode()).isEqualTo(429);
+        assertThat(get("/x", "Forwarded", "for=198.51.100.1, for=\"[2001:db8:cafe::5]\"")
+                        .statusCode())
+                .as("what the client wrote to the left changes nothing")
+                .isEqualTo(429);
+    }
+
+    @Test
+    void readsACdnHeaderOnlyWhenThePeerIsInTheCdnsRanges() throws Exception {
+        serve(b -> b.clientAddresses(ClientAddressResolver.builder()
+                        .cdn("CF-Connecting-IP", "127.0.0.0/8")
+                        .build())
+                .rule(IngressRule.named("cdn")
+                        .paths("/cdn/**")
+                        .limit(limiter(FixedWindow.of(1, Duration.ofMinutes(1))))
+                        .build()));
+
+        assertThat(get("/cdn/a", "CF-Connecting-IP", "203.0.113.1").statusCode())
+                .isEqualTo(200);
+        assertThat(get("/cdn/a", "CF-Connecting-IP", "203.0.113.2").statusCode())
+                .isEqualTo(200);
+        assertThat(get("/cdn/a", "CF-Connecting-IP", "203.0.113.1").statusCode())
+                .isEqualTo(429);
+    }
+
+    @Test
+    void ignoresACdnHeaderFromAPeerOutsideTheCdnsRanges() throws Exception {
+        serve(b -> b.clientAddresses(ClientAddressResolver.builder()
+                        .cdn("CF-Connecting-IP", "203.0.113.0/24")
+                        .build())
+                .rule(IngressRule.named("cdn")
+                        .limit(limiter(FixedWindow.of(1, Duration.ofMinutes(1))))
+                        .build()));
+
+        assertThat(get("/a", "CF-Connecting-IP", "198.51.100.1").statusCode()).isEqualTo(200);
+        assertThat(get("/a", "CF-Connecting-IP", "198.51.100.2").statusCode())
+                .as("keyed by the peer: the header is not believed from it")
+                .isEqualTo(429);
+    }
+
+    @Test
     void withoutTrustedProxiesForwardingHeadersAreIgnored() throws Exception {
         serve(b -> b.rule(IngressRule.named("api")
                 .limit(limiter(FixedWindow.of(2, Duration.ofMinutes(1))))
