@@ -41,7 +41,38 @@ public final class IngressLimiter {
             LimitChain<Keyed> chain,
             RateLimiter single,
             Map<String, String> policyOf,
-            AtomicReference<PolicyField> policyCache) {
+            AtomicReference<PolicyField> policyCache,
+            AtomicReference<Problem> problemCache) {
+        /** The problem body of a denial by {@code policy}, {@code retry} seconds from now. */
+        String problem(String policy, long retry, boolean unavailable) {
+            Problem last = problemCache.get();
+            if (last == null
+                    || last.retry() != retry
+                    || last.unavailable() != unavailable
+                    || !last.policy().equals(policy)) {
+                String name = rule.name();
+                String body = unavailable
+                        ? RateLimitFields.problem(
+                                503,
+                                "Service Unavailable",
+                                "The limits of rule '" + name + "' cannot be checked now; retry in " + retry + " s.",
+                                name,
+                                policy,
+                                retry)
+                        : RateLimitFields.problem(
+                                429,
+                                "Too Many Requests",
+                                "Rate limit '" + policy + "' of rule '" + name + "' exceeded; retry in " + retry
+                                        + " s.",
+                                name,
+                                policy,
+                                retry);
+                last = new Problem(policy, retry, unavailable, body);
+                problemCache.set(last);
+            }
+            return last.body();
+        }
+
         /** The rule's RateLimit-Policy, made anew only when a limiter's policy was updated. */
         String policyField() {
             PolicyField last = policyCache.get();
@@ -54,6 +85,9 @@ public final class IngressLimiter {
             return last.text();
         }
     }
+
+    /** The last problem body a rule answered with: denials in a burst share their policy and retry time. */
+    private record Problem(String policy, long retry, boolean unavailable, String body) {}
 
     private record PolicyField(List<LimitPolicy> policies, String text) {
         boolean isOf(List<IngressRule.Limit> limits) {
@@ -80,14 +114,20 @@ public final class IngressLimiter {
                 policyOf.put(limit.limiter().name(), limit.policy());
             }
             if (rule.limits().size() == 1) {
-                compiled.add(
-                        new Compiled(rule, null, rule.limits().get(0).limiter(), policyOf, new AtomicReference<>()));
+                compiled.add(new Compiled(
+                        rule,
+                        null,
+                        rule.limits().get(0).limiter(),
+                        policyOf,
+                        new AtomicReference<>(),
+                        new AtomicReference<>()));
             } else {
                 LimitChain.Builder<Keyed> chain = sluice.chain();
                 for (IngressRule.Limit limit : rule.limits()) {
                     chain.layer(limit.limiter(), Keyed::key);
                 }
-                compiled.add(new Compiled(rule, chain.build(), null, policyOf, new AtomicReference<>()));
+                compiled.add(new Compiled(
+                        rule, chain.build(), null, policyOf, new AtomicReference<>(), new AtomicReference<>()));
             }
         }
         this.rules = List.copyOf(compiled);
@@ -159,22 +199,7 @@ public final class IngressLimiter {
                 legacy(headers, decision.limit(), 0, retry);
             }
             headers.put("Retry-After", Long.toString(retry));
-            String problem = unavailable
-                    ? RateLimitFields.problem(
-                            503,
-                            "Service Unavailable",
-                            "The limits of rule '" + rule.name() + "' cannot be checked now; retry in " + retry + " s.",
-                            rule.name(),
-                            policy,
-                            retry)
-                    : RateLimitFields.problem(
-                            429,
-                            "Too Many Requests",
-                            "Rate limit '" + policy + "' of rule '" + rule.name() + "' exceeded; retry in " + retry
-                                    + " s.",
-                            rule.name(),
-                            policy,
-                            retry);
+            String problem = compiled.problem(policy, retry, unavailable);
             return new IngressDecision(
                     unavailable ? IngressDecision.Outcome.UNAVAILABLE : IngressDecision.Outcome.LIMITED,
                     rule.name(),
