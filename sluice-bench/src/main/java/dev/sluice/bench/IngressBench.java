@@ -5,6 +5,7 @@ import dev.sluice.http.IngressDecision;
 import dev.sluice.http.IngressLimiter;
 import dev.sluice.http.IngressRequest;
 import dev.sluice.http.IngressRule;
+import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.TokenBucket;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
@@ -35,6 +36,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class IngressBench {
     private Sluice sluice;
     private IngressLimiter ingress;
+    private IngressLimiter denying;
     private IngressRequest request;
     private final ConcurrentMap<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Bandwidth bandwidth = Bandwidth.builder()
@@ -49,6 +51,11 @@ public class IngressBench {
         ingress = IngressLimiter.builder(sluice)
                 .rule(IngressRule.named("bench")
                         .limit(sluice.limiter("bench", TokenBucket.of(1_000_000_000L, Duration.ofSeconds(1))))
+                        .build())
+                .build();
+        denying = IngressLimiter.builder(sluice)
+                .rule(IngressRule.named("denied")
+                        .limit(sluice.limiter("denied", FixedWindow.of(1, Duration.ofHours(1))))
                         .build())
                 .build();
         request = IngressRequest.of("GET", "/hello", "127.0.0.1", Map.of("Host", List.of("127.0.0.1")), null);
@@ -68,6 +75,16 @@ public class IngressBench {
     @Benchmark
     public IngressDecision sluice() {
         return ingress.check(request);
+    }
+
+    /**
+     * Sluice's denial: the limit is spent, so the decision carries Retry-After and a problem body.
+     *
+     * @return the decision
+     */
+    @Benchmark
+    public IngressDecision sluiceDenied() {
+        return denying.check(request);
     }
 
     /**
