@@ -7,7 +7,8 @@ source scripts/use-jdk21.sh
 JAVA="$JAVA_HOME/bin/java"
 echo "JDK: $JAVA_HOME ($("$JAVA" -version 2>&1 | head -1))"
 
-MAVEN_ARGS="${MAVEN_ARGS:-} -B -q -ntp" ./mvnw -pl sluice-bench -am package -DskipTests
+# BENCH_MODULE: the module to build (sluice-bench unless the script names another; it then sets JAR itself)
+MAVEN_ARGS="${MAVEN_ARGS:-} -B -q -ntp" ./mvnw -pl "${BENCH_MODULE:-sluice-bench}" -am package -DskipTests
 JAR=sluice-bench/target/benchmarks.jar
 OUT=bench/results
 mkdir -p "$OUT"

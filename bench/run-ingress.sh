@@ -14,61 +14,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=12
-seconds=4
-connections=32
-results=bench/results
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    --rounds) rounds="$2"; shift 2 ;;
-    --seconds) seconds="$2"; shift 2 ;;
-    --connections) connections="$2"; shift 2 ;;
-    --results) results="$2"; shift 2 ;;
-    *) echo "unknown argument $1 (options: --rounds R --seconds S --connections C --results DIR)" >&2; exit 2 ;;
-  esac
-done
-command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 1; }
+# shellcheck source=ingress-load.sh
+source bench/ingress-load.sh
+ingress_options "$@"
 
 # shellcheck source=prepare.sh
 source bench/prepare.sh
 OUT="$results"
 mkdir -p "$OUT"
 describe_measured sluice-core sluice-http
-raw=$(mktemp -d)
-trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$raw"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-
-start() { # limit
-  "$JAVA" -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$JAR" dev.sluice.bench.IngressServer "$port" "$1" \
-    > "$raw/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 100); do grep -q '^ready' "$raw/server.log" && return 0; sleep 0.1; done
-  echo "IngressServer did not start:" >&2; cat "$raw/server.log" >&2; exit 1
+server_command() { # LIMIT
+  exec "$JAVA" -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp "$JAR" dev.sluice.bench.IngressServer "$port" "$1"
 }
-stop() { kill "$server"; wait "$server" 2>/dev/null || true; }
-url() { echo "http://127.0.0.1:$port/$1/hello"; }
+ingress_load "IngressServer"
 
-modes=(plain noop sluice bucket4j)
-start open
-for mode in "${modes[@]}"; do
-  wrk -t1 -c"$connections" -d5s "$(url "$mode")" > /dev/null # warm-up: JIT, connections
-done
-for round in $(seq 1 "$rounds"); do
-  for k in 0 1 2 3; do
-    mode=${modes[$(( (k + round) % 4 ))]}
-    wrk -t1 -c"$connections" -d"${seconds}s" --latency "$(url "$mode")" > "$raw/open-$mode-$round.txt"
-    wrk -t1 -c1 -d"${seconds}s" --latency "$(url "$mode")" > "$raw/one-$mode-$round.txt"
-  done
-  echo "round $round: $(for m in "${modes[@]}"; do printf '%s %s  ' "$m" "$(awk '/Requests\/sec/ {print $2}' "$raw/open-$m-$round.txt")"; done)"
-done
-stop
-exact=5000
-start "exact:$exact"
-for mode in sluice bucket4j; do
-  wrk -t1 -c"$connections" -d5s "$(url "$mode")" > "$raw/exact-$mode.txt"
-done
-stop
-
-machine="$(nproc) vCPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), shared"
 python3 bench/summarize-ingress.py "$raw" "$OUT" "$rounds" "$seconds" "$connections" "$exact" \
   "$commit" "$measured_commit" "$dirty" "$("$JAVA" -version 2>&1 | head -1)" "$(wrk --version 2>&1 | head -1)" "$machine"
