@@ -39,8 +39,8 @@ lines = [
     "- `sluice`: `SluiceRateLimitFilter`, one rule, the in-memory engine; every response carries `RateLimit-Policy` "
     "and `RateLimit`;",
     "- `bucket4j`: Bucket4j 8.17 (`bucket4j_jdk17-core`) in a filter of its Spring Boot starter's shape (a bucket per "
-    "key in a `ConcurrentHashMap`, `X-Rate-Limit-Remaining` on every response). The starter itself is not among the "
-    "artifacts this machine's registry serves, so the peer is its core in a filter of the same shape.",
+    "key in a `ConcurrentHashMap`, `X-Rate-Limit-Remaining` on every response). The starter itself needs Spring Boot: "
+    "it is measured beside Sluice's filter in `ingress-boot.md` (`bench/run-ingress-boot.sh`).",
     "",
     method(rounds, seconds, connections),
     "",
