@@ -35,8 +35,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class IngressBench {
-    /** An engine, the rules and the request; and a Bucket4j map beside them. */
-    public abstract static class Setting {
+    /** An engine, the rules and the request, and a Bucket4j map beside them: each thread's own. */
+    @State(Scope.Thread)
+    public static class PerThread {
         private Sluice sluice;
         private IngressLimiter ingress;
         private IngressLimiter denying;
@@ -47,7 +48,9 @@ public class IngressBench {
                 .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
                 .build();
 
-        void open() {
+        /** Makes the engine, the rules and the request. */
+        @Setup
+        public void setUp() {
             sluice = Sluice.inMemory();
             ingress = IngressLimiter.builder(sluice)
                     .rule(IngressRule.named("bench")
@@ -62,7 +65,9 @@ public class IngressBench {
             request = IngressRequest.of("GET", "/hello", "127.0.0.1", Map.of("Host", List.of("127.0.0.1")), null);
         }
 
-        void close() {
+        /** Closes the engine. */
+        @TearDown
+        public void tearDown() {
             sluice.close();
         }
 
@@ -83,37 +88,9 @@ public class IngressBench {
         }
     }
 
-    /** A setting of each thread's own. */
-    @State(Scope.Thread)
-    public static class PerThread extends Setting {
-        /** Makes the engine, the rules and the request. */
-        @Setup
-        public void setUp() {
-            open();
-        }
-
-        /** Closes the engine. */
-        @TearDown
-        public void tearDown() {
-            close();
-        }
-    }
-
-    /** One setting for every thread. */
+    /** The same, one for every thread. */
     @State(Scope.Benchmark)
-    public static class Shared extends Setting {
-        /** Makes the engine, the rules and the request. */
-        @Setup
-        public void setUp() {
-            open();
-        }
-
-        /** Closes the engine. */
-        @TearDown
-        public void tearDown() {
-            close();
-        }
-    }
+    public static class Shared extends PerThread {}
 
     /**
      * Sluice's decision with its headers.

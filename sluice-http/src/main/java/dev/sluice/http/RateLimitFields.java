@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * The response fields of draft-ietf-httpapi-ratelimit-headers-11 (Structured Field lists), the legacy
- * {@code X-RateLimit-*} fields, {@code Retry-After}, and the problem body.
+ * {@code X-RateLimit-*} fields, {@code Retry-After}, and the problem body. Policy names are letters, digits and
+ * {@code . _ - :} (rules and limiters check them), so they go into Structured Field strings as they are.
  */
 final class RateLimitFields {
     private static final long SECOND = 1_000_000_000L;
@@ -27,7 +28,7 @@ final class RateLimitFields {
                 out.append(", ");
             }
             LimitPolicy policy = limit.limiter().policy();
-            string(out, limit.policy()).append(";q=").append(policy.limit());
+            out.append('"').append(limit.policy()).append("\";q=").append(policy.limit());
             if (policy instanceof ConcurrencyLimit) {
                 out.append(";qu=\"concurrent-requests\"");
             } else {
@@ -39,7 +40,6 @@ final class RateLimitFields {
 
     /** {@code "burst";r=17;t=42}: the policy that decided, what is left of it, and when it is full or allows. */
     static String limit(String policy, long remaining, long seconds) {
-        // policy names are letters, digits and . _ - : (IngressRule.checkName): nothing to escape
         return "\"" + policy + "\";r=" + Math.max(0, remaining) + ";t=" + Math.max(0, seconds);
     }
 
@@ -82,18 +82,6 @@ final class RateLimitFields {
         json(out, rule).append(",\"policy\":");
         json(out, policy).append(",\"retryAfter\":").append(retryAfter).append('}');
         return out.toString();
-    }
-
-    private static StringBuilder string(StringBuilder out, String value) {
-        out.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                out.append('\\');
-            }
-            out.append(c);
-        }
-        return out.append('"');
     }
 
     private static StringBuilder json(StringBuilder out, String value) {
