@@ -47,7 +47,9 @@ public interface Worker<T> extends AutoCloseable {
      * {@link JobQueue#awaitIdle} before closing.
      *
      * @param deadline how long running jobs may go on, on the engine's clock; zero returns them at once
-     * @return completes when every job has finished or gone back; a second close returns the first's outcome
+     * @return completes when every job has finished or gone back, and the worker takes no job from then on (a
+     *     claim already on its way to a shared engine is answered first; a job it brings counts as running); a
+     *     second close returns the first's outcome
      * @throws IllegalArgumentException if {@code deadline} is null or negative
      */
     CompletableFuture<CloseReport> closeAsync(Duration deadline);

@@ -54,6 +54,16 @@ final class RedisWorker<T> implements Worker<T> {
     private int active;
     private int finishedWhileClosing;
     private int returned;
+    /** Slots' claims on their way to Redis: close completes only once they are answered. */
+    private int claimsPending;
+    /**
+     * Whether a job that a claim on its way brings goes straight back to waiting: the close deadline passed, or the
+     * worker closed inside {@link #runDue}.
+     */
+    private boolean returnOnArrival;
+    /** Whether close no longer waits for running jobs: the deadline returned them, or the worker was not started. */
+    private boolean runningReleased;
+
     private SluiceClock.Timer deadlineTimer;
     private SluiceClock.Timer renewTimer;
 
@@ -108,12 +118,7 @@ final class RedisWorker<T> implements Worker<T> {
         try {
             Ending ending = null;
             while (true) {
-                Claimed next;
-                if (ending != null) {
-                    next = slot.finish(ending, claimable(WorkerState.MANUAL));
-                } else {
-                    next = claimable(WorkerState.MANUAL) ? slot.claim() : null;
-                }
+                Claimed next = slot.next(slot.lastRun, ending, WorkerState.MANUAL);
                 ending = null;
                 if (next == null) {
                     return ran;
@@ -144,6 +149,22 @@ final class RedisWorker<T> implements Worker<T> {
         return state == expected && !queue.isClosed();
     }
 
+    /** Whether the worker takes jobs in state {@code expected}; if so, a claim is on its way until it is settled. */
+    private synchronized boolean beginClaim(WorkerState expected) {
+        if (!claimable(expected)) {
+            return false;
+        }
+        claimsPending++;
+        return true;
+    }
+
+    /** Under this worker's monitor: completes the close once nothing holds it open. */
+    private void finishCloseIfDone() {
+        if (state == WorkerState.CLOSING && claimsPending == 0 && (runningReleased || active == 0)) {
+            finishClose();
+        }
+    }
+
     @Override
     public synchronized int active() {
         queue.checkOpen();
@@ -165,12 +186,15 @@ final class RedisWorker<T> implements Worker<T> {
                     slot.thread.interrupt();
                 }
             }
-            if (!started || active == 0) {
-                finishClose();
-            } else if (deadline.isZero()) {
-                returnNow = true;
-            } else {
-                deadlineTimer = clock().schedule(deadline.toNanos(), this::deadlinePassed);
+            returnOnArrival = !started;
+            runningReleased = !started;
+            finishCloseIfDone();
+            if (state == WorkerState.CLOSING && !returnOnArrival) {
+                if (deadline.isZero()) {
+                    returnNow = true;
+                } else {
+                    deadlineTimer = clock().schedule(deadline.toNanos(), this::deadlinePassed);
+                }
             }
         }
         queue.signal();
@@ -187,6 +211,7 @@ final class RedisWorker<T> implements Worker<T> {
             if (state != WorkerState.CLOSING) {
                 return;
             }
+            returnOnArrival = true;
             for (Slot slot : slots) {
                 if (slot.running != null) {
                     running.add(slot);
@@ -195,22 +220,14 @@ final class RedisWorker<T> implements Worker<T> {
         }
         for (Slot slot : running) {
             Claimed job = slot.running;
-            if (job == null) {
-                continue;
+            if (job != null) {
+                slot.giveBack(job);
+                slot.interruptAttempt(job);
             }
-            try {
-                slot.end(job, new Ending(RETURNED, List.of(CLOSED_REASON), null, null, null), false, false);
-            } catch (RuntimeException e) {
-                LOG.warn(
-                        "returning job '{}' of {} at the close deadline failed; its lease will run out",
-                        job.id,
-                        queue,
-                        e);
-            }
-            slot.interruptAttempt(job);
         }
         synchronized (this) {
-            finishClose();
+            runningReleased = true;
+            finishCloseIfDone();
         }
     }
 
@@ -357,9 +374,7 @@ final class RedisWorker<T> implements Worker<T> {
                 long seen = queue.changes();
                 boolean failed = false;
                 try {
-                    next = ending != null
-                            ? finishRunning(finished, ending)
-                            : (claimable(WorkerState.RUNNING) ? claim() : null);
+                    next = next(finished, ending, WorkerState.RUNNING);
                 } catch (SluiceException | IllegalStateException e) {
                     if (queue.isClosed()) {
                         exit();
@@ -393,10 +408,6 @@ final class RedisWorker<T> implements Worker<T> {
                 finished = next;
                 ending = run(next);
             }
-        }
-
-        private Claimed finishRunning(Claimed job, Ending ending) {
-            return end(job, ending, claimable(WorkerState.RUNNING), true).next();
         }
 
         private void sleepQuietly() {
@@ -442,9 +453,7 @@ final class RedisWorker<T> implements Worker<T> {
                 }
             }
             synchronized (RedisWorker.this) {
-                if (state == WorkerState.CLOSING && active == 0) {
-                    finishClose();
-                }
+                finishCloseIfDone();
             }
             Thread.interrupted();
         }
@@ -453,14 +462,58 @@ final class RedisWorker<T> implements Worker<T> {
             return lanes.get(index % lanes.size());
         }
 
-        /** Claims one job, or null. */
-        Claimed claim() {
-            return calls().submit(new Request(this, null, null, true, true)).next();
+        /**
+         * Records {@code ending} of {@code job}, the job this slot ran (unless {@code ending} is null), and claims the
+         * next job if the worker still takes jobs in state {@code claimingIn}; returns the job to run next, or null.
+         */
+        Claimed next(Claimed job, Ending ending, WorkerState claimingIn) {
+            boolean claiming = beginClaim(claimingIn);
+            Claimed next = null;
+            try {
+                if (ending != null) {
+                    next = end(job, ending, claiming, true).next();
+                } else if (claiming) {
+                    next = calls().submit(new Request(this, null, null, true, true))
+                            .next();
+                }
+            } finally {
+                if (claiming) {
+                    next = settleClaim(next);
+                }
+            }
+            return next;
         }
 
-        /** Records {@code ending} of the job this slot ran and, if {@code claimNext}, claims the next. */
-        Claimed finish(Ending ending, boolean claimNext) {
-            return end(lastRun, ending, claimNext, true).next();
+        /** Ends this slot's claim: a job it brought after the close deadline goes back to waiting, unrun. */
+        private Claimed settleClaim(Claimed next) {
+            synchronized (RedisWorker.this) {
+                claimsPending--;
+                if (next == null || !returnOnArrival) {
+                    finishCloseIfDone();
+                    return next;
+                }
+            }
+            giveBack(next);
+            synchronized (RedisWorker.this) {
+                if (running == next) {
+                    running = null;
+                }
+                finishCloseIfDone();
+            }
+            return null;
+        }
+
+        /** Returns {@code job} to waiting, without using an attempt, as the close deadline does. */
+        void giveBack(Claimed job) {
+            try {
+                end(job, new Ending(RETURNED, List.of(CLOSED_REASON), null, null, null), false, false);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "returning job '{}' of {} at the close deadline failed; its lease will run out",
+                        job.id,
+                        queue,
+                        e);
+            }
         }
 
         private Claimed lastRun;
