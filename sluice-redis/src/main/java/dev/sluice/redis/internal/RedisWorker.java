@@ -487,14 +487,15 @@ final class RedisWorker<T> implements Worker<T> {
         /** Ends this slot's claim: a job it brought after the close deadline goes back to waiting, unrun. */
         private Claimed settleClaim(Claimed next) {
             synchronized (RedisWorker.this) {
-                claimsPending--;
                 if (next == null || !returnOnArrival) {
+                    claimsPending--;
                     finishCloseIfDone();
                     return next;
                 }
             }
-            giveBack(next);
+            giveBack(next); // still pending: the close's report counts it before the close completes
             synchronized (RedisWorker.this) {
+                claimsPending--;
                 if (running == next) {
                     running = null;
                 }
