@@ -5,8 +5,9 @@
 #   open regime:  after a 5 s warm-up of each path, `rounds` rounds; in each, every path in turn (the order
 #                 rotated each round): `seconds` s with `connections` connections, then `seconds` s with one;
 #   exact regime: a new server allowing `exact` requests an hour; 5 s of load on each limited path.
-# It leaves wrk's outputs in $raw, removed on exit (open-MODE-ROUND.txt, one-MODE-ROUND.txt, exact-MODE.txt), and
-# sets `exact` and `machine`.
+# It leaves wrk's outputs in $raw, removed on exit (open-MODE-ROUND.txt, one-MODE-ROUND.txt, exact-MODE.txt), with
+# the server's CPU time (user and system, clock ticks) over each run with `connections` connections
+# (cpu-MODE-ROUND.txt; clock-ticks.txt: ticks a second), and sets `exact` and `machine`.
 # shellcheck shell=bash
 
 ingress_options() { # "$@" of the script: sets rounds, seconds, connections, results; checks that wrk is there
@@ -33,11 +34,13 @@ start() { # NAME LIMIT
   echo "$1 did not start:" >&2; cat "$raw/server.log" >&2; exit 1
 }
 stop() { kill "$server"; wait "$server" 2>/dev/null || true; }
+server_cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; } # the server's user and system time, in clock ticks
 url() { echo "http://127.0.0.1:$port/$1/hello"; }
 
 ingress_load() { # NAME
-  local modes=(plain noop sluice bucket4j) mode round k m
+  local modes=(plain noop fields sluice bucket4j) mode round k m cpu
   raw=$(mktemp -d)
+  getconf CLK_TCK > "$raw/clock-ticks.txt"
   trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$raw"' EXIT
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
   start "$1" open
@@ -45,9 +48,11 @@ ingress_load() { # NAME
     wrk -t1 -c"$connections" -d5s "$(url "$mode")" > /dev/null # warm-up: JIT, connections
   done
   for round in $(seq 1 "$rounds"); do
-    for k in 0 1 2 3; do
-      mode=${modes[$(( (k + round) % 4 ))]}
+    for k in "${!modes[@]}"; do
+      mode=${modes[$(( (k + round) % ${#modes[@]} ))]}
+      cpu=$(server_cpu)
       wrk -t1 -c"$connections" -d"${seconds}s" --latency "$(url "$mode")" > "$raw/open-$mode-$round.txt"
+      echo $(( $(server_cpu) - cpu )) > "$raw/cpu-$mode-$round.txt"
       wrk -t1 -c1 -d"${seconds}s" --latency "$(url "$mode")" > "$raw/one-$mode-$round.txt"
     done
     echo "round $round: $(for m in "${modes[@]}"; do printf '%s %s  ' "$m" "$(awk '/Requests\/sec/ {print $2}' "$raw/open-$m-$round.txt")"; done)"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The cost of the ingress filter in Spring Boot: one endpoint of a Spring Boot 3.5 application on Tomcat
-# (sluice-bench-boot) under four paths of one process: no limit (plain), a filter that only passes requests on
-# (noop: what one more servlet filter costs), Sluice's filter (a FilterRegistrationBean), and the Bucket4j Spring
-# Boot starter's own filter, configured in properties, its buckets in Caffeine's JCache; loaded by wrk over
-# loopback, side by side in one sitting, as bench/run-ingress.sh does with Jetty.
+# (sluice-bench-boot) under five paths of one process: no limit (plain), a filter that only passes requests on
+# (noop: what one more servlet filter costs), one that only sets the fields Sluice sets (fields), Sluice's filter (a
+# FilterRegistrationBean), and the Bucket4j Spring Boot starter's own filter, configured in properties, its buckets
+# in Caffeine's JCache; loaded by wrk over loopback, side by side in one sitting, as bench/run-ingress.sh does with
+# Jetty.
 #   open regime:  a limit no load reaches (every request allowed). R rounds; in each, every path in turn (the order
 #                 rotated each round): throughput with C connections, then latency with one connection (a closed
 #                 loop: each request's own time, without queueing behind others). The machine is shared with other
@@ -12,7 +13,7 @@
 #   exact regime: N requests allowed per hour; 5 s of load must get exactly N answers 200 and the rest 429.
 # Writes bench/results/ingress-boot.json and bench/results/ingress-boot.md. Needs wrk (Debian package 'wrk').
 # Usage: bench/run-ingress-boot.sh [--rounds 12] [--seconds 4] [--connections 32] [--results bench/results]
-# Takes about rounds x 4 x (2 x seconds) + 60 seconds (7 min by default), build excluded.
+# Takes about rounds x 5 x (2 x seconds) + 60 seconds (9 min by default), build excluded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -26,7 +26,7 @@ lines = [
     "# Ingress filter: its cost per request, against no filter and against Bucket4j",
     "",
     "Reproduce: `bench/run-ingress.sh` (needs `wrk`, a Debian package). It builds the bench jar, starts "
-    "`dev.sluice.bench.IngressServer` (Jetty 12, one endpoint with a 2-byte body under four paths of one process) and "
+    "`dev.sluice.bench.IngressServer` (Jetty 12, one endpoint with a 2-byte body under five paths of one process) and "
     "loads each path with wrk over loopback; `bench/summarize-ingress.py` writes this file and `ingress.json`.",
     "",
     f"Run: {result['run']}, commit `{commit}` (sluice-core and sluice-http as of `{measured}`; uncommitted changes in "
@@ -36,6 +36,8 @@ lines = [
     "token bucket of 10^9 a second: every request is allowed, so the whole cost of the filter is measured):",
     "- `plain`: no filter;",
     "- `noop`: a filter that only calls `chain.doFilter`: what any servlet filter costs in Jetty;",
+    "- `fields`: a filter that only sets the two fields Sluice's filter sets here, with the same values, and passes "
+    "the request on: what answering with the fields costs Jetty and wrk, apart from deciding;",
     "- `sluice`: `SluiceRateLimitFilter`, one rule, the in-memory engine; every response carries `RateLimit-Policy` "
     "and `RateLimit`;",
     "- `bucket4j`: Bucket4j 8.17 (`bucket4j_jdk17-core`) in a filter of its Spring Boot starter's shape (a bucket per "
@@ -44,8 +46,8 @@ lines = [
     "",
     method(rounds, seconds, connections),
     "",
-    f"| path | requests/s, {connections} connections | throughput cost | p50, 1 connection (µs) | p99, 1 connection (µs) | added p50 (µs) | added p99 (µs) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    f"| path | requests/s, {connections} connections | throughput cost | server CPU a request (µs) | server CPU cost | p50, 1 connection (µs) | p99, 1 connection (µs) | added p50 (µs) | added p99 (µs) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
 ]
 lines += path_rows(s)
 lines += [
@@ -75,7 +77,8 @@ lines += [
     "|---|---|",
     f"| the filter costs at most 5% of the unfiltered endpoint's throughput | {'met' if sl['throughput_cost'] <= 0.05 else 'missed'}: "
     f"{pct(sl['throughput_cost'])} (Bucket4j {pct(s['bucket4j']['throughput_cost'])}, a filter that does nothing "
-    f"{pct(s['noop']['throughput_cost'])}) |",
+    f"{pct(s['noop']['throughput_cost'])}); the server's CPU time a request {pct(sl['server_cpu_cost'])} (Bucket4j "
+    f"{pct(s['bucket4j']['server_cpu_cost'])}, nothing-doing filter {pct(s['noop']['server_cpu_cost'])}) |",
     f"| at most 50 µs of added p99 (in memory) | {'met' if sl['added_p99_us'] <= 50 else 'missed'}: {sl['added_p99_us']:.0f} µs "
     f"(Bucket4j {s['bucket4j']['added_p99_us']:.0f} µs) |",
     f"| ahead of the peer filter on both | throughput: {'yes' if versus['throughput_ratio'] >= 1 else 'no'} "

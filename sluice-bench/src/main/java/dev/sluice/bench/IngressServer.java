@@ -32,9 +32,10 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * One endpoint (a 2-byte body) in Jetty, for {@code bench/run-ingress.sh} to load with wrk, under four paths
+ * One endpoint (a 2-byte body) in Jetty, for {@code bench/run-ingress.sh} to load with wrk, under five paths
  * served by one process: {@code /plain/hello} without a filter, {@code /noop/hello} behind a filter that only
- * passes the request on (what any servlet filter costs in Jetty), {@code /sluice/hello} behind Sluice's filter and
+ * passes the request on (what any servlet filter costs in Jetty), {@code /fields/hello} behind a filter that only
+ * sets the two RateLimit fields Sluice's filter sets here, {@code /sluice/hello} behind Sluice's filter and
  * {@code /bucket4j/hello} behind a Bucket4j filter with the same limit. Each limit keys by the client address
  * ({@code getRemoteAddr}), as both libraries' defaults do. One process for all four, so that they run on the same
  * JIT-compiled Jetty and can be loaded in quick turns.
@@ -79,6 +80,7 @@ public final class IngressServer {
                 new FilterHolder((request, response, chain) -> chain.doFilter(request, response)),
                 "/noop/*",
                 EnumSet.of(DispatcherType.REQUEST));
+        context.addFilter(new FilterHolder(IngressServer::fieldsOnly), "/fields/*", EnumSet.of(DispatcherType.REQUEST));
         context.addFilter(
                 new FilterHolder(sluiceFilter(sluice, exact)), "/sluice/*", EnumSet.of(DispatcherType.REQUEST));
         context.addFilter(
@@ -98,6 +100,15 @@ public final class IngressServer {
     }
 
     private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
+
+    /** Sets the two RateLimit fields that Sluice's filter sets in the open regime, and nothing else. */
+    private static void fieldsOnly(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletResponse out = (HttpServletResponse) response;
+        out.setHeader("RateLimit-Policy", "\"bench\";q=1000000000;w=1");
+        out.setHeader("RateLimit", "\"bench\";r=999999999;t=0");
+        chain.doFilter(request, response);
+    }
 
     private static Filter sluiceFilter(Sluice sluice, long exact) {
         var limiter = exact > 0

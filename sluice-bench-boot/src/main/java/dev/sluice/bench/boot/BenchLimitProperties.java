@@ -18,6 +18,12 @@ public final class BenchLimitProperties implements EnvironmentPostProcessor {
     /** The open regime's capacity a second: no load on this machine comes near it. */
     static final long OPEN = 1_000_000_000L;
 
+    /** The {@code RateLimit-Policy} field that Sluice's filter sets in the open regime, for the fields-only path. */
+    static final String POLICY_FIELD = "\"bench\";q=1000000000;w=1";
+
+    /** The {@code RateLimit} field that Sluice's filter sets in the open regime (to within a few permits left). */
+    static final String LIMIT_FIELD = "\"bench\";r=999999999;t=0";
+
     private static final String FILTER = "bucket4j.filters[0].";
     private static final String BANDWIDTH = FILTER + "rate-limits[0].bandwidths[0].";
 

@@ -8,6 +8,7 @@ import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.TokenBucket;
 import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletResponse;
 import java.time.Duration;
 import javax.cache.configuration.MutableConfiguration;
 import org.springframework.beans.factory.annotation.Value;
@@ -24,8 +25,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * One endpoint (a 2-byte body) in Spring Boot on Tomcat, for {@code bench/run-ingress-boot.sh} to load with wrk,
- * under four paths of one process: {@code /plain/hello} without a limit, {@code /noop/hello} behind a filter that
- * only passes the request on (what one more servlet filter costs here), {@code /sluice/hello} behind Sluice's
+ * under five paths of one process: {@code /plain/hello} without a limit, {@code /noop/hello} behind a filter that
+ * only passes the request on (what one more servlet filter costs here), {@code /fields/hello} behind a filter that
+ * only sets the two RateLimit fields that Sluice's filter sets here, with the same values (what the fields cost
+ * Tomcat and Spring MVC, apart from deciding), {@code /sluice/hello} behind Sluice's
  * {@link SluiceRateLimitFilter} (a {@link FilterRegistrationBean} on {@code /sluice/*}) and {@code /bucket4j/hello}
  * behind the Bucket4j Spring Boot starter's own filter (configured in properties: {@code application.yml} and
  * {@link BenchLimitProperties}). Both limits key by the client address.
@@ -54,7 +57,7 @@ public class BootIngressApp {
     @RestController
     static class Hello {
         @GetMapping(
-                path = {"/plain/hello", "/noop/hello", "/sluice/hello", "/bucket4j/hello"},
+                path = {"/plain/hello", "/noop/hello", "/fields/hello", "/sluice/hello", "/bucket4j/hello"},
                 produces = "text/plain")
         String hello() {
             return OK;
@@ -79,6 +82,20 @@ public class BootIngressApp {
         var registration = new FilterRegistrationBean<>(filter);
         registration.addUrlPatterns("/sluice/*");
         // where the Bucket4j starter puts its filter by default
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    @Bean
+    FilterRegistrationBean<Filter> fieldsFilter() {
+        Filter fields = (request, response, chain) -> {
+            HttpServletResponse out = (HttpServletResponse) response;
+            out.setHeader("RateLimit-Policy", BenchLimitProperties.POLICY_FIELD);
+            out.setHeader("RateLimit", BenchLimitProperties.LIMIT_FIELD);
+            chain.doFilter(request, response);
+        };
+        var registration = new FilterRegistrationBean<>(fields);
+        registration.addUrlPatterns("/fields/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }

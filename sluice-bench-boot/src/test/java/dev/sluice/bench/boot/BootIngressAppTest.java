@@ -2,12 +2,20 @@ package dev.sluice.bench.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.Sluice;
+import dev.sluice.http.IngressDecision;
+import dev.sluice.http.IngressLimiter;
+import dev.sluice.http.IngressRequest;
+import dev.sluice.http.IngressRule;
+import dev.sluice.limit.TokenBucket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,6 +60,27 @@ class BootIngressAppTest {
             var responses = get(prefix, 5);
             assertThat(statuses(responses)).containsOnly(200);
             assertThat(responses.get(0).body()).isEqualTo(BootIngressApp.OK);
+        }
+    }
+
+    @Test
+    void theFieldsPathCarriesTheFieldsThatSluiceSetsInTheOpenRegime() throws Exception {
+        var response = get("fields", 1).get(0);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("RateLimit-Policy")).hasValue(BenchLimitProperties.POLICY_FIELD);
+        assertThat(response.headers().firstValue("RateLimit")).hasValue(BenchLimitProperties.LIMIT_FIELD);
+
+        try (Sluice sluice = Sluice.inMemory()) {
+            IngressDecision open = IngressLimiter.builder(sluice)
+                    .rule(IngressRule.named("bench")
+                            .limit(sluice.limiter(
+                                    "bench", TokenBucket.of(BenchLimitProperties.OPEN, Duration.ofSeconds(1))))
+                            .build())
+                    .build()
+                    .check(IngressRequest.of("GET", "/sluice/hello", "127.0.0.1", Map.of(), null));
+            assertThat(open.headers())
+                    .containsEntry("RateLimit-Policy", BenchLimitProperties.POLICY_FIELD)
+                    .containsEntry("RateLimit", BenchLimitProperties.LIMIT_FIELD);
         }
     }
 
