@@ -78,8 +78,8 @@ final class JobMeters {
         added.increment();
     }
 
-    void started(Job<?> job) {
-        Duration waited = Attempts.waited(job);
+    /** Records the wait of an attempt that just started, if it is known. */
+    void started(Duration waited) {
         if (waited != null) {
             MeterSet.record(waitTime, waited);
         }

@@ -29,6 +29,12 @@ final class QueueMeters<T> implements QueueListener<T> {
     private final SluiceClock clock;
     private final GroupSelection selection;
     private final ConcurrentHashMap<String, Group> groups = new ConcurrentHashMap<>();
+    /** Jobs sent back to wait for a delay: when each is ready again, so that its next wait is measured from then. */
+    private final Attempts.ReadyTimes readyAfterDelay = new Attempts.ReadyTimes(READY_TIMES_KEPT);
+
+    /** The most jobs in a backoff or run-again delay whose ready time is kept (about 100 bytes each). */
+    static final int READY_TIMES_KEPT = 100_000;
+
     private volatile boolean removed;
 
     /** The meters and gauges of one group; removed when the group loses its place. */
@@ -103,7 +109,8 @@ final class QueueMeters<T> implements QueueListener<T> {
 
     @Override
     public void onActive(Job<T> job) {
-        record(job, meters -> meters.started(job));
+        Duration waited = Attempts.waited(job, readyAfterDelay.take(job.id()));
+        record(job, meters -> meters.started(waited));
     }
 
     @Override
@@ -113,6 +120,7 @@ final class QueueMeters<T> implements QueueListener<T> {
 
     @Override
     public void onRetrying(Job<T> job, Throwable error, Duration delay) {
+        readyAfterDelay.put(job.id(), Attempts.readyAfter(job, delay));
         record(job, meters -> meters.retried(job));
     }
 
@@ -128,6 +136,7 @@ final class QueueMeters<T> implements QueueListener<T> {
 
     @Override
     public void onRescheduled(Job<T> job, Duration delay) {
+        readyAfterDelay.put(job.id(), Attempts.readyAfter(job, delay));
         record(job, meters -> meters.rescheduled(job));
     }
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.sluice.Sluice;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
@@ -13,12 +14,14 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,6 +109,38 @@ abstract class BindingContract {
         }
         metrics.close();
         assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void aRetriedAttemptsWaitIsMeasuredFromTheEndOfItsBackoff() {
+        SluiceMetrics.bind(sluice, registry);
+        JobQueue<String> queue = sluice.queue("retries", Codec.utf8());
+        queue.add(
+                "flaky",
+                "x",
+                JobOptions.builder()
+                        .attempts(2)
+                        .backoff(Backoff.fixed(Duration.ofMillis(200)))
+                        .build());
+        workers.add(queue.worker(
+                job -> {
+                    if (job.attempt() == 1) {
+                        throw new IllegalStateException("first attempt fails");
+                    }
+                    return Result.done();
+                },
+                WorkerOptions.concurrency(1)));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(count(MeterNames.QUEUE_JOBS_COMPLETED, "queue", "retries"))
+                        .isEqualTo(1));
+
+        Timer waited =
+                registry.get(MeterNames.QUEUE_WAIT).tags("queue", "retries").timer();
+        assertThat(waited.count()).as("the first attempt and the retry").isEqualTo(2);
+        assertThat(waited.max(TimeUnit.SECONDS))
+                .as("the retry waited from its backoff's end, not from its first attempt")
+                .isLessThan(15);
+        assertThat(count(MeterNames.QUEUE_JOBS_RETRIED, "queue", "retries")).isEqualTo(1);
     }
 
     @Test

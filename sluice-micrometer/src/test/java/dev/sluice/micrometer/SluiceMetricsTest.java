@@ -224,7 +224,7 @@ class SluiceMetricsTest {
     }
 
     @Test
-    void aJobRateLimitedWaitsFromItsReturnToWaitingAndARetriedOneIsNotSampled() {
+    void aRateLimitedJobWaitsFromItsReturnToWaitingAndARetriedOneFromTheEndOfItsBackoff() {
         SluiceMetrics.bind(sluice, registry);
         JobQueue<String> queue = sluice.queue("mail", Codec.utf8());
         queue.add("limited", "1", JobOptions.builder().group("g").build());
@@ -252,11 +252,37 @@ class SluiceMetricsTest {
         worker.runDue();
 
         Timer waited = timer(MeterNames.QUEUE_WAIT, "queue", "mail");
-        assertThat(waited.count())
-                .as("two first attempts and the rate-limited job's second")
-                .isEqualTo(3);
-        assertThat(waited.totalTime(TimeUnit.SECONDS)).as("0 + 0 + 5 s").isEqualTo(5);
+        assertThat(waited.count()).as("two first attempts and both second ones").isEqualTo(4);
+        assertThat(waited.totalTime(TimeUnit.SECONDS))
+                .as("0 + 0, then 5 s from the rate-limited end and 4 s from the backoff's end (1 s)")
+                .isEqualTo(9);
         assertThat(count(MeterNames.QUEUE_JOBS_COMPLETED, "queue", "mail")).isEqualTo(2);
+    }
+
+    @Test
+    void aJobRunAgainWaitsFromTheEndOfItsDelayOnTheQueueAndItsGroup() {
+        SluiceMetrics.bind(
+                sluice, registry, MetricsOptions.builder().groups("g").build());
+        JobQueue<String> queue = sluice.queue("mail", Codec.utf8());
+        queue.add("poll", "1", JobOptions.builder().group("g").build());
+        Worker<String> worker = queue.worker(
+                job -> job.attempt() == 1 && job.job().attempts().size() == 1
+                        ? Result.runAgainAfter(Duration.ofSeconds(30))
+                        : Result.done(),
+                WorkerOptions.manual());
+        worker.runDue();
+        clock.advance(Duration.ofSeconds(42));
+        worker.runDue();
+
+        for (Timer waited : List.of(
+                timer(MeterNames.QUEUE_WAIT, "queue", "mail"),
+                timer(MeterNames.GROUP_WAIT, "queue", "mail", "group", "g"))) {
+            assertThat(waited.count()).isEqualTo(2);
+            assertThat(waited.totalTime(TimeUnit.SECONDS))
+                    .as("0, then 12 s from the end of the 30 s delay")
+                    .isEqualTo(12);
+        }
+        assertThat(count(MeterNames.QUEUE_JOBS_RESCHEDULED, "queue", "mail")).isEqualTo(1);
     }
 
     @Test
