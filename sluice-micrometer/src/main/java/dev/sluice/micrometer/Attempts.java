@@ -34,7 +34,7 @@ final class Attempts {
             ready = straightBack ? previous.finishedAt() : readyAfterDelay;
         }
         if (ready == null || current.startedAt() == null || current.startedAt().isBefore(ready)) {
-            return null; // unknown, or made ready early (promoted): when is not in the snapshot
+            return null; // unknown, or the attempt started before it: the job was made ready early some other way
         }
         return Duration.between(ready, current.startedAt());
     }
