@@ -6,14 +6,13 @@ import dev.sluice.http.ClientAddressResolver;
 import dev.sluice.http.EngineFixture;
 import dev.sluice.http.IngressLimiter;
 import dev.sluice.http.IngressRule;
+import dev.sluice.http.LoopbackRequests;
 import dev.sluice.http.servlet.SluiceRateLimitFilter;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.SlidingWindowLog;
 import io.javalin.Javalin;
 import jakarta.servlet.DispatcherType;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -75,12 +74,7 @@ abstract class JavalinFilterContract extends EngineFixture {
     }
 
     private CompletableFuture<HttpResponse<String>> send(String path, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
-                .timeout(Duration.ofSeconds(30));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+        return http.sendAsync(LoopbackRequests.get(app.port(), path, headers), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.sluice.http.ClientAddressResolver;
 import dev.sluice.http.EngineFixture;
 import dev.sluice.http.IngressLimiter;
 import dev.sluice.http.IngressRule;
+import dev.sluice.http.LoopbackRequests;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.SlidingWindowLog;
@@ -107,12 +108,7 @@ abstract class SluiceRateLimitFilterContract extends EngineFixture {
     }
 
     private HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/app" + path))
-                .timeout(Duration.ofSeconds(30));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(LoopbackRequests.get(port, "/app" + path, headers), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
