@@ -94,9 +94,15 @@ def figures(raw, rounds):
     return busy, single, summary, versus, exacts
 
 
-def path_rows(summary):
-    """The rows of the table of paths: requests/s, cost against plain, p50 and p99 with one connection, added."""
-    rows = []
+def path_table(summary, connections):
+    """The table of paths, header and rows: requests/s, cost against plain, server CPU a request and its cost, p50
+    and p99 with one connection, added."""
+    rows = [
+        f"| path | requests/s, {connections} connections | throughput cost vs plain | server CPU a request (µs) | "
+        "server CPU cost vs plain | p50, 1 connection (µs) | p99, 1 connection (µs) | added p50 vs plain (µs) | "
+        "added p99 vs plain (µs) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for m in MODES:
         row = summary[m]
         filtered = m != "plain"
@@ -108,6 +114,16 @@ def path_rows(summary):
             f"| {m} | {row['requests_per_s']:,.0f} | {c} | {row['server_cpu_us_per_request']:.1f} | {cpu} | "
             f"{row['p50_ms_one_connection'] * 1000:.0f} | {row['p99_ms_one_connection'] * 1000:.0f} | {a50} | {a99} |")
     return rows
+
+
+def throughput_target(summary):
+    """The row of the targets' table for "the filter costs at most 5% of the unfiltered endpoint's throughput"."""
+    sl, b4, noop = summary["sluice"], summary["bucket4j"], summary["noop"]
+    return (f"| the filter costs at most 5% of the unfiltered endpoint's throughput | "
+            f"{'met' if sl['throughput_cost'] <= 0.05 else 'missed'}: {pct(sl['throughput_cost'])} (Bucket4j "
+            f"{pct(b4['throughput_cost'])}, a filter that does nothing {pct(noop['throughput_cost'])}); the server's "
+            f"CPU time a request {pct(sl['server_cpu_cost'])} (Bucket4j {pct(b4['server_cpu_cost'])}, nothing-doing "
+            f"filter {pct(noop['server_cpu_cost'])}) |")
 
 
 def beyond_noop(summary):
