@@ -8,17 +8,20 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A job's resolved options as one string stored with the job in Redis, and back. Every value is a token
  * {@code <length>:<text>}, or {@code -} for an unset one; durations are nanoseconds. A custom backoff is a
- * function of this JVM: it is stored as its number among this queue's custom backoffs, and a process that does
- * not know that number reads it as {@link #unknownBackoff}.
+ * function of this JVM: it is stored as the random identity of this queue object and the function's number among
+ * its custom backoffs, and anything else (another process, or this queue opened anew) reads it as {@link
+ * #unknownBackoff}, so that no process applies a function other than the one the job was given.
  */
 final class JobOptionsText {
     private static final int MAX_CUSTOM_BACKOFFS = 10_000;
 
     private final String queue;
+    private final String origin = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
     private final Map<Backoff, Integer> numbers = new IdentityHashMap<>();
     private final List<Backoff> customs = new ArrayList<>();
 
@@ -97,7 +100,7 @@ final class JobOptionsText {
             case Backoff.Fixed fixed -> "f" + fixed.interval().toNanos();
             case Backoff.Exponential e ->
                 "e" + e.base().toNanos() + "," + e.cap().toNanos() + "," + (e.jitter() ? 1 : 0);
-            case Backoff.Custom custom -> "c" + number(custom);
+            case Backoff.Custom custom -> "c" + origin + "." + number(custom);
         };
     }
 
@@ -128,7 +131,11 @@ final class JobOptionsText {
             Duration cap = Duration.ofNanos(Long.parseLong(parts[1]));
             return parts[2].equals("1") ? Backoff.exponentialWithJitter(base, cap) : Backoff.exponential(base, cap);
         }
-        int number = Integer.parseInt(rest);
+        int dot = rest.indexOf('.');
+        if (dot < 0 || !rest.startsWith(origin) || dot != origin.length()) {
+            return unknownBackoff();
+        }
+        int number = Integer.parseInt(rest.substring(dot + 1));
         synchronized (this) {
             if (number < customs.size()) {
                 return customs.get(number);
@@ -138,13 +145,14 @@ final class JobOptionsText {
     }
 
     /**
-     * The backoff of a job whose custom backoff was given in another process: asking it throws, so the failed
-     * job fails for good and says why.
+     * The backoff of a job whose custom backoff was given in another process, or to an earlier opening of this
+     * queue: asking it throws, so the failed job fails for good and says why.
      */
     private Backoff unknownBackoff() {
         return Backoff.custom((attempt, error) -> {
-            throw new IllegalStateException("the job's custom backoff was given in another process of queue '" + queue
-                    + "' and cannot run here");
+            throw new IllegalStateException("the job's custom backoff was given in another process (or an earlier"
+                    + " opening) of queue '" + queue + "' and cannot run here; jobs that other processes may retry"
+                    + " need a built-in backoff (fixed or exponential)");
         });
     }
 
