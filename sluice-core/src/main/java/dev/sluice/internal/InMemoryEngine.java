@@ -66,9 +66,9 @@ public final class InMemoryEngine implements Sluice {
                         opened.closeWorkers();
                         throw Limits.closed(this);
                     }
-                    if (!opened.codec().equals(codec)) {
-                        throw new IllegalArgumentException("queue '" + name + "' is open with codec " + opened.codec()
-                                + "; it cannot be opened with " + codec);
+                    if (!opened.codec().name().equals(codec.name())) {
+                        throw QueueChecks.otherCodec(
+                                name, "is open", opened.codec().name(), codec.name());
                     }
                 });
         return (JobQueue<T>) queue;

@@ -293,7 +293,8 @@ public final class JobOptions {
 
         /**
          * The producer's id for the job: an add with an id the queue holds (or still remembers, {@link
-         * #deduplicateFor}) is a duplicate and adds nothing.
+         * #deduplicateFor}) is a duplicate and adds nothing. Ids beginning with {@code repeat:} belong to the runs of
+         * repeatable jobs: a queue refuses to add a job that gives one.
          *
          * @param jobId 1 to {@value #MAX_NAME_LENGTH} characters
          * @return this builder

@@ -111,8 +111,8 @@ class RedisQueueBadInputTest {
 
             assertThatThrownBy(() -> second.queue("jobs", Codec.bytes()))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("queue 'jobs' in Redis was created with codec " + Codec.utf8())
-                    .hasMessageContaining("cannot be opened with " + Codec.bytes());
+                    .hasMessageContaining("queue 'jobs' in Redis was created with codec named 'utf8'")
+                    .hasMessageContaining("cannot be opened with codec named 'bytes'");
             assertThat(second.queue("jobs", Codec.utf8()).counts()).isEqualTo(new JobCounts(1, 0, 0, 0, 0));
         }
     }

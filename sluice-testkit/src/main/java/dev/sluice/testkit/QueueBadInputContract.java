@@ -268,7 +268,37 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> engine.queue("q", null), "codec", "null");
         assertRejected(() -> engine.queue("q", Codec.utf8(), null), "options", "null");
         engine.queue("q", Codec.utf8());
-        assertRejected(() -> engine.queue("q", Codec.bytes()), "q", "codec");
+        assertRejected(() -> engine.queue("q", Codec.bytes()), "q", "codec named 'utf8'", "codec named 'bytes'");
+    }
+
+    @Test
+    void aCodecWhoseNameIsMissingOrBlankIsRefusedAndOpensNothing() {
+        assertRejected(() -> engine.queue("q", named(null)), "q", "name", "null");
+        assertRejected(() -> engine.queue("q", named(" ")), "q", "name", "blank");
+        assertRejected(() -> engine.queue("q", named("x".repeat(201))), "q", "name", "1 to 200", "201");
+        assertRejected(() -> Codec.of("", String::getBytes, String::new), "Codec.of", "name", "empty");
+        assertRejected(() -> Codec.<String>of("c", null, String::new), "'c'", "encode", "null");
+
+        assertThat(engine.queue("q", named("x".repeat(200))).counts().total()).isZero();
+    }
+
+    private static Codec<String> named(String name) {
+        return new Codec<>() {
+            @Override
+            public byte[] encode(String payload) {
+                return Codec.utf8().encode(payload);
+            }
+
+            @Override
+            public String decode(byte[] bytes) {
+                return Codec.utf8().decode(bytes);
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+        };
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
@@ -16,9 +17,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * Payloads the codec cannot decode (issue 9: such a job jammed the queue): the job fails for good, when its
- * processor asks for the payload, with a reason naming the codec, the job and the cause; its bytes stay
- * readable; nothing else is disturbed.
+ * Codecs: a queue knows its codec by {@link Codec#name()}; payloads the codec cannot decode (issue 9: such a job
+ * jammed the queue) fail the job for good, when its processor asks for the payload, with a reason naming the
+ * codec, the job and the cause; its bytes stay readable; nothing else is disturbed.
  */
 public abstract class QueueCodecContract extends QueueContractSupport {
     /** For subclasses, one per engine. */
@@ -153,5 +154,44 @@ public abstract class QueueCodecContract extends QueueContractSupport {
         assertThat(worker.runDue()).isEqualTo(1);
 
         assertDecodeFailure(job(queue, "b"));
+    }
+
+    /** Strings as UTF-8, in a class with neither equals nor toString: instances differ in both. */
+    static final class PlainCodec implements Codec<String> {
+        @Override
+        public byte[] encode(String payload) {
+            return payload.getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aQueueReopensWithAnotherInstanceOfItsCodecsClassAndIsRefusedACodecOfAnotherName() {
+        // regression: a codec's identity was its toString(), an identity hash for a class without one
+        JobQueue<String> queue = engine.queue(QUEUE, new PlainCodec());
+        queue.add("n", "p");
+
+        JobQueue<String> again = engine.queue(QUEUE, new PlainCodec());
+        assertThat(again.job(again.add("m", "q").job().id()).orElseThrow().payload())
+                .isEqualTo("q");
+        assertThatThrownBy(() -> engine.queue(QUEUE, Codec.utf8()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + PlainCodec.class.getName() + "'")
+                .hasMessageContaining("'utf8'");
+
+        Codec<String> v1 = Codec.of("point-v1", p -> p.getBytes(StandardCharsets.UTF_8), String::new);
+        engine.queue("named", v1).add("n", "p");
+        assertThat(engine.queue("named", Codec.of("point-v1", String::getBytes, String::new))
+                        .counts()
+                        .total())
+                .isEqualTo(1);
+        assertThatThrownBy(() -> engine.queue("named", Codec.of("point-v2", String::getBytes, String::new)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'point-v1'")
+                .hasMessageContaining("'point-v2'");
     }
 }

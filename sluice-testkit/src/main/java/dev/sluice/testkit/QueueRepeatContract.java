@@ -119,6 +119,29 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
     }
 
     @Test
+    void aProducerCannotTakeTheIdOfAScheduledRun() {
+        // regression: producers' ids shared the runs' id space, so jobs added beforehand with a run's id stood in
+        // for the schedule's own runs, which never happened
+        JobQueue<String> queue = newQueue();
+        String firstRun = runId("half-minute", 0);
+        JobOptions taken = JobOptions.builder().jobId(firstRun).build();
+
+        assertRejected(() -> queue.add("forged", "p", taken), firstRun, "reserved", "repeatable");
+        assertRejected(
+                () -> queue.addBulk(List.of(new NewJob<>("fine", "p"), new NewJob<>("forged", "p", taken))),
+                "job 1",
+                firstRun,
+                "reserved",
+                "nothing was added");
+        assertRejected(() -> queue.addAsync("forged", "p", taken), firstRun, "reserved");
+        assertThat(queue.counts().total()).isZero();
+
+        queue.repeat("half-minute", Schedule.cron("*/30 * * * * *"), TEMPLATE);
+        assertThat(ids(pendingRuns(queue, "half-minute"))).contains(firstRun);
+        assertThat(queue.job(firstRun).orElseThrow().name()).isEqualTo(TEMPLATE.name());
+    }
+
+    @Test
     void cronDueAtRegistrationRunsAtOnceAndAddsTheFollowingRun() {
         JobQueue<String> queue = newQueue();
         queue.repeat("half-minute", Schedule.cron("*/30 * * * * *"), TEMPLATE);

@@ -47,7 +47,8 @@ public final class QueueChecks {
      * defaults, its payload encoded by {@code codec}.
      *
      * @param index its place in a bulk, or -1 for a single add (the message says which)
-     * @throws IllegalArgumentException for de-duplication without an id, or a payload the codec refuses
+     * @throws IllegalArgumentException for de-duplication without an id, an id reserved for repeatable jobs' runs,
+     *     or a payload the codec refuses
      */
     public static <T> Prepared prepare(NewJob<T> job, int index, QueueOptions queueOptions, Codec<T> codec) {
         String where = index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
@@ -55,6 +56,12 @@ public final class QueueChecks {
         JobOptions given = job.options();
         JobOptions defaults = queueOptions.jobDefaults();
         JobOptions resolved = given == JobOptions.empty() ? defaults : given.orElse(defaults);
+        if (resolved.jobId() != null && resolved.jobId().startsWith(RepeatPlanner.RUN_ID_PREFIX)) {
+            throw new IllegalArgumentException(where + " has job id '" + resolved.jobId()
+                    + "', but ids beginning with '"
+                    + RepeatPlanner.RUN_ID_PREFIX + "' are reserved for the runs of repeatable jobs; choose another id"
+                    + suffix);
+        }
         if (resolved.deduplicateFor() != null && resolved.jobId() == null) {
             throw new IllegalArgumentException(
                     where + " sets deduplicateFor without a jobId; de-duplication needs the producer's id" + suffix);
@@ -117,10 +124,33 @@ public final class QueueChecks {
         if (codec == null) {
             throw new IllegalArgumentException("codec of queue '" + name + "' must not be null; use Codec.utf8()");
         }
+        checkCodecName(codec.name(), "codec " + codec.getClass().getName() + " of queue '" + name + "'");
         if (options == null) {
             throw new IllegalArgumentException(
                     "options of queue '" + name + "' must not be null; use QueueOptions.defaults()");
         }
+    }
+
+    /** The longest {@link Codec#name()}. */
+    public static final int MAX_CODEC_NAME_LENGTH = 200;
+
+    /** Rejects a codec name that is null, blank or longer than {@link #MAX_CODEC_NAME_LENGTH}. */
+    public static void checkCodecName(String codecName, String what) {
+        if (codecName == null || codecName.isBlank() || codecName.length() > MAX_CODEC_NAME_LENGTH) {
+            throw new IllegalArgumentException(what + ": its name must be 1 to " + MAX_CODEC_NAME_LENGTH
+                    + " characters, not blank, was "
+                    + (codecName == null
+                            ? "null"
+                            : codecName.isEmpty()
+                                    ? "empty"
+                                    : codecName.isBlank() ? "blank" : codecName.length() + " characters"));
+        }
+    }
+
+    /** The error of opening queue {@code name}, which {@code state} with codec {@code had}, with codec {@code given}. */
+    public static IllegalArgumentException otherCodec(String name, String state, String had, String given) {
+        return new IllegalArgumentException("queue '" + name + "' " + state + " with codec named '" + had
+                + "'; it cannot be opened with codec named '" + given + "' (a codec's identity is Codec.name())");
     }
 
     /** Rejects a null listener. */

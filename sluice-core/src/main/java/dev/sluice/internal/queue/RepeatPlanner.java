@@ -16,11 +16,14 @@ import java.util.function.Function;
  * ends, {@link Schedule#interval()} after. Every run counts toward {@link Schedule#limit()}.
  */
 public final class RepeatPlanner {
+    /** How every run's id begins; producers' ids may not, so that no producer's job can stand for a run. */
+    public static final String RUN_ID_PREFIX = "repeat:";
+
     private RepeatPlanner() {}
 
     /** The id of the run of repeatable {@code id} scheduled at {@code at}. */
     public static String runId(String id, Instant at) {
-        return "repeat:" + id + ":" + at.toEpochMilli();
+        return RUN_ID_PREFIX + id + ":" + at.toEpochMilli();
     }
 
     /** The first run of a schedule registered at {@code now}: a run due at {@code now} counts. */

@@ -127,9 +127,9 @@ public final class RedisEngine implements Sluice {
         QueueChecks.checkQueue(name, codec, options);
         RedisJobQueue<?> queue =
                 listeners.queue(queues, name, n -> RedisJobQueue.open(this, n, codec, options), opened -> {
-                    if (!opened.codec().equals(codec)) {
-                        throw new IllegalArgumentException("queue '" + name + "' is open with codec " + opened.codec()
-                                + "; it cannot be opened with " + codec);
+                    if (!opened.codec().name().equals(codec.name())) {
+                        throw QueueChecks.otherCodec(
+                                name, "is open", opened.codec().name(), codec.name());
                     }
                     if (closed.get()) {
                         opened.closeWorkers();

@@ -110,7 +110,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         Object stored = queue.call(
                 true,
                 "open",
-                codec.toString(),
+                codec.name(),
                 given(options.concurrency(), plain.concurrency()),
                 given(options.maxWaiting(), plain.maxWaiting()),
                 given(defaults.concurrency(), plainGroups.concurrency()),
@@ -118,9 +118,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 rate.isEmpty() ? "?" : "=" + rate,
                 groupRate.isEmpty() ? "?" : "=" + groupRate);
         String storedCodec = Replies.text(stored);
-        if (!storedCodec.equals(codec.toString())) {
-            throw new IllegalArgumentException("queue '" + name + "' in Redis was created with codec " + storedCodec
-                    + "; it cannot be opened with " + codec);
+        if (!storedCodec.equals(codec.name())) {
+            throw QueueChecks.otherCodec(name, "in Redis was created", storedCodec, codec.name());
         }
         return queue;
     }
