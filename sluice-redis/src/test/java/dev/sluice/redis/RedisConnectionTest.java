@@ -66,6 +66,39 @@ class RedisConnectionTest {
                 .hasMessageContaining("cannot connect to Redis");
     }
 
+    /**
+     * Regression: a wrong password, no password and a bad database number all read "Unable to connect to
+     * 127.0.0.1/<unresolved>:PORT"; the server's answer was only in the cause chain.
+     */
+    @Test
+    void aRefusedConnectionNamesTheServersAnswerWithoutThePassword() {
+        try (RedisServer redis = RedisServer.start()) {
+            RedisClient setup = RedisClient.create(redis.uri());
+            try (StatefulRedisConnection<String, String> connection = setup.connect()) {
+                connection.sync().configSet("requirepass", "s3cret");
+            } finally {
+                setup.shutdown();
+            }
+            String server = "127.0.0.1:" + redis.port();
+
+            assertThatThrownBy(() -> RedisSluice.connect("redis://:wrong-pw@" + server))
+                    .isInstanceOf(SluiceException.class)
+                    .hasMessageContaining("cannot connect to Redis")
+                    .hasMessageContaining("WRONGPASS")
+                    .hasMessageContaining("password in the URL is wrong")
+                    .hasMessageNotContaining("wrong-pw");
+            assertThatThrownBy(() -> RedisSluice.connect("redis://" + server))
+                    .isInstanceOf(SluiceException.class)
+                    .hasMessageContaining("NOAUTH")
+                    .hasMessageContaining("needs a password");
+            assertThatThrownBy(() -> RedisSluice.connect("redis://:s3cret@" + server + "/99"))
+                    .isInstanceOf(SluiceException.class)
+                    .hasMessageContaining("DB index is out of range")
+                    .hasMessageContaining("database number")
+                    .hasMessageNotContaining("s3cret");
+        }
+    }
+
     @Test
     void passwordAndDatabaseComeFromTheUrl() {
         try (RedisServer redis = RedisServer.start()) {

@@ -196,7 +196,7 @@ final class Connection implements AutoCloseable {
         } catch (IllegalArgumentException | SluiceException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new SluiceException("cannot connect to Redis: " + e.getMessage(), e);
+            throw ConnectFailure.of(null, e);
         }
     }
 
@@ -286,7 +286,7 @@ final class Connection implements AutoCloseable {
                     client.connect(ByteArrayCodec.INSTANCE), client, null, client, owned, description, timeout);
         } catch (RuntimeException e) {
             closeQuietly(owned);
-            throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
+            throw ConnectFailure.of(description, e);
         }
     }
 
@@ -297,7 +297,7 @@ final class Connection implements AutoCloseable {
                     null, null, client.connect(ByteArrayCodec.INSTANCE), client, owned, description, timeout);
         } catch (RuntimeException e) {
             closeQuietly(owned);
-            throw new SluiceException("cannot connect to Redis (" + description + "): " + e.getMessage(), e);
+            throw ConnectFailure.of(description, e);
         }
     }
 
@@ -308,7 +308,7 @@ final class Connection implements AutoCloseable {
             info = connection.server.info("server").get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             connection.close();
-            throw new SluiceException("Redis (" + connection.description + ") did not answer INFO: " + e, e);
+            throw ConnectFailure.of(connection.description, e);
         }
         Matcher version = VERSION.matcher(info);
         if (version.find()) {
