@@ -252,7 +252,12 @@ final class RedisWorker<T> implements Worker<T> {
 
     private void unreachable(RuntimeException e) {
         if (unreachable.compareAndSet(false, true)) {
-            LOG.warn("{} cannot reach Redis; its slots try again, keeping their jobs' endings", this, e);
+            LOG.warn(
+                    "{} cannot reach Redis ({}); it tries again every {} ms and keeps its running jobs' endings"
+                            + " until it can record them",
+                    this,
+                    ConnectFailure.reason(e),
+                    TimeUnit.NANOSECONDS.toMillis(queue.engine.retryIntervalNanos()));
         } else {
             LOG.debug("{} still cannot reach Redis", this, e);
         }
@@ -303,15 +308,8 @@ final class RedisWorker<T> implements Worker<T> {
                 }
             }
         } catch (SluiceException | IllegalStateException e) {
-            if (unreachable.get()) {
-                LOG.debug("renewing the leases of {} jobs of {} failed", running.size(), queue, e);
-                return;
-            }
-            LOG.warn(
-                    "renewing the leases of {} jobs of {} failed; they hold until their lease runs out",
-                    running.size(),
-                    queue,
-                    e);
+            // the same outage the slots see: one line for it, whichever call meets it first
+            unreachable(e);
         }
     }
 
@@ -389,7 +387,9 @@ final class RedisWorker<T> implements Worker<T> {
                         continue;
                     }
                 }
-                reachable();
+                if (!failed) {
+                    reachable();
+                }
                 ending = null;
                 finished = null;
                 if (next == null) {

@@ -115,7 +115,8 @@ final class WorkWatcher {
                             await(own.commands().bzpopmin(blockMillis / 1000.0, marker), blockMillis);
                     if (failing) {
                         failing = false;
-                        LOG.info("{} watches for {} in Redis again", queue, what);
+                        // the workers and producers that wait report the outage and its end in their own words
+                        LOG.debug("{} watches for {} in Redis again", queue, what);
                     }
                     backoff = 0;
                     if (popped != null && !popped.isEmpty() && !anyWaiting()) {
@@ -137,7 +138,7 @@ final class WorkWatcher {
                             queue.engine.retryIntervalNanos());
                     if (!failing) {
                         failing = true;
-                        LOG.warn(
+                        LOG.debug(
                                 "{} cannot watch for {} in Redis; it looks every {} ms meanwhile: {}",
                                 queue,
                                 what,

@@ -1,0 +1,114 @@
+package dev.sluice.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.Sluice;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a worker logs through a Redis outage (regression: every slot's failed call logged 40 lines of stack trace,
+ * worded for producers: "the outcome is unknown, a retry with the same job id is safe"): one warning when it
+ * begins, naming the cause in the worker's own words, and one line when it ends; no stack trace.
+ */
+class RedisWorkerOutageLogTest {
+    /** Sluice's log records, which reach java.util.logging through SLF4J's JDK binding on the test path. */
+    private static final class Captured extends Handler {
+        final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+
+        List<LogRecord> at(Level level) {
+            return records.stream().filter(r -> r.getLevel().equals(level)).toList();
+        }
+
+        long debugLinesSaying(String text) {
+            return at(Level.FINE).stream()
+                    .filter(r -> r.getMessage().contains(text))
+                    .count();
+        }
+    }
+
+    @Test
+    void aWorkerLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {
+        Logger sluiceLogs = Logger.getLogger("dev.sluice");
+        Level before = sluiceLogs.getLevel();
+        Captured captured = new Captured();
+        sluiceLogs.addHandler(captured);
+        sluiceLogs.setLevel(Level.FINE);
+        try (RedisServer redis = RedisServer.start();
+                Sluice sluice = RedisSluice.builder()
+                        .url(redis.uri())
+                        .commandTimeout(Duration.ofMillis(500))
+                        .retryInterval(Duration.ofMillis(100))
+                        .build()) {
+            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
+            AtomicInteger done = new AtomicInteger();
+            Worker<String> worker = queue.worker(
+                    ctx -> {
+                        done.incrementAndGet();
+                        return Result.done();
+                    },
+                    WorkerOptions.concurrency(8).withLeaseTime(Duration.ofSeconds(3)));
+            queue.add("before", "p");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> done.get() == 1);
+
+            redis.kill();
+            Awaitility.await("the slots failing again and again while Redis is down")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> captured.debugLinesSaying("still cannot reach Redis") >= 10);
+            redis.restart();
+            Awaitility.await("the engine reconnected")
+                    .atMost(Duration.ofSeconds(20))
+                    .ignoreExceptions()
+                    .until(() -> queue.add("after", "p", JobOptions.builder().jobId("after").build()) != null);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> done.get() == 2);
+            worker.close(Duration.ofSeconds(5));
+
+            List<LogRecord> warnings = captured.at(Level.WARNING);
+            assertThat(warnings).extracting(LogRecord::getMessage).hasSize(1);
+            LogRecord outage = warnings.get(0);
+            assertThat(outage.getThrown()).as("no stack trace").isNull();
+            assertThat(outage.getMessage())
+                    .startsWith("worker of ")
+                    .contains("cannot reach Redis")
+                    .contains("tries again every 100 ms")
+                    .doesNotContain("outcome is unknown")
+                    .doesNotContain("retry with the same job id");
+            assertThat(captured.at(Level.INFO))
+                    .extracting(LogRecord::getMessage)
+                    .singleElement()
+                    .asString()
+                    .startsWith("worker of ")
+                    .endsWith(" reaches Redis again");
+            assertThat(captured.at(Level.SEVERE)).isEmpty();
+        } finally {
+            sluiceLogs.removeHandler(captured);
+            sluiceLogs.setLevel(before);
+        }
+    }
+}
