@@ -85,7 +85,11 @@ class RedisWorkerOutageLogTest {
             Awaitility.await("the engine reconnected")
                     .atMost(Duration.ofSeconds(20))
                     .ignoreExceptions()
-                    .until(() -> queue.add("after", "p", JobOptions.builder().jobId("after").build()) != null);
+                    .until(() -> queue.add(
+                                    "after",
+                                    "p",
+                                    JobOptions.builder().jobId("after").build())
+                            != null);
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> done.get() == 2);
             worker.close(Duration.ofSeconds(5));
 

@@ -235,6 +235,31 @@ public abstract class QueueAwaitContract extends QueueContractSupport {
         assertThat(result(seen)).isEqualTo(JobState.COMPLETED);
     }
 
+    /**
+     * A future completes on a thread of its own, never on a worker's: a callback may block, here on another job of
+     * the same queue that the only worker must run, without stalling that worker (the issue asked whether a
+     * callback run on the Redis worker's call lane could stall it).
+     */
+    @Test
+    void whenFinishedCallbacksMayBlockOnTheQueueWithoutStallingItsWorker() throws Exception {
+        JobQueue<String> queue = engineOn(SluiceClock.system()).queue("blocking-callbacks", Codec.utf8());
+        track(queue.worker(ctx -> Result.done(ctx.payload()), WorkerOptions.concurrency(1)));
+        for (int rep = 0; rep < 20; rep++) {
+            String first = queue.add("first", "a" + rep).job().id();
+            CompletableFuture<Object> chained = queue.whenFinished(first).thenApply(done -> {
+                try {
+                    String second =
+                            queue.add("second", "b" + done.payload()).job().id();
+                    return queue.whenFinished(second).get(20, TimeUnit.SECONDS).result();
+                } catch (Exception e) {
+                    return e;
+                }
+            });
+
+            assertThat(chained.get(30, TimeUnit.SECONDS)).as("rep %d", rep).isEqualTo("ba" + rep);
+        }
+    }
+
     @Test
     void whenFinishedRejectsANullId() {
         JobQueue<String> queue = newQueue();

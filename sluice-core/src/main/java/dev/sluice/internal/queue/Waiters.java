@@ -1,7 +1,6 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.queue.Job;
-import dev.sluice.queue.JobNotFoundException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,7 +48,7 @@ final class Waiters<T> {
     void removed(String id) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
         if (waiting != null) {
-            completeLater(waiting, null, new JobNotFoundException(queue, id, "it was removed before it finished"));
+            completeLater(waiting, null, Outcomes.removedBeforeFinished(queue, id));
         }
     }
 
@@ -83,14 +82,6 @@ final class Waiters<T> {
     }
 
     private void completeLater(List<CompletableFuture<Job<T>>> futures, Job<T> job, RuntimeException error) {
-        Thread.ofVirtual().name("sluice-" + queue + "-outcome").start(() -> {
-            for (CompletableFuture<Job<T>> future : futures) {
-                if (error == null) {
-                    future.complete(job);
-                } else {
-                    future.completeExceptionally(error);
-                }
-            }
-        });
+        Outcomes.completeLater(queue, futures, job, error);
     }
 }

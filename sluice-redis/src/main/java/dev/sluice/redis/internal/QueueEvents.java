@@ -732,7 +732,7 @@ final class QueueEvents<T> {
             return new Item<>(number, listeners ? QueueListener::onDrained : null, queue::signal);
         }
         if (kind.equals("removed")) {
-            return new Item<>(number, null, () -> queue.removedElsewhere(id));
+            return new Item<>(number, null, () -> queue.removedBeforeFinishing(id));
         }
         boolean ends = awaited && (kind.equals("completed") || kind.equals("failed"));
         if (!listeners && !ends) {

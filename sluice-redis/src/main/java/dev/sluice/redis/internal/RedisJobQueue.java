@@ -2,6 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.Outcomes;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.LimitPolicy;
@@ -710,16 +711,15 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     void finished(Job<T> job) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
         if (waiting != null) {
-            waiting.forEach(f -> f.complete(job));
+            Outcomes.completeLater(name, waiting, job, null);
         }
     }
 
     /** A job of this queue was taken out before it finished, by a call of any process: whoever waits for it is told. */
-    void removedElsewhere(String id) {
+    void removedBeforeFinishing(String id) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
         if (waiting != null) {
-            waiting.forEach(f ->
-                    f.completeExceptionally(new JobNotFoundException(name, id, "it was removed before it finished")));
+            Outcomes.completeLater(name, waiting, null, Outcomes.removedBeforeFinished(name, id));
         }
         signal();
     }
@@ -731,7 +731,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             try {
                 Optional<Job<T>> job = job(id);
                 if (job.isEmpty() && !finishing.contains(id)) {
-                    removedElsewhere(id);
+                    removedBeforeFinishing(id);
                 } else if (job.isPresent() && isFinished(job.get())) {
                     finished(job.get());
                 }
@@ -867,10 +867,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             Thread.currentThread().interrupt();
         }
         if (!future.isDone()) {
-            future.completeExceptionally(
-                    closed
-                            ? Limits.closed(this)
-                            : new JobNotFoundException(name, id, "it was removed before it finished"));
+            future.completeExceptionally(closed ? Limits.closed(this) : Outcomes.removedBeforeFinished(name, id));
         }
     }
 
@@ -1077,12 +1074,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
         boolean removed = Replies.number(reply) == 1;
         if (removed) {
-            List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
-            if (waiting != null) {
-                waiting.forEach(f -> f.completeExceptionally(
-                        new JobNotFoundException(name, id, "it was removed before it finished")));
-            }
-            signal();
+            removedBeforeFinishing(id);
         }
         return removed;
     }
@@ -1255,7 +1247,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));
         }
         for (List<CompletableFuture<Job<T>>> waiting : List.copyOf(outcomes.values())) {
-            waiting.forEach(f -> f.completeExceptionally(Limits.closed(this)));
+            Outcomes.completeLater(name, waiting, null, Limits.closed(this));
         }
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
