@@ -95,6 +95,12 @@ public interface JobQueue<T> {
      * Adds a job. If the options carry a job id that the queue holds (or still remembers, {@link
      * JobOptions#deduplicateFor}), nothing is added and the answer says it was a duplicate.
      *
+     * <p>The adds of one thread ({@code add}, {@link #addAsync}, {@link #addBulk}, {@link #addBulkAsync}, in
+     * any mix) are applied in the order of its calls, on every engine: of two jobs without a delay, of the same
+     * group and priority, the one added by the earlier call runs first. The exception is an add that finds the queue (or
+     * its group) full and waits for room ({@link QueueOptions.WhenFull#block}): it is applied when room comes,
+     * after later adds of the thread that found room. Adds of different threads have no order between them.
+     *
      * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
      * @param payload its payload, which the queue's codec must be able to encode
      * @param options its options; unset values come from the queue's defaults
@@ -137,6 +143,10 @@ public interface JobQueue<T> {
      * it completes exceptionally with {@link QueueFullException} at once. Cancelling the future does not
      * withdraw the add: find or remove the job by its id. The engine closing ends a wait for room, failing the
      * future.
+     *
+     * <p>The add is applied in the order of the thread's calls, before any add the thread calls after this
+     * returns, also without waiting for the future ({@link #add(String, Object, JobOptions)} says when a wait
+     * for room is the exception). The futures of several adds may complete in any order.
      *
      * @param name what kind of job it is, 1 to {@value JobOptions#MAX_NAME_LENGTH} characters
      * @param payload its payload

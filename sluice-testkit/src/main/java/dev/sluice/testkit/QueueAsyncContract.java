@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueFullException;
+import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueOptions.WhenFull;
 import dev.sluice.queue.Result;
@@ -17,12 +19,16 @@ import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -104,6 +110,129 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
                     .as("beyond the bound of 150, each add refused alone")
                     .isEqualTo(30);
             assertThat(queue.counts().waiting()).isEqualTo(150);
+        }
+    }
+
+    // Pins the bug where addAsync calls made one after another by one thread could be applied out of call order
+    // on Redis (each started its own thread, and the threads reached the combined add call in either order).
+    @Test
+    void addAsyncCallsOfOneThreadAreAppliedInCallOrderWithAndWithoutAGroup() throws Exception {
+        assertRoundsAppliedInCallOrder((queue, round, called, adds) -> {
+            for (int i = 0; i < 30; i++) {
+                String id = round + "-" + i;
+                called.add(id);
+                adds.add(queue.addAsync("n", "p", i % 3 == 0 ? inGroup(id, "g") : withId(id)));
+            }
+        });
+    }
+
+    // Pins the same bug for mixes: a sync add or addBulk after an addAsync that had not reached Redis yet went first.
+    @Test
+    void mixedAddsOfOneThreadAreAppliedInCallOrder() throws Exception {
+        assertRoundsAppliedInCallOrder((queue, round, called, adds) -> {
+            for (int i = 0; i < 24; i++) {
+                String id = round + "-" + i;
+                JobOptions options = i % 5 == 0 ? inGroup(id, "g") : withId(id);
+                switch (i % 4) {
+                    case 0 -> {
+                        called.add(id);
+                        queue.add("n", "p", options);
+                    }
+                    case 1 -> {
+                        called.add(id);
+                        called.add(id + "b");
+                        queue.addBulk(
+                                List.of(new NewJob<>("n", "p", options), new NewJob<>("n", "p", withId(id + "b"))));
+                    }
+                    case 2 -> {
+                        called.add(id);
+                        called.add(id + "b");
+                        adds.add(queue.addBulkAsync(List.of(
+                                new NewJob<>("n", "p", options), new NewJob<>("n", "p", inGroup(id + "b", "g")))));
+                    }
+                    default -> {
+                        called.add(id);
+                        adds.add(queue.addAsync("n", "p", options));
+                    }
+                }
+                if (i % 4 == 3) {
+                    called.add(id + "c");
+                    adds.add(queue.addAsync("n", "p", withId(id + "c")));
+                }
+            }
+        });
+    }
+
+    // Pins the bug where on Redis an addAsync refused by a full queue that rejects tried again alone, and could be
+    // added then, after an add called later that went in the next combined call.
+    @Test
+    void addAsyncCallsOfOneThreadOnAFullQueueThatRejectsAreAppliedInCallOrderOrNotAtAll() throws Exception {
+        JobQueue<String> queue = bounded(3, WhenFull.reject());
+        List<String> added = Collections.synchronizedList(new ArrayList<>());
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                added.add(job.id());
+            }
+        });
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Async<Integer> remover = async(() -> {
+            int removed = 0;
+            while (producing.get()) {
+                removed += queue.drain(true);
+            }
+            return removed;
+        });
+        Map<String, CompletableFuture<Added<String>>> adds = new LinkedHashMap<>();
+        for (int i = 0; i < 2000; i++) {
+            adds.put("j" + i, queue.addAsync("n", "p", withId("j" + i)));
+        }
+        CompletableFuture.allOf(adds.values().toArray(CompletableFuture[]::new))
+                .handle((v, e) -> v)
+                .get(30, TimeUnit.SECONDS);
+        producing.set(false);
+        remover.future().get(30, TimeUnit.SECONDS);
+        List<String> applied = adds.entrySet().stream()
+                .filter(e -> !e.getValue().isCompletedExceptionally())
+                .map(Map.Entry::getKey)
+                .toList();
+
+        eventually().until(() -> added.size() >= applied.size());
+        assertThat(added).containsExactlyElementsOf(applied);
+    }
+
+    /** One round of adds from the test's thread, without waiting for them. */
+    private interface RoundOfAdds {
+        /** Adds to {@code queue}, noting each job's id in {@code called} in call order and each future in {@code adds}. */
+        void add(JobQueue<String> queue, int round, List<String> called, List<CompletableFuture<?>> adds);
+    }
+
+    /** 100 rounds of {@code adds} on a queue emptied before each, each checked as {@link #assertAppliedInCallOrder}. */
+    private void assertRoundsAppliedInCallOrder(RoundOfAdds roundOfAdds) throws Exception {
+        JobQueue<String> queue = newQueue();
+        for (int round = 0; round < 100; round++) {
+            queue.drain(true);
+            List<CompletableFuture<?>> adds = new ArrayList<>();
+            List<String> called = new ArrayList<>();
+            roundOfAdds.add(queue, round, called, adds);
+            assertAppliedInCallOrder(queue, adds, called, "round " + round);
+        }
+    }
+
+    /** Waits for {@code adds}, then checks that the waiting jobs of each group are in the order of {@code called}. */
+    private static void assertAppliedInCallOrder(
+            JobQueue<String> queue, List<CompletableFuture<?>> adds, List<String> called, String what)
+            throws Exception {
+        CompletableFuture.allOf(adds.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        List<Job<String>> waiting = queue.jobs(JobState.WAITING, 0, called.size());
+        assertThat(waiting).as(what).hasSize(called.size());
+        for (String group : new String[] {null, "g"}) {
+            List<String> inGroup = waiting.stream()
+                    .filter(j -> Objects.equals(j.options().group(), group))
+                    .map(Job::id)
+                    .toList();
+            List<String> expected = called.stream().filter(inGroup::contains).toList();
+            assertThat(inGroup).as("%s, group %s", what, group).containsExactlyElementsOf(expected);
         }
     }
 

@@ -97,6 +97,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.events = new QueueEvents<>(this);
         this.watcher = new WorkWatcher(this, "mk", "work");
         this.roomWatcher = new WorkWatcher(this, "rm", "room");
+        this.adds = new Adds();
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -295,31 +296,31 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
         QueueChecks.Prepared prepared = prepare(new NewJob<>(jobName, payload, jobOptions), -1);
-        return singleAdds.add(prepared, payload, roomDeadline());
+        return adds.add(List.of(prepared), List.of(payload), roomDeadline()).get(0);
     }
 
     @Override
     public List<Added<T>> addBulk(List<NewJob<T>> jobs) {
         checkOpen();
         List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
-        return prepared.isEmpty() ? List.of() : addAll(prepared, payloads(jobs), roomDeadline());
+        return prepared.isEmpty() ? List.of() : adds.add(prepared, payloads(jobs), roomDeadline());
     }
 
     @Override
     public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
         QueueChecks.Prepared prepared = prepare(new NewJob<>(jobName, payload, jobOptions), -1);
-        long deadline = roomDeadline();
-        return async(() -> singleAdds.add(prepared, payload, deadline));
+        return adds.addAsync(List.of(prepared), List.of(payload), roomDeadline())
+                .thenApply(answers -> answers.get(0));
     }
 
     @Override
     public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
         checkOpen();
         List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
-        List<T> payloads = payloads(jobs);
-        long deadline = roomDeadline();
-        return async(() -> prepared.isEmpty() ? List.<Added<T>>of() : addAll(prepared, payloads, deadline));
+        return prepared.isEmpty()
+                ? CompletableFuture.completedFuture(List.of())
+                : adds.addAsync(prepared, payloads(jobs), roomDeadline());
     }
 
     /**
@@ -357,22 +358,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return payloads;
     }
 
-    private <R> CompletableFuture<R> async(java.util.function.Supplier<R> work) {
-        CompletableFuture<R> result = new CompletableFuture<>();
-        Thread.ofVirtual().name("sluice-" + name + "-add").start(() -> {
-            try {
-                result.complete(work.get());
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
-    }
-
     static final int ADD_FIELDS = 16;
 
-    /** Adds the jobs, all or none, waiting for room until {@code deadline} on the engine clock at most. */
-    private List<Added<T>> addAll(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
+    /**
+     * Adds the jobs, all or none, in a call of their own, waiting for room until {@code deadline} on the engine clock
+     * at most.
+     */
+    private List<Added<T>> addAlone(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
         byte[][] args = new byte[3 + prepared.size() * ADD_FIELDS][];
         args[0] = bytes("add");
         // 'w': if the queue is full, this producer waits for room, and the script notes it (see awaitRoom)
@@ -434,55 +426,90 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         deliver(sequenced.ticket(), events);
     }
 
-    /** A single add waiting in {@link SingleAdds}: its job, and how the call that carried it answered. */
+    /** An add waiting in {@link Adds}: its jobs, and how the call that carried it answered. */
     private final class PendingAdd extends CallCombiner.Queued {
-        final QueueChecks.Prepared prepared;
-        final T payload;
-        Added<T> answer;
+        final List<QueueChecks.Prepared> prepared;
+        final List<T> payloads;
+        List<Added<T>> answers;
         RuntimeException failure;
-        /** Whether the queue (or the job's group) was full: the producer then adds on its own, as a bulk does. */
-        boolean full;
+        /** The call's reply if the queue (or a job's group) was full: the producer then adds on its own. */
+        List<Object> full;
 
-        PendingAdd(QueueChecks.Prepared prepared, T payload) {
+        PendingAdd(List<QueueChecks.Prepared> prepared, List<T> payloads) {
+            super(prepared.size());
             this.prepared = prepared;
-            this.payload = payload;
+            this.payloads = payloads;
         }
     }
 
     /**
-     * The single adds of this process's producers, combined: while one call is on its way, the adds that come wait,
-     * and the next call carries all of them (up to {@link #MOST_PER_CALL}), each added on its own (a full queue or a
-     * duplicate id refuses that one only). One producer alone makes one call per add; many at once share the
-     * call's fixed cost (the measured A case: 64 adds in flight).
+     * The adds of this process's producers, combined: while one call is on its way, the adds that come wait, and the
+     * next call carries all of them (up to {@link #MOST_PER_CALL} jobs), each added on its own, all or none (a full
+     * queue or a duplicate id answers that add only). One producer alone makes one call per add; many at once share
+     * the call's fixed cost (the measured A case: 64 adds in flight). Adds are applied in the order they were
+     * called on this process; one that finds the queue full and waits for room then waits alone, as it does in
+     * memory, so later adds that fit go before it.
      */
-    private final class SingleAdds extends CallCombiner<PendingAdd> {
+    private final class Adds extends CallCombiner<PendingAdd> {
         private static final int MOST_PER_CALL = 100;
 
-        SingleAdds() {
-            super(MOST_PER_CALL);
+        Adds() {
+            super(
+                    MOST_PER_CALL,
+                    Thread.ofVirtual().name("sluice-" + name + "-add").factory());
         }
 
-        Added<T> add(QueueChecks.Prepared prepared, T payload, long deadline) {
-            PendingAdd add = new PendingAdd(prepared, payload);
+        List<Added<T>> add(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
+            PendingAdd add = new PendingAdd(prepared, payloads);
             combine(add);
+            return answer(add, deadline);
+        }
+
+        /** As {@link #add}, queued in its place at once, answered on a thread of its own. */
+        CompletableFuture<List<Added<T>>> addAsync(
+                List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
+            PendingAdd add = new PendingAdd(prepared, payloads);
+            CompletableFuture<List<Added<T>>> result = new CompletableFuture<>();
+            combineAsync(add, () -> {
+                try {
+                    result.complete(answer(add, deadline));
+                } catch (Throwable e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            return result;
+        }
+
+        private List<Added<T>> answer(PendingAdd add, long deadline) {
             if (add.failure != null) {
                 throw add.failure;
             }
-            if (add.full) {
-                // refused or waits for room, on its own: what a single add does without other producers
-                return addAll(List.of(prepared), List.of(payload), deadline).get(0);
+            if (add.full != null) {
+                if (deadline == Long.MIN_VALUE) {
+                    // refused now, as in memory: trying again alone could add it after adds called later
+                    throw full(add.full);
+                }
+                // waits for room, on its own: what an add does without other producers
+                return addAlone(add.prepared, add.payloads, deadline);
             }
-            return add.answer;
+            return add.answers;
         }
 
         @Override
         void send(List<PendingAdd> batch) {
-            byte[][] args = new byte[3 + batch.size() * ADD_FIELDS][];
+            int jobs = 0;
+            for (PendingAdd a : batch) {
+                jobs += a.prepared.size();
+            }
+            byte[][] args = new byte[3 + batch.size() + jobs * ADD_FIELDS][];
             args[0] = bytes("add");
             args[2] = bytes(batch.size() + "i");
             int at = 3;
             for (PendingAdd a : batch) {
-                at = jobFields(args, at, a.prepared, "", 0);
+                args[at++] = bytes(Integer.toString(a.prepared.size()));
+                for (QueueChecks.Prepared p : a.prepared) {
+                    at = jobFields(args, at, p, "", 0);
+                }
             }
             try {
                 checkOpen();
@@ -494,18 +521,18 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                     PendingAdd a = batch.get(i);
                     List<Object> own = Replies.list(reply.get(1 + i));
                     if (Replies.text(own.get(0)).equals("full")) {
-                        a.full = true;
+                        a.full = own;
                         continue;
                     }
-                    a.answer = answers(own, List.of(a.payload), fresh).get(0);
+                    a.answers = answers(own, a.payloads, fresh);
                     if (sequenced.shortfall() != null) {
-                        a.failure = notReplicated(sequenced.shortfall(), List.of(a.prepared), List.of(a.answer));
+                        a.failure = notReplicated(sequenced.shortfall(), a.prepared, a.answers);
                     }
                 }
                 tellAdded(sequenced, fresh);
             } catch (RuntimeException e) {
                 for (PendingAdd a : batch) {
-                    if (a.answer == null && !a.full) {
+                    if (a.answers == null && a.full == null) {
                         a.failure = e;
                     }
                 }
@@ -513,7 +540,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         }
     }
 
-    private final SingleAdds singleAdds = new SingleAdds();
+    /** The adds of this process's producers, in the order they were called. */
+    private final Adds adds;
 
     /** The add's jobs are on the master, but fewer replicas than the engine waits for acknowledged them. */
     private ReplicaWaitException notReplicated(

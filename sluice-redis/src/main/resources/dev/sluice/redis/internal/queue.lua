@@ -1339,8 +1339,8 @@ local function insertAt(base, id, addedTo)
   return job, payload
 end
 
--- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see Idle workers; 'i': each job
--- is added on its own, see add()), then 16 values per job (see below). All or none: a job beyond the queue's or
+-- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see Idle workers; 'i': how many
+-- adds, each on its own, see add()), then 16 values per job (see below). All or none: a job beyond the queue's or
 -- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
 -- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
 local ADD_FIELDS = 16
@@ -1403,16 +1403,19 @@ local function addJobs(first, count, waits)
 end
 
 local function add()
-  -- the count, then 'w' if the producer waits for room should the queue be full, or 'i' if the jobs are added
-  -- each on its own (single adds of several producers in one call): replied {'each', then each job's reply}
+  -- the count, then 'w' if the producer waits for room should the queue be full, or 'i' if the count is of adds
+  -- (of one or more producers) made each on its own, in order, all or none within each: then each add is its
+  -- job count and its jobs' values, and the reply {'each', then each add's reply}
   local how = sub(ARG[3], -1)
   local count = tonumber((how == 'w' or how == 'i') and sub(ARG[3], 1, -2) or ARG[3])
   if how ~= 'i' then
     return addJobs(4, count, how == 'w')
   end
-  local reply = { 'each' }
-  for i = 0, count - 1 do
-    reply[#reply + 1] = addJobs(4 + i * ADD_FIELDS, 1, false)
+  local reply, at = { 'each' }, 4
+  for _ = 1, count do
+    local jobs = tonumber(ARG[at])
+    reply[#reply + 1] = addJobs(at + 1, jobs, false)
+    at = at + 1 + jobs * ADD_FIELDS
   end
   return reply
 end
