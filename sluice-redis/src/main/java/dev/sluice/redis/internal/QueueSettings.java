@@ -1,5 +1,7 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.QueueOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,6 +77,26 @@ final class QueueSettings {
     synchronized void note(String name, String given, long stamp, String text) {
         boolean set = given.startsWith("=");
         known.put(name, new Setting(given, set ? Long.toString(stamp) : "", set ? text : null));
+    }
+
+    /**
+     * Notes the settings a process opened the queue with: {@code options}, as {@code open} sent them ({@code given},
+     * in its order) and the script stamped them.
+     */
+    void opened(QueueOptions options, String[] given, long stamp) {
+        GroupLimits defaults = options.groupDefaults();
+        String[] names = {"concurrency", "maxWaiting", "gconc", "gmax", "rate", "grate"};
+        String[] texts = {
+            "concurrency " + options.concurrency(),
+            "maxWaiting " + options.maxWaiting(),
+            "group concurrency " + defaults.concurrency(),
+            "group maxWaiting " + defaults.maxWaiting(),
+            "rate " + options.rate(),
+            "group rate " + defaults.rate()
+        };
+        for (int i = 0; i < names.length; i++) {
+            note(names[i], given[i], stamp, texts[i]);
+        }
     }
 
     /** {@code arguments}, with the epoch at the end if their command relies on the queue's settings. */

@@ -131,19 +131,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                     + "; it cannot be opened with " + codec);
         }
         queue.settings.epoch(Replies.text(stored.get(1)));
-        long stamp = Replies.number(stored.get(2));
-        String[] names = {"concurrency", "maxWaiting", "gconc", "gmax", "rate", "grate"};
-        String[] texts = {
-            "concurrency " + options.concurrency(),
-            "maxWaiting " + options.maxWaiting(),
-            "group concurrency " + defaults.concurrency(),
-            "group maxWaiting " + defaults.maxWaiting(),
-            "rate " + options.rate(),
-            "group rate " + defaults.rate()
-        };
-        for (int i = 0; i < names.length; i++) {
-            queue.settings.note(names[i], given[i], stamp, texts[i]);
-        }
+        queue.settings.opened(options, given, Replies.number(stored.get(2)));
         return queue;
     }
 
