@@ -1,8 +1,8 @@
 package dev.sluice.redis.internal;
 
 /**
- * The queue library ({@code queue.lua}), as Redis functions or as a script: every change of a queue's state is one
- * call of it.
+ * The queue library ({@code queue.lua}, then {@code queue-settings.lua}, which uses its locals), as Redis functions
+ * or as a script: every change of a queue's state is one call of it.
  */
 final class QueueScript {
     private QueueScript() {}
@@ -11,8 +11,8 @@ final class QueueScript {
      * The limiter script wrapped as a function, {@code runLimit(KEYS, ARGV)}, then the queue script: queue and
      * group rates are decided by the very algorithms the limiters use, one copy of each.
      */
-    private static final String LIBRARY =
-            "local function runLimit(KEYS, ARGV)\n" + LimitScript.SOURCE + "\nend\n" + LimitScript.load("queue.lua");
+    private static final String LIBRARY = "local function runLimit(KEYS, ARGV)\n" + LimitScript.SOURCE + "\nend\n"
+            + LimitScript.load("queue.lua") + "\n" + LimitScript.load("queue-settings.lua");
 
     /** The library as a script, for {@code EVALSHA}: it defines everything, then runs the call. */
     static final String SOURCE = LIBRARY + "\nreturn entry(KEYS, ARGV)\n";

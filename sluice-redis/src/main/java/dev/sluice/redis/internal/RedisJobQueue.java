@@ -43,6 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private final String name;
     private final Codec<T> codec;
     private final QueueOptions options;
+    /** The settings this process knows, which it restores should Redis lose them. */
+    final QueueSettings settings;
+
     final byte[] key;
     final JobOptionsText optionsText;
     private final RedisRepeats<T> repeats;
@@ -91,6 +95,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.name = name;
         this.codec = codec;
         this.options = options;
+        this.settings = new QueueSettings(name, codec.name());
         this.key = (engine.keyPrefix() + ":queue:{" + name + "}").getBytes(StandardCharsets.UTF_8);
         this.optionsText = new JobOptionsText(name);
         this.repeats = new RedisRepeats<>(this);
@@ -109,20 +114,25 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         GroupLimits defaults = options.groupDefaults();
         QueueOptions plain = QueueOptions.defaults();
         GroupLimits plainGroups = plain.groupDefaults();
-        Object stored = queue.call(
-                true,
-                "open",
-                codec.name(),
-                given(options.concurrency(), plain.concurrency()),
-                given(options.maxWaiting(), plain.maxWaiting()),
-                given(defaults.concurrency(), plainGroups.concurrency()),
-                given(defaults.maxWaiting(), plainGroups.maxWaiting()),
-                rate.isEmpty() ? "?" : "=" + rate,
-                groupRate.isEmpty() ? "?" : "=" + groupRate);
-        String storedCodec = Replies.text(stored);
+        String[] given = {
+            given(options.concurrency(), plain.concurrency()),
+            given(options.maxWaiting(), plain.maxWaiting()),
+            given(defaults.concurrency(), plainGroups.concurrency()),
+            given(defaults.maxWaiting(), plainGroups.maxWaiting()),
+            rate.isEmpty() ? "?" : "=" + rate,
+            groupRate.isEmpty() ? "?" : "=" + groupRate
+        };
+        String[] args = new String[2 + given.length];
+        args[0] = codec.name();
+        args[1] = QueueSettings.candidateEpoch();
+        System.arraycopy(given, 0, args, 2, given.length);
+        List<Object> stored = Replies.list(queue.call(true, "open", args));
+        String storedCodec = Replies.text(stored.get(0));
         if (!storedCodec.equals(codec.name())) {
             throw QueueChecks.otherCodec(name, "in Redis was created", storedCodec, codec.name());
         }
+        queue.settings.epoch(Replies.text(stored.get(1)));
+        queue.settings.opened(options, given, Replies.number(stored.get(2)));
         return queue;
     }
 
@@ -173,11 +183,32 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     Object call(boolean changes, byte[][] arguments) {
         List<Object> reply;
         try {
-            reply = engine.queueCall(key, arguments, changes);
+            reply = settled(arguments, sent -> engine.queueCall(key, sent, changes), r -> r);
         } catch (SluiceException e) {
             throw closedOr(e);
         }
         return repeatsAfter(reply);
+    }
+
+    /**
+     * What {@code send} answers for {@code arguments}, sent with the epoch of the queue's settings if their command
+     * relies on them; should the script refuse them because Redis lost the settings, this process restores those it
+     * knows and sends them again ({@link QueueSettings}).
+     */
+    private <R> R settled(byte[][] arguments, Function<byte[][], R> send, Function<R, List<Object>> replyOf) {
+        for (int attempt = 1; ; attempt++) {
+            byte[][] sent = settings.withEpoch(arguments);
+            R answer = send.apply(sent);
+            if (!QueueSettings.asksRestore(replyOf.apply(answer).get(0))) {
+                return answer;
+            }
+            settings.restore(
+                    QueueSettings.epochOf(sent),
+                    attempt,
+                    args -> engine.queueCall(key, arguments("restore", args), true)
+                            .get(0));
+            signal();
+        }
     }
 
     /** The command's reply; first, if the call left events of repeatable jobs, plans their next runs. */
@@ -226,12 +257,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             List<Object> reply;
             ReplicaWait.Shortfall shortfall = null;
             if (confirmed) {
-                RedisEngine.ConfirmedReply answer =
-                        engine.queueReplyConfirmed(engine.queueSendConfirmed(key, arguments), key, arguments, changes);
+                RedisEngine.ConfirmedReply answer = settled(
+                        arguments,
+                        sent -> engine.queueReplyConfirmed(engine.queueSendConfirmed(key, sent), key, sent, changes),
+                        RedisEngine.ConfirmedReply::reply);
                 reply = answer.reply();
                 shortfall = answer.shortfall();
             } else {
-                reply = engine.queueCall(key, arguments, changes);
+                reply = settled(arguments, sent -> engine.queueCall(key, sent, changes), r -> r);
             }
             if (Replies.number(reply.get(1)) > 0) {
                 // planned once this call's events are told: planning calls come after it in the order of events
@@ -1153,7 +1186,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public void setRate(LimitPolicy rate) {
         checkOpen();
         QueueOptions.builder().rate(rate).build();
-        call(true, "limits", "rate", RateText.encode("queue '" + name + "'", rate));
+        String stored = RateText.encode("queue '" + name + "'", rate);
+        noteChange("rate", stored, rate == null ? "no rate" : "rate " + rate, call(true, "limits", "rate", stored));
         signal();
     }
 
@@ -1161,7 +1195,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public void setConcurrency(int concurrency) {
         checkOpen();
         QueueOptions.builder().concurrency(concurrency).build();
-        call(true, "limits", "concurrency", Integer.toString(concurrency));
+        String stored = Integer.toString(concurrency);
+        noteChange("concurrency", stored, "concurrency " + concurrency, call(true, "limits", "concurrency", stored));
         signal();
     }
 
@@ -1171,13 +1206,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         if (limits == null) {
             throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
         }
-        call(
-                true,
-                "limits",
-                "defaults",
-                Integer.toString(limits.concurrency()),
-                Integer.toString(limits.maxWaiting()),
-                RateText.encode("queue '" + name + "', group defaults", limits.rate()));
+        String concurrency = Integer.toString(limits.concurrency());
+        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String rate = RateText.encode("queue '" + name + "', group defaults", limits.rate());
+        Object stamp = call(true, "limits", "defaults", concurrency, maxWaiting, rate);
+        noteChange("gconc", concurrency, "group concurrency " + concurrency, stamp);
+        noteChange("gmax", maxWaiting, "group maxWaiting " + maxWaiting, stamp);
+        noteChange("grate", rate, "group rate " + limits.rate(), stamp);
         signal();
     }
 
@@ -1189,14 +1224,12 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             throw new IllegalArgumentException(
                     "limits of group '" + group + "' must not be null; use clearGroupLimits");
         }
-        call(
-                true,
-                "limits",
-                "group",
-                group,
-                Integer.toString(limits.concurrency()),
-                Integer.toString(limits.maxWaiting()),
-                RateText.encode("queue '" + name + "', group '" + group + "'", limits.rate()));
+        String concurrency = Integer.toString(limits.concurrency());
+        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String rate = RateText.encode("queue '" + name + "', group '" + group + "'", limits.rate());
+        Object stamp = call(true, "limits", "group", group, concurrency, maxWaiting, rate);
+        noteChange(
+                "gl:g" + group, concurrency + "|" + maxWaiting + "|" + rate, "group '" + group + "' " + limits, stamp);
         signal();
     }
 
@@ -1204,8 +1237,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public void clearGroupLimits(String group) {
         checkOpen();
         JobOptions.builder().group(group);
-        call(true, "limits", "clear", group);
+        noteChange(
+                "gl:g" + group, "", "group '" + group + "' without own limits", call(true, "limits", "clear", group));
         signal();
+    }
+
+    /** Notes a change of setting {@code name} to {@code stored}, which the script made at {@code stamp}. */
+    private void noteChange(String name, String stored, String text, Object stamp) {
+        settings.note(name, "=" + stored, Replies.number(stamp), text);
     }
 
     @Override

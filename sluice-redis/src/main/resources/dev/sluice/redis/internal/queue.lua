@@ -1685,100 +1685,9 @@ local function dropPendingRun(id)
   end
 end
 
--- Whether string a comes before b byte by byte (Lua's own < follows the server's locale).
-local function bytewiseLess(a, b)
-  local n = math.min(#a, #b)
-  for i = 1, n do
-    local x, y = string.byte(a, i), string.byte(b, i)
-    if x ~= y then
-      return x < y
-    end
-  end
-  return #a < #b
-end
-
--- Sets meta field to rate ('' removes it), with a new generation in generationField unless the old rate's state
--- carries over to it.
-local function setRateField(field, generationField, rate)
-  if not adoptable(m(field), rate) then
-    mset(generationField, newGeneration())
-  end
-  if rate == '' then
-    mdel(field)
-  else
-    mset(field, rate)
-  end
-end
-
--- limits: changes a limit; ARGV: what ('concurrency', 'rate', 'defaults', 'group', 'clear'), then values.
--- Replies 1.
-local function limitsCommand()
-  local what = ARG[3]
-  if what == 'concurrency' then
-    mset('concurrency', ARG[4])
-  elseif what == 'rate' then
-    setRateField('rate', 'rgq', ARG[4])
-    mdel('rateBlocked')
-  elseif what == 'defaults' then
-    mset('gconc', ARG[4])
-    mset('gmax', ARG[5])
-    setRateField('grate', 'rgd', ARG[6])
-  elseif what == 'group' then
-    local gid = 'g' .. ARG[4]
-    local old = call('HGET', GLIMITS, gid)
-    local generation = old and string.match(old, '^%d+|%d+|(%d+)|')
-    if not (old and adoptable(string.match(old, '^%d+|%d+|%d+|(.*)$'), ARG[7])) then
-      generation = newGeneration()
-    end
-    call('HSET', GLIMITS, gid, ARG[5] .. '|' .. ARG[6] .. '|' .. generation .. '|' .. ARG[7])
-  elseif what == 'clear' then
-    call('HDEL', GLIMITS, 'g' .. ARG[4])
-  end
-  ownLimits = {}
-  -- every group is looked at again under the new limits: held and rate-parked ones come back, in the groups'
-  -- tie order (as in memory: names in keys, byte by byte)
-  local inOrder = call('HKEYS', GROUPS)
-  table.sort(inOrder, bytewiseLess)
-  for _, gid in ipairs(inOrder) do
-    local g = findGroup(gid)
-    if g then
-      g[G_HELD] = 0
-      g[G_PARKED] = -NEVER
-      touchGroup(gid)
-      call('ZREM', PARKED, gid)
-      offer(gid, g)
-    end
-  end
-  return 1
-end
-
-local function openCommand()
-  -- ARG: codec, then concurrency, maxWaiting, group concurrency, group maxWaiting, the queue's rate and the
-  -- groups' default rate, each as '=' .. value when the opener gave it (it is written for every process) or
-  -- '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
-  -- Replies the codec the queue was created with.
-  call('HSETNX', META, 'codec', ARG[3])
-  mset('todo', int(call('LLEN', REP_TODO)))
-  local fields = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
-  for i, field in ipairs(fields) do
-    local given = ARG[3 + i]
-    local value = sub(given, 2)
-    if sub(given, 1, 1) == '=' then
-      local generation = ({ rate = 'rgq', grate = 'rgd' })[field]
-      if generation and not adoptable(call('HGET', META, field), value) then
-        call('HSET', META, generation, newGeneration())
-      end
-      call('HSET', META, field, value)
-    elseif value ~= '' then
-      call('HSETNX', META, field, value)
-    end
-  end
-  return call('HGET', META, 'codec')
-end
-
 local function run()
   if cmd == 'open' then
-    return openCommand()
+    return COMMANDS.open()
   end
   housekeep()
   if cmd == 'add' then
@@ -1893,8 +1802,6 @@ local function run()
       removeUnstarted(id, loadJob(id))
     end
     return #doomed
-  elseif cmd == 'limits' then
-    return limitsCommand()
   elseif cmd == 'groupLimits' then
     local c, w, rate = limitsOf(ARG[3] == '' and 'u' or 'g' .. ARG[3])
     return { c, w, rate }
@@ -1978,8 +1885,8 @@ local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty = {}, {}, {}, {}, {}
   listenCap, eventsMade, eventsWritten = nil, 0, false
-  wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open'
-  wake.roomFreed = cmd == 'limits' or cmd == 'open'
+  wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
+  wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.waitNoted, wake.dueLowered, wake.roomNoted = false, false, false
 end
 
@@ -1992,6 +1899,10 @@ local function endCall()
   flushRecords(GROUPS, groups, groupsDirty)
   flushMeta()
 end
+
+-- The commands that rely on the queue's settings: each carries, as its last argument, the epoch of the settings
+-- its process knows, and does nothing but reply 'restore' when the queue's differs (see queue-settings.lua).
+local SETTLED = { add = true, finish = true, repSave = true, groupLimits = true }
 
 -- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
 -- events of pending runs of repeatable jobs wait for the engine}, then, if the call made events, {the number of
@@ -2027,7 +1938,12 @@ local function entry(keys, args)
     now = tonumber(ARG[2])
   end
   beginCall()
-  local reply = run()
+  local reply
+  if SETTLED[cmd] and m('epoch') ~= ARG[#ARG] then
+    reply = 'restore'
+  else
+    reply = run()
+  end
   endCall()
   -- meta field 'todo' counts them once meta was read (every changing command reads it); else LLEN
   local todo = meta and mnum('todo', 0) or call('LLEN', REP_TODO)
