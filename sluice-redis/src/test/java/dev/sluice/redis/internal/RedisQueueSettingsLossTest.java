@@ -160,7 +160,8 @@ class RedisQueueSettingsLossTest {
 
             assertThatThrownBy(() -> queue.add("job", "y"))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("opened anew with codec named '" + Codec.bytes().name() + "'")
+                    .hasMessageContaining(
+                            "opened anew with codec named '" + Codec.bytes().name() + "'")
                     .hasMessageContaining("this process opened it with codec named 'utf8'");
         }
     }
