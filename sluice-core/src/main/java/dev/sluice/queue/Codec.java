@@ -1,6 +1,5 @@
 package dev.sluice.queue;
 
-import dev.sluice.internal.queue.QueueChecks;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
@@ -18,6 +17,9 @@ import java.util.function.Function;
  * @param <T> the payload type
  */
 public interface Codec<T> {
+    /** The longest {@link #name()}, in characters. */
+    int MAX_NAME_LENGTH = 200;
+
     /**
      * The bytes of {@code payload}.
      *
@@ -45,7 +47,7 @@ public interface Codec<T> {
      * class serves several formats (one instance per payload type, say), when a class is renamed but its bytes are
      * not, or to name a new version of a format ({@code "point-v2"}).
      *
-     * @return 1 to 200 characters, not blank
+     * @return 1 to {@value #MAX_NAME_LENGTH} characters, not blank
      */
     default String name() {
         return getClass().getName();
@@ -163,7 +165,10 @@ final class FunctionCodec<T> implements Codec<T> {
     private final Function<byte[], ? extends T> decode;
 
     FunctionCodec(String name, Function<? super T, byte[]> encode, Function<byte[], ? extends T> decode) {
-        QueueChecks.checkCodecName(name, "Codec.of");
+        if (name == null || name.isBlank() || name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("Codec.of: its name must be 1 to " + MAX_NAME_LENGTH
+                    + " characters, not blank, was " + (name == null ? "null" : "'" + name + "'"));
+        }
         if (encode == null || decode == null) {
             throw new IllegalArgumentException("codec '" + name + "': its " + (encode == null ? "encode" : "decode")
                     + " function must not be null");

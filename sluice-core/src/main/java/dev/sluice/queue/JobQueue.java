@@ -436,7 +436,20 @@ public interface JobQueue<T> {
     void addListener(QueueListener<T> listener);
 
     /**
-     * Removes a listener added before.
+     * Adds a listener that hears only the changes this process makes: the jobs it adds (repeatable jobs' runs
+     * included) and the attempts its workers start and end, each once, right after the change, on the thread that
+     * made it (keep it quick: a worker's slot waits for it). It is the listener for metrics: summed over processes,
+     * every job counts once. On an engine shared by processes, adding it reads nothing from the server and makes
+     * no process write events for it; on the in-memory engine every change is this process's, and it hears what
+     * {@link #addListener} hears. It never hears {@link QueueListener#onEventsMissed}.
+     *
+     * @param listener the listener
+     * @throws IllegalArgumentException if {@code listener} is null
+     */
+    void addLocalListener(QueueListener<T> listener);
+
+    /**
+     * Removes a listener added before, by {@link #addListener} or {@link #addLocalListener}.
      *
      * @param listener the listener, compared by identity
      * @return whether it was there

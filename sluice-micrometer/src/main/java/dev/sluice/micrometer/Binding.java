@@ -59,7 +59,7 @@ final class Binding implements EngineListener {
         }
         QueueMeters<T> queueMeters = new QueueMeters<>(queue, registry, options, sluice.clock());
         try {
-            queue.addListener(queueMeters);
+            queue.addLocalListener(queueMeters);
         } catch (RuntimeException e) {
             queueMeters.remove();
             throw e;

@@ -43,9 +43,6 @@ public final class MeterNames {
     /** Counter: jobs their processor asked to run again later; tag {@link #QUEUE}. */
     public static final String QUEUE_JOBS_RESCHEDULED = "sluice.queue.jobs.rescheduled";
 
-    /** Counter: queue events this process's listener missed (Redis's bounded event log); tag {@link #QUEUE}. */
-    public static final String QUEUE_EVENTS_MISSED = "sluice.queue.events.missed";
-
     /** Timer: from a job being ready to its attempt's start; tag {@link #QUEUE}. */
     public static final String QUEUE_WAIT = "sluice.queue.wait";
 

@@ -5,7 +5,6 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
 import dev.sluice.time.SluiceClock;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
@@ -13,8 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The meters of one queue, and of its selected groups: a listener of the queue for the counters and timers,
- * gauges that read the queue's counts when the registry reads them.
+ * The meters of one queue, and of its selected groups: a local listener of the queue for the counters and timers
+ * (it hears this process's changes only, so that a sum over processes counts each job once), gauges that read the
+ * queue's counts when the registry reads them.
  *
  * @param <T> the queue's payload type
  */
@@ -25,7 +25,6 @@ final class QueueMeters<T> implements QueueListener<T> {
     private final Tags tags;
     private final MeterSet meters;
     private final JobMeters jobs;
-    private final Counter eventsMissed;
     private final SluiceClock clock;
     private final GroupSelection selection;
     private final ConcurrentHashMap<String, Group> groups = new ConcurrentHashMap<>();
@@ -48,7 +47,6 @@ final class QueueMeters<T> implements QueueListener<T> {
         this.clock = clock;
         this.meters = new MeterSet(registry, options);
         this.jobs = new JobMeters(meters, JobMeters.Names.QUEUE, tags);
-        this.eventsMissed = meters.counter(MeterNames.QUEUE_EVENTS_MISSED, tags);
         StateGauges.register(meters, MeterNames.QUEUE_JOBS, tags, queue::counts, clock);
         this.selection = new GroupSelection(options, clock, this::drop);
     }
@@ -138,11 +136,6 @@ final class QueueMeters<T> implements QueueListener<T> {
     public void onRescheduled(Job<T> job, Duration delay) {
         readyAfterDelay.put(job.id(), Attempts.readyAfter(job, delay));
         record(job, meters -> meters.rescheduled(job));
-    }
-
-    @Override
-    public void onEventsMissed(long count) {
-        eventsMissed.increment(count);
     }
 
     @Override

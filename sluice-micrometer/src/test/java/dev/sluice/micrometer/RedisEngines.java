@@ -24,9 +24,19 @@ final class RedisEngines {
 
     /** An empty engine; its command timeout is long, so that a loaded machine does not look like an outage. */
     static Sluice newEngine() {
+        return newEngine(newPrefix());
+    }
+
+    /** A key prefix no other engine of this JVM has. */
+    static String newPrefix() {
+        return "metrics" + PREFIXES.incrementAndGet();
+    }
+
+    /** An engine on the keys of {@code prefix}: engines made with one prefix stand for processes sharing Redis. */
+    static Sluice newEngine(String prefix) {
         return RedisSluice.builder()
                 .client(client())
-                .keyPrefix("metrics" + PREFIXES.incrementAndGet())
+                .keyPrefix(prefix)
                 .commandTimeout(Duration.ofSeconds(30))
                 .build();
     }

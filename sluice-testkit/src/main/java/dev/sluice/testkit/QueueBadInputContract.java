@@ -276,7 +276,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> engine.queue("q", named(null)), "q", "name", "null");
         assertRejected(() -> engine.queue("q", named(" ")), "q", "name", "blank");
         assertRejected(() -> engine.queue("q", named("x".repeat(201))), "q", "name", "1 to 200", "201");
-        assertRejected(() -> Codec.of("", String::getBytes, String::new), "Codec.of", "name", "empty");
+        assertRejected(() -> Codec.of("", String::getBytes, String::new), "Codec.of", "name", "1 to 200");
         assertRejected(() -> Codec.<String>of("c", null, String::new), "'c'", "encode", "null");
 
         assertThat(engine.queue("q", named("x".repeat(200))).counts().total()).isZero();

@@ -117,6 +117,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("clearGroupLimits(String)", () -> queue.clearGroupLimits("g"));
         uses.put("groupLimits(String)", () -> queue.groupLimits("g"));
         uses.put("addListener(QueueListener)", () -> queue.addListener(new Events()));
+        uses.put("addLocalListener(QueueListener)", () -> queue.addLocalListener(new Events()));
         uses.put("removeListener(QueueListener)", () -> queue.removeListener(listener));
         uses.put("stats()", queue::stats);
         uses.put("stats(String)", () -> queue.stats("g"));

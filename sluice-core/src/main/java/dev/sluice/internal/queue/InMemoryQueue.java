@@ -1365,6 +1365,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         listeners.add(listener);
     }
 
+    /** Every change of this engine is this process's: a local listener hears what any listener hears. */
+    @Override
+    public void addLocalListener(QueueListener<T> listener) {
+        addListener(listener);
+    }
+
     @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();

@@ -131,13 +131,10 @@ public final class QueueChecks {
         }
     }
 
-    /** The longest {@link Codec#name()}. */
-    public static final int MAX_CODEC_NAME_LENGTH = 200;
-
-    /** Rejects a codec name that is null, blank or longer than {@link #MAX_CODEC_NAME_LENGTH}. */
-    public static void checkCodecName(String codecName, String what) {
-        if (codecName == null || codecName.isBlank() || codecName.length() > MAX_CODEC_NAME_LENGTH) {
-            throw new IllegalArgumentException(what + ": its name must be 1 to " + MAX_CODEC_NAME_LENGTH
+    /** Rejects a codec name that is null, blank or longer than {@link Codec#MAX_NAME_LENGTH}. */
+    private static void checkCodecName(String codecName, String what) {
+        if (codecName == null || codecName.isBlank() || codecName.length() > Codec.MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(what + ": its name must be 1 to " + Codec.MAX_NAME_LENGTH
                     + " characters, not blank, was "
                     + (codecName == null
                             ? "null"

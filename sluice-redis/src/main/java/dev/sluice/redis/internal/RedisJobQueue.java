@@ -81,6 +81,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
+    /** Listeners of this process's own changes, told by the call that made them: no events are read for them. */
+    private final List<QueueListener<T>> localListeners = new CopyOnWriteArrayList<>();
+
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -288,6 +291,11 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
         events.settle(ticket, built);
+        for (QueueListener<T> local : localListeners) {
+            for (Consumer<QueueListener<T>> event : built) {
+                tell(local, event);
+            }
+        }
         if (PLAN_AFTER_DELIVERY.get()) {
             PLAN_AFTER_DELIVERY.set(false);
             repeats.planPending();
@@ -747,7 +755,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * endings does, so that the events a call builds are always the last it made).
      */
     boolean hearsEndings() {
-        return !listeners.isEmpty() || !outcomes.isEmpty() || events.held();
+        return !listeners.isEmpty() || !localListeners.isEmpty() || !outcomes.isEmpty() || events.held();
     }
 
     /** Tells every listener how many of the events {@code from} to {@code through} it missed. */
@@ -837,8 +845,18 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     @Override
+    public void addLocalListener(QueueListener<T> listener) {
+        checkOpen();
+        QueueChecks.checkListener(listener);
+        localListeners.add(listener);
+    }
+
+    @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();
+        if (localListeners.remove(listener)) {
+            return true;
+        }
         for (Listening<T> l : listeners) {
             if (l.listener == listener && listeners.remove(l)) {
                 events.release();
