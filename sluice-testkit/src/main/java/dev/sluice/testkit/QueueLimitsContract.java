@@ -3,8 +3,10 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobQueue;
@@ -71,6 +73,41 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
         assertThat(starts.subList(0, 150)).containsOnly(T0);
         assertThat(starts.subList(150, 300)).containsOnly(T0 + 1_001 * MS);
         assertThat(queue.counts()).isEqualTo(counts(250, 0, 0, 750, 0));
+    }
+
+    /**
+     * A worker of high concurrency claims many jobs in one call (on Redis, one script call decides the queue's rate
+     * for all of them): exactly the rate's limit starts at one instant, whatever the policy.
+     */
+    @Test
+    void aWorkerClaimingManyAtOnceStartsExactlyTheQueueRatesLimitAtAnInstant() {
+        List<LimitPolicy> rates = List.of(
+                FixedWindow.of(7, ONE_SECOND), SlidingWindowLog.of(7, ONE_SECOND), TokenBucket.of(7, ONE_SECOND));
+        for (LimitPolicy rate : rates) {
+            String name = "rated-" + rate.getClass().getSimpleName();
+            JobQueue<String> queue = engine.queue(
+                    name, Codec.utf8(), QueueOptions.builder().rate(rate).build());
+            queue.addBulk(jobs("j", null, 40));
+            List<String> ran = new CopyOnWriteArrayList<>();
+            slotThreads.clear();
+            Worker<String> worker = startedWorker(
+                    queue,
+                    ctx -> {
+                        slotThreads.add(Thread.currentThread());
+                        return recording(ran).process(ctx);
+                    },
+                    20);
+
+            eventually().until(() -> ran.size() >= 7);
+            awaitSlotsParked();
+            assertThat(ran).as("%s at the first instant", rate).hasSize(7);
+            // past the first instant's window whatever side of its end a boundary instant belongs to
+            clock.advance(Duration.ofMillis(1_001));
+            eventually().until(() -> ran.size() >= 14);
+            awaitSlotsParked();
+            assertThat(ran).as("%s a second later", rate).hasSize(14).doesNotHaveDuplicates();
+            worker.closeAsync(Duration.ZERO).join();
+        }
     }
 
     @Test

@@ -394,16 +394,48 @@ end
 -- Asks the limiter algorithm (limit.lua, the same code as the limiters' script) whether one start may go now
 -- under rate (as limitsOf gives it), in the state of scope: 'acquire' takes it, 'peek' only asks. Returns
 -- whether it may, and if not, in how many microseconds (rounded up) it may.
-local function askRate(scope, rate, operation)
+local function askRate(scope, rate, operation, permits)
   local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
   local key = B .. ':rate:' .. scope
   local seconds = math.floor(now / 1000000)
   local time = format('%d %d', seconds, (now - seconds * 1000000) * 1000)
-  local reply = runLimit({ key, key .. ':aux' }, { operation, time, '1', '1', kind, span, limit, '' })
+  local reply = runLimit({ key, key .. ':aux' }, { operation, time, permits or '1', '1', kind, span, limit, '' })
   if reply[3] == 1 then
-    return true, 0
+    return true, 0, tonumber(reply[4])
   end
   return false, math.ceil(tonumber(reply[5]) / 1000)
+end
+
+-- The queue-wide rate, decided once per claim call for all of the call's claims: one peek tells how many starts
+-- it allows now, and they are taken together at the end with one acquire. Every claim of a call starts at the
+-- same instant, so taking k permits at once is exactly what k takes in turn would be.
+local queueRate = { left = nil, taken = 0 }
+
+function queueRate.scope()
+  return 'q:' .. int(mnum('rgq', 0))
+end
+
+-- Takes the permits of the starts this call counted so far.
+function queueRate.settle()
+  local rate = m('rate')
+  if rate and queueRate.taken > 0 then
+    askRate(queueRate.scope(), rate, 'acquire', int(queueRate.taken))
+  end
+  queueRate.taken = 0
+end
+
+-- Whether rate lets one more job of this call start now; if not, the queue is rate-blocked until one may.
+function queueRate.allows(rate)
+  if queueRate.left == nil or queueRate.left == 0 then
+    queueRate.settle()
+    local may, wait, remaining = askRate(queueRate.scope(), rate, 'peek')
+    if not may then
+      mset('rateBlocked', int(now + wait))
+      return false
+    end
+    queueRate.left = remaining + 1
+  end
+  return true
 end
 
 local function orderKey(n)
@@ -1139,13 +1171,9 @@ local function claimOne(leaseFor, maxStalls, ref)
   if mnum('pausedUntil', -NEVER) > now or mnum('rateBlocked', -NEVER) > now then
     return nil
   end
-  local queueRate = m('rate')
-  if queueRate then
-    local may, wait = askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'peek')
-    if not may then
-      mset('rateBlocked', int(now + wait))
-      return nil
-    end
+  local rate = m('rate')
+  if rate and not queueRate.allows(rate) then
+    return nil
   end
   while true do
     -- the group at the front goes to the back, where it stays if it starts a job and has more waiting: one
@@ -1171,8 +1199,9 @@ local function claimOne(leaseFor, maxStalls, ref)
         end
       end
       if where == 'ready' then
-        if queueRate then
-          askRate('q:' .. int(mnum('rgq', 0)), queueRate, 'acquire')
+        if rate then
+          queueRate.left = queueRate.left - 1
+          queueRate.taken = queueRate.taken + 1
         end
         local popped = call('ZPOPMIN', waitingKey(gid))
         wake.roomFreed = true
@@ -1218,6 +1247,7 @@ end
 -- together, one command for all.
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
+  queueRate.left, queueRate.taken = nil, 0
   for _ = 1, n do
     local job = claimOne(leaseFor, maxStalls, ref)
     if job == nil then
@@ -1226,6 +1256,7 @@ local function claim(n, leaseFor, maxStalls, ref, reply)
     end
     reply[#reply + 1] = job
   end
+  queueRate.settle()
   if #reply < first then
     return
   end
