@@ -29,9 +29,11 @@ import java.util.regex.Pattern;
  * reached does not reach it: it applies to the limiter's fallback share only (when it falls back), and is
  * otherwise lost.
  *
- * <p>Keys are {@code <prefix>:<limiter>:<kind>:{<key>}}: each limiter key lives in one cluster slot, and a key
- * that names its own hash tag ({@code "{acme}:search"}) keeps it, so that the layers of a chain can share a
- * slot; in Redis Cluster a chain whose keys fall in different slots is refused with an {@link
+ * <p>Keys are {@code <prefix>:<limiter>:<kind>:{<key>}}, a colon in the name and braces or {@code %} in the key
+ * escaped, so that no two limiter keys, queues or engines share a Redis key whatever their names and keys hold
+ * (docs/redis-keys.md has the layout). Each limiter key lives in one cluster slot, and a key that names its own
+ * hash tag ({@code "{acme}:search"}) lives in that tag's slot, so that the layers of a chain can share a slot; in
+ * Redis Cluster a chain whose keys fall in different slots is refused with an {@link
  * IllegalArgumentException} that says how to name them. A policy's spans (its window, the time its capacity
  * takes to refill, its lease timeout) must be at most 2^52 ns, about 52 days.
  *
@@ -246,7 +248,8 @@ public final class RedisSluice {
 
         /**
          * The start of every key this engine writes, {@code "sluice"} by default: engines with different prefixes
-         * share nothing. 1 to 64 letters, digits or {@code . _ - :}.
+         * share nothing, also where one prefix begins with another ({@code "app"} and {@code "app:eu"}). 1 to 64
+         * letters, digits or {@code . _ - :}.
          *
          * @param keyPrefix the prefix
          * @return this builder

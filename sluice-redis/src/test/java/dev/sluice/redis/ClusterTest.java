@@ -186,7 +186,8 @@ class ClusterTest {
         RateLimiter search = sluice.limiter("search", SlidingWindowLog.of(3, Duration.ofDays(1)));
         LimitChain<String> chain = sluice.<String>chain()
                 .layer(tenant, t -> "{" + t + "}")
-                .layer(search, t -> "{" + t + "}:search")
+                // the escaped part after the tag (colons, %) must not move the key out of the tag's slot
+                .layer(search, t -> "{" + t + "}:search:50%")
                 .build();
         List<String> tenants = keys("t", 30);
 

@@ -10,6 +10,7 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.ManualClock;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +55,83 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
         assertDecision(xDotA.tryAcquire("b"), allowed("x.a", 1, 0, T0 + SECOND));
         assertDecision(x.tryAcquire("{a}:b"), allowed("x", 1, 0, T0 + SECOND));
         assertDecision(x.tryAcquire("*"), allowed("x", 1, 0, T0 + SECOND));
+    }
+
+    static Stream<LimitPolicy> policiesOfOne() {
+        return everyPolicy(1, Duration.ofHours(1));
+    }
+
+    /** Pins a Redis engine bug: a key in braces, {@code "{acme}"}, shared the state of {@code "acme"}. */
+    @ParameterizedTest
+    @MethodSource("policiesOfOne")
+    void aKeyInBracesIsNotTheKeyWithoutThem(LimitPolicy policy) {
+        RateLimiter limiter = engine.limiter("api", policy);
+
+        assertThat(limiter.tryAcquire("acme").allowed()).as("acme").isTrue();
+        assertThat(limiter.tryAcquire("{acme}").allowed())
+                .as("{acme}, after acme")
+                .isTrue();
+        assertThat(limiter.tryAcquire("acme").denied()).as("acme again").isTrue();
+        assertThat(limiter.tryAcquire("{acme}").denied()).as("{acme} again").isTrue();
+    }
+
+    /**
+     * Pins a Redis engine bug: {@code "{acme}:x"} landed on the second Redis key of {@code "acme"}, after which every
+     * call for {@code "acme"} of a sliding log or concurrency limiter failed (WRONGTYPE) until the keys expired.
+     * Both orders: a key used first must not break the other.
+     */
+    @ParameterizedTest
+    @MethodSource("policiesOfOne")
+    void keysThatExtendAnotherKeysHashTagLeaveThatKeyAlone(LimitPolicy policy) {
+        List<String> keys = List.of(
+                "{acme}:x", "acme", "{acme}", "{acme}:x:x", "{acme}:x:whatever", "{acme}:xx", "{acme}x", "x{acme}:x");
+        for (List<String> order : List.of(keys, keys.reversed())) {
+            RateLimiter limiter = engine.limiter(order == keys ? "forward" : "backward", policy);
+            for (String key : order) {
+                assertThat(limiter.tryAcquire(key).allowed())
+                        .as("the first call for %s of %s", key, limiter.name())
+                        .isTrue();
+            }
+            for (String key : order) {
+                assertThat(limiter.tryAcquire(key).denied())
+                        .as("the second call for %s of %s", key, limiter.name())
+                        .isTrue();
+            }
+        }
+    }
+
+    /**
+     * Pins a Redis engine bug: limiter {@code a} with key {@code "fixed:{k}"} and limiter {@code a:fixed} with key
+     * {@code "{k}"} shared one Redis key. The words are those an engine might put between a name and a key.
+     */
+    @ParameterizedTest
+    @MethodSource("policiesOfOne")
+    void aNameAndKeyThatJoinIntoAnotherNameAndKeyAreDistinct(LimitPolicy policy) {
+        RateLimiter a = engine.limiter("a", policy);
+        for (String word : List.of("gcra", "fixed", "counter", "log", "leases", "x", "queue")) {
+            RateLimiter longer = engine.limiter("a:" + word, policy);
+            assertThat(a.tryAcquire(word + ":{k}").allowed())
+                    .as("key %s of a", word + ":{k}")
+                    .isTrue();
+            assertThat(longer.tryAcquire("{k}").allowed())
+                    .as("key {k} of a:%s", word)
+                    .isTrue();
+            assertThat(longer.tryAcquire(word + ":{k}").allowed())
+                    .as("key %s of a:%s", word + ":{k}", word)
+                    .isTrue();
+        }
+    }
+
+    /**
+     * Pins a Redis engine bug: a key holding a lone UTF-16 surrogate reached Redis with {@code ?} in its place,
+     * sharing the state of the key spelled with {@code ?}.
+     */
+    @Test
+    void keysWithALoneSurrogateAreNotKeysWithAQuestionMark() {
+        RateLimiter limiter = engine.limiter("api", FixedWindow.of(1, Duration.ofSeconds(1)));
+        for (String key : List.of("a?", "a\uD800", "a\uDC00", "\uDBFFb", "?b", "{\uD800}:x", "{?}:x")) {
+            assertThat(limiter.tryAcquire(key).allowed()).as("key %s", key).isTrue();
+        }
     }
 
     @Test

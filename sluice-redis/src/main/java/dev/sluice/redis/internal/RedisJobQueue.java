@@ -99,7 +99,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.codec = codec;
         this.options = options;
         this.settings = new QueueSettings(name, codec.name());
-        this.key = (engine.keyPrefix() + ":queue:{" + name + "}").getBytes(StandardCharsets.UTF_8);
+        this.key = bytes(RedisKeys.queueBase(engine.keyPrefix(), name));
         this.optionsText = new JobOptionsText(name);
         this.repeats = new RedisRepeats<>(this);
         this.events = new QueueEvents<>(this);

@@ -40,7 +40,7 @@ final class RedisRateLimiter implements RateLimiter {
         this.engine = engine;
         this.name = name;
         // the kind is part of the key, so that a name reused for another kind of policy starts afresh
-        this.keyStart = engine.keyPrefix + ":" + name + ":" + LimitScript.kind(policy) + ":";
+        this.keyStart = RedisKeys.limiterStart(engine.keyPrefix, name, LimitScript.kind(policy));
         this.policy = policy;
         this.policyArgs = LimitScript.policyArgs(policy);
         this.options = options;
@@ -191,29 +191,13 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** The script's view of {@code key} under {@code current}. */
     LimitScript.Layer layerOf(String key, LimitPolicy current) {
-        String stateKey = keyStart + tagged(key);
+        String stateKey = RedisKeys.limiterKey(keyStart, key);
         String leaseId = current instanceof ConcurrencyLimit ? PROCESS_ID + "." + LEASES.incrementAndGet() : null;
         String[] args = policyArgs;
         if (policy != current) {
             args = LimitScript.policyArgs(current);
         }
-        return new LimitScript.Layer(stateKey, stateKey + ":x", current, leaseId, args);
-    }
-
-    /**
-     * {@code key} as it goes into a Redis key: as given when it names its own hash tag ({@code "{acme}:search"}),
-     * so that the caller decides which keys share a cluster slot; otherwise wrapped in braces, so that every
-     * Redis key of one limiter key lands in one slot.
-     */
-    static String tagged(String key) {
-        int open = key.indexOf('{');
-        if (open >= 0) {
-            int close = key.indexOf('}', open + 1);
-            if (close > open + 1) {
-                return key;
-            }
-        }
-        return "{" + key + "}";
+        return new LimitScript.Layer(stateKey, RedisKeys.auxiliaryKey(stateKey), current, leaseId, args);
     }
 
     /**
