@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# Sluice's Redis queue side by side with BullMQ 6.7.0 on the workloads of ../shared/bench/ (scenarios A-E), against
-# one private redis-server in one sitting. Starts redis-server on a free port (6390 if free: no persistence, no
+# Sluice's Redis queue side by side with BullMQ 6.7.0 on the workloads of ../shared/bench/ (scenarios A-E), and
+# Sluice alone on F (a listener, kept jobs and 10 rate-limited groups: BullMQ has groups only in its Pro edition),
+# against one private redis-server in one sitting. Starts redis-server on a free port (6390 if free: no persistence, no
 # AOF), copies the BullMQ harness (/work/shared/bench/bullmq, read-only) to a scratch folder under /tmp, applies
-# bench/bullmq-redis-cpu.patch there (it only adds INFO cpu reads around the harness's measured phases, outside its
-# clocks), installs its pinned packages (npm ci), builds the bench jar, then for each scenario runs the BullMQ
+# bench/bullmq-redis-cpu.patch there (it only adds INFO cpu and node's process.cpuUsage() reads around the harness's
+# measured phases, outside its clocks), installs its pinned packages (npm ci), builds the bench jar, then for each scenario runs the BullMQ
 # harness (--runs R in one node process) and Sluice's mirror, QueueRedisBench (--runs R in one JVM), the order of
 # the two alternating from scenario to scenario. Writes bench/results/queue-redis.json (every run of both, medians,
 # ratios, targets) and the tables of bench/results/README.md (between its queue-redis markers), and prints them.
 # Stops the private Redis and removes the scratch folder at the end, whatever happens.
 # Takes about 5 minutes on 2 cores, build and npm install included. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
 #
-# Usage: bench/run-queue-redis.sh [--runs 3] [--scenarios A,B,C,D,E] [--n 20000] [--results bench/results]
+# Usage: bench/run-queue-redis.sh [--runs 3] [--scenarios A,B,C,D,E,F] [--n 20000] [--results bench/results]
 #   (a smaller --n or --runs is for a quick look; give it another --results folder to keep the committed results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3
-scenarios="A,B,C,D,E"
+scenarios="A,B,C,D,E,F"
 n=20000
 results=bench/results
 while [[ $# -gt 0 ]]; do
@@ -25,7 +26,7 @@ while [[ $# -gt 0 ]]; do
     --scenarios) scenarios="$2"; shift 2 ;;
     --n) n="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
-    *) echo "unknown argument $1 (options: --runs R --scenarios A,B,C,D,E --n N --results DIR)" >&2; exit 2 ;;
+    *) echo "unknown argument $1 (options: --runs R --scenarios A,B,C,D,E,F --n N --results DIR)" >&2; exit 2 ;;
   esac
 done
 
@@ -108,6 +109,11 @@ order=()
 i=0
 IFS=',' read -ra chosen <<<"$scenarios"
 for scenario in "${chosen[@]}"; do
+  if [[ "$scenario" == "F" ]]; then # Sluice's own: the harness has no such case
+    run_sluice "$scenario"; check_empty "Sluice $scenario"
+    order+=("$scenario:sluice")
+    continue
+  fi
   if (( i % 2 == 0 )); then
     run_bullmq "$scenario"; check_empty "BullMQ $scenario"
     run_sluice "$scenario"; check_empty "Sluice $scenario"

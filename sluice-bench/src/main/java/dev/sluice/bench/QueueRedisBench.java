@@ -16,12 +16,12 @@ import java.util.Map;
 
 /**
  * Scenarios A to E of the BullMQ peer benchmark ({@code ../shared/bench/bullmq/}) for Sluice's Redis queue
- * ({@link QueueRedisScenarios}), against a Redis the caller names: {@code bench/run-queue-redis.sh} starts a
+ * ({@link QueueRedisScenarios}), and F, Sluice's own ({@link FeatureScenario}), against a Redis the caller names: {@code bench/run-queue-redis.sh} starts a
  * private one and runs this and the BullMQ harness against it in one sitting. Like the harness it runs each
  * scenario {@code --runs} times (after {@code --warmup} runs thrown away), one after another in this JVM, and
  * reports the median of every figure with the runs themselves.
  *
- * <p>Usage: {@code QueueRedisBench --redis redis://127.0.0.1:6390 [--scenarios A,B,C,D,E] [--runs 3]
+ * <p>Usage: {@code QueueRedisBench --redis redis://127.0.0.1:6390 [--scenarios A,B,C,D,E,F] [--runs 3]
  * [--warmup 0] [--n 20000] [--out queue-redis-sluice.json]}. Progress and each run's figures go to stderr. The
  * system properties {@code sluice.bench.commit}, {@code sluice.bench.dirty} and {@code
  * sluice.bench.engineSources} are recorded as given. Internal: {@code --child-worker QUEUE ...} is scenario E's
@@ -33,7 +33,8 @@ public final class QueueRedisBench {
             "B", "process throughput (no-op)",
             "C", "end-to-end latency at steady rate",
             "D", "rate limiter, one worker",
-            "E", "rate limiter, two worker processes");
+            "E", "rate limiter, two worker processes",
+            "F", "process with a listener, kept jobs and 10 rate-limited groups (Sluice only)");
 
     private static final List<String> OPTIONS = List.of(
             "--redis",
@@ -66,13 +67,13 @@ public final class QueueRedisBench {
             System.exit(0);
         }
         List<String> scenarios = Arrays.stream(
-                        options.getOrDefault("--scenarios", "A,B,C,D,E").split(","))
+                        options.getOrDefault("--scenarios", "A,B,C,D,E,F").split(","))
                 .map(s -> s.trim().toUpperCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty())
                 .toList();
         for (String s : scenarios) {
             if (!TITLES.containsKey(s)) {
-                throw new IllegalArgumentException("--scenarios takes A, B, C, D, E, had " + s);
+                throw new IllegalArgumentException("--scenarios takes A, B, C, D, E, F, had " + s);
             }
         }
         int runs = Integer.parseInt(options.getOrDefault("--runs", "3"));
@@ -214,8 +215,17 @@ public final class QueueRedisBench {
             case "B" ->
                 json.field("n", p.n())
                         .numbers("concurrencies", p.concurrencies(), 0)
-                        .field("mem_run_concurrency", p.memConcurrency());
+                        .field("mem_run_concurrency", p.memConcurrency())
+                        .field("noop_calls", p.n())
+                        .field("noop_call", "FCALL of a function returning 1, one key, one call in flight");
             case "C" -> json.field("jobs", p.cJobs()).field("rate", p.cRate()).field("concurrency", p.cConcurrency());
+            case "F" ->
+                json.field("n", p.n())
+                        .field("concurrency", p.memConcurrency())
+                        .field("groups", FeatureScenario.GROUPS)
+                        .field("group_rate", FeatureScenario.GROUP_RATE.toString())
+                        .field("kept_completed", "all")
+                        .field("listener", "one QueueListener, counting completions");
             default ->
                 json.field("jobs", p.limJobs())
                         .field("processes", scenario.equals("E") ? 2 : 1)

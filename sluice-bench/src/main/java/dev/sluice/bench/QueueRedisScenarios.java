@@ -45,6 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 
 /**
  * Scenarios A to E of {@code ../shared/bench/bullmq/README.md} for Sluice's Redis queue, each run as the BullMQ
@@ -60,7 +61,10 @@ import java.util.concurrent.locks.LockSupport;
  * BullMQ's {@code removeOnComplete: true | false} is the queue's job default {@link Retention#keepNone()} or
  * {@link Retention#keepAll()}; BullMQ's worker limiter {@code {max: 100, duration: 1000}} is the queue's rate,
  * {@link SlidingWindowLog} of 100 per second. Added beside the harness's figures: Redis CPU microseconds per
- * job ({@code INFO cpu}, over the same measured phase) and a breakdown of the retained memory by key.
+ * job ({@code INFO cpu}, over the same measured phase), in A and B this JVM's CPU microseconds per job ({@link
+ * PhaseCpu}), a breakdown of the retained memory by key, in B the no-op call loop that bounds concurrency 1
+ * ({@link NoopFloor}), and a scenario F of Sluice's own with every costly feature at once ({@link
+ * FeatureScenario}).
  */
 final class QueueRedisScenarios {
     /** The job name of every job, as in the BullMQ harness. */
@@ -68,6 +72,8 @@ final class QueueRedisScenarios {
 
     private static final String PAD = "x".repeat(76);
     private static final AtomicInteger RUNS = new AtomicInteger();
+    /** The engines' command timeout. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     /** The workload's sizes: {@link #standard} is the harness's; tests run a tiny one. */
     record Params(
@@ -107,7 +113,7 @@ final class QueueRedisScenarios {
         this.childCommand = List.copyOf(childCommand);
     }
 
-    /** Runs one scenario, A to E, once; returns its figures by the harness's names. */
+    /** Runs one scenario, A to F, once; returns its figures by the harness's names (F: {@link FeatureScenario}). */
     Map<String, Double> run(String scenario) throws Exception {
         return switch (scenario) {
             case "A" -> enqueue();
@@ -115,8 +121,17 @@ final class QueueRedisScenarios {
             case "C" -> latency();
             case "D" -> limiterOneWorker();
             case "E" -> limiterTwoProcesses();
-            default -> throw new IllegalArgumentException("scenario must be one of A, B, C, D, E, was " + scenario);
+            case "F" -> FeatureScenario.run(this);
+            default -> throw new IllegalArgumentException("scenario must be one of A, B, C, D, E, F, was " + scenario);
         };
+    }
+
+    Params params() {
+        return params;
+    }
+
+    RedisBenchAdmin admin() {
+        return admin;
     }
 
     /** The payload of job {@code i}: {@code {"seq":"00042","pad":"xxx…"}}, 100 bytes. */
@@ -143,21 +158,21 @@ final class QueueRedisScenarios {
         int n = params.n();
         Map<String, Double> figures = new LinkedHashMap<>();
         try (Run run = open("A-bulk", QueueOptions.defaults())) {
-            double cpu0 = cpuMicros();
+            PhaseCpu cpu = PhaseCpu.start(admin);
             long t0 = System.nanoTime();
             addBulkAll(run.queue, n);
             double ms = (System.nanoTime() - t0) / 1e6;
-            figures.put("addBulk_redis_cpu_us_per_job", (cpuMicros() - cpu0) / n);
+            cpu.stop().putPerJob(figures, "addBulk", n);
             expectWaiting(run.queue, n, "A bulk");
             figures.put("addBulk_jobs_per_s", n / (ms / 1000));
             figures.put("addBulk_ms", ms);
         }
         try (Run run = open("A-add", QueueOptions.defaults())) {
-            double cpu0 = cpuMicros();
+            PhaseCpu cpu = PhaseCpu.start(admin);
             long t0 = System.nanoTime();
             addIndividually(run.queue, n, params.inFlight());
             double ms = (System.nanoTime() - t0) / 1e6;
-            figures.put("add64_redis_cpu_us_per_job", (cpuMicros() - cpu0) / n);
+            cpu.stop().putPerJob(figures, "add64", n);
             expectWaiting(run.queue, n, "A add");
             figures.put("add64_jobs_per_s", n / (ms / 1000));
             figures.put("add64_ms", ms);
@@ -167,11 +182,16 @@ final class QueueRedisScenarios {
 
     /** {@code addBulk} in sequential batches. */
     private void addBulkAll(JobQueue<String> queue, int n) {
+        addBulkAll(queue, n, i -> new NewJob<>(JOB_NAME, payload(i)));
+    }
+
+    /** {@code addBulk} of {@code job.apply(0)} to {@code job.apply(n - 1)}, in sequential batches. */
+    void addBulkAll(JobQueue<String> queue, int n, IntFunction<NewJob<String>> job) {
         for (int i = 0; i < n; i += params.batch()) {
             int end = Math.min(n, i + params.batch());
             List<NewJob<String>> jobs = new ArrayList<>(end - i);
             for (int j = i; j < end; j++) {
-                jobs.add(new NewJob<>(JOB_NAME, payload(j)));
+                jobs.add(job.apply(j));
             }
             queue.addBulk(jobs);
         }
@@ -210,19 +230,20 @@ final class QueueRedisScenarios {
     private Map<String, Double> process() throws Exception {
         int n = params.n();
         Map<String, Double> figures = new LinkedHashMap<>();
+        try (NoopFloor noop = NoopFloor.open(uri, COMMAND_TIMEOUT)) {
+            figures.putAll(noop.measure(n, admin));
+        }
         for (int c : params.concurrencies()) {
             try (Run run = open("B-c" + c, retaining(Retention.keepNone()))) {
-                double cpuAdd0 = cpuMicros();
+                PhaseCpu adding = PhaseCpu.start(admin);
                 addBulkAll(run.queue, n);
-                double addCpu = cpuMicros() - cpuAdd0;
+                PhaseCpu.Use addCpu = adding.stop();
                 Timed timed = runWorker(run, n, c, job -> Result.done(), false);
                 JobCounts counts = run.queue.counts();
                 if (counts.waiting() + counts.active() + counts.completed() + counts.failed() != 0) {
                     throw new IllegalStateException("B c" + c + ": unexpected counts " + counts);
                 }
-                figures.put("c" + c + "_add_redis_cpu_us_per_job", addCpu / n);
-                figures.put("c" + c + "_process_redis_cpu_us_per_job", timed.cpuMicros / n);
-                figures.put("c" + c + "_lifecycle_redis_cpu_us_per_job", (addCpu + timed.cpuMicros) / n);
+                PhaseCpu.putLifecycle(figures, "c" + c, addCpu, timed.cpu, n);
                 figures.put("c" + c + "_jobs_per_s", n / (timed.ms / 1000));
             }
         }
@@ -230,9 +251,9 @@ final class QueueRedisScenarios {
         try (Run run = open("B-keep-c" + c, retaining(Retention.keepAll()))) {
             Thread.sleep(200);
             long before = admin.usedMemory();
-            double cpuAdd0 = cpuMicros();
+            PhaseCpu adding = PhaseCpu.start(admin);
             addBulkAll(run.queue, n);
-            double addCpu = cpuMicros() - cpuAdd0;
+            PhaseCpu.Use addCpu = adding.stop();
             Timed timed = runWorker(run, n, c, job -> Result.done(), false);
             Thread.sleep(200);
             long after = admin.usedMemory();
@@ -240,9 +261,7 @@ final class QueueRedisScenarios {
             if (completed != n) {
                 throw new IllegalStateException("B keep: expected " + n + " completed, got " + completed);
             }
-            figures.put("keep_c" + c + "_add_redis_cpu_us_per_job", addCpu / n);
-            figures.put("keep_c" + c + "_process_redis_cpu_us_per_job", timed.cpuMicros / n);
-            figures.put("keep_c" + c + "_lifecycle_redis_cpu_us_per_job", (addCpu + timed.cpuMicros) / n);
+            PhaseCpu.putLifecycle(figures, "keep_c" + c, addCpu, timed.cpu, n);
             figures.put("keep_c" + c + "_jobs_per_s", n / (timed.ms / 1000));
             figures.put("mem_bytes_per_completed_job", (double) (after - before) / n);
             figures.put("mem_delta_bytes", (double) (after - before));
@@ -377,7 +396,7 @@ final class QueueRedisScenarios {
             Map<String, Double> figures = QueueRedisFigures.limiterFigures(
                     starts.invoked(), starts.stamped(), timed.t0Epoch, end, params.limitMillis());
             putDelays(figures, starts.delays());
-            figures.put("redis_cpu_us_per_job", timed.cpuMicros / n);
+            figures.put("redis_cpu_us_per_job", timed.cpu.redisMicros() / n);
             return figures;
         }
     }
@@ -691,15 +710,14 @@ final class QueueRedisScenarios {
 
     // ---------------------------------------------------------------- shared
 
-    /** A worker run: its time to the last completion, the Redis CPU over it, and what the listener heard. */
-    private record Timed(double ms, double t0Epoch, double cpuMicros, Completions completions) {}
+    /** A worker run: its time to the last completion, the CPU Redis and this JVM spent, and what the listener heard. */
+    record Timed(double ms, double t0Epoch, PhaseCpu.Use cpu, Completions completions) {}
 
     /**
      * Creates a worker (not started), starts the clock, starts the worker, and stops the clock when {@code n}
      * jobs have completed; then reads the Redis CPU and closes the worker.
      */
-    private Timed runWorker(Run run, int n, int concurrency, Processor<String> processor, boolean record)
-            throws Exception {
+    Timed runWorker(Run run, int n, int concurrency, Processor<String> processor, boolean record) throws Exception {
         Completions completions = new Completions(n, record);
         if (record) {
             run.queue.addListener(completions);
@@ -718,13 +736,13 @@ final class QueueRedisScenarios {
         Worker<String> worker =
                 run.queue.worker(counted, WorkerOptions.concurrency(concurrency).withAutoStart(false));
         run.worker = worker;
-        double cpu0 = cpuMicros();
+        PhaseCpu measured = PhaseCpu.start(admin);
         long t0 = System.nanoTime();
         double t0Epoch = epochMillis();
         worker.start();
         long done = record ? completions.await(params.timeout()) : awaitCompleted(run, n, ran);
         double ms = (done - t0) / 1e6;
-        double cpu = cpuMicros() - cpu0;
+        PhaseCpu.Use cpu = measured.stop();
         worker.close(Duration.ofSeconds(10));
         completions.expectNoFailures(run.queue.name());
         return new Timed(ms, t0Epoch, cpu, completions);
@@ -818,7 +836,7 @@ final class QueueRedisScenarios {
         return RedisSluice.builder()
                 .url(uri)
                 .keyPrefix(prefix)
-                .commandTimeout(Duration.ofSeconds(10))
+                .commandTimeout(COMMAND_TIMEOUT)
                 .build();
     }
 
@@ -829,11 +847,11 @@ final class QueueRedisScenarios {
     }
 
     private double cpuMicros() {
-        return admin.cpuSeconds().process() * 1e6;
+        return PhaseCpu.redisMicros(admin);
     }
 
     /** A fresh engine (under a key prefix of its own) and queue; closing deletes every key it wrote. */
-    private Run open(String tag, QueueOptions options) {
+    Run open(String tag, QueueOptions options) {
         String prefix =
                 "sb" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis() + "-" + RUNS.incrementAndGet();
         Sluice sluice = engine(uri, prefix);
@@ -845,7 +863,7 @@ final class QueueRedisScenarios {
         }
     }
 
-    private final class Run implements AutoCloseable {
+    final class Run implements AutoCloseable {
         final String prefix;
         final Sluice sluice;
         final JobQueue<String> queue;

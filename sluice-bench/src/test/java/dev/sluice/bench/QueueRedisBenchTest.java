@@ -3,10 +3,14 @@ package dev.sluice.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.sluice.queue.Retention;
 import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,11 +63,60 @@ class QueueRedisBenchTest {
                             b.get(c + "_add_redis_cpu_us_per_job") + b.get(c + "_process_redis_cpu_us_per_job"),
                             within(1e-6));
         }
+        for (String c : List.of("c1", "c4", "keep_c4")) {
+            assertThat(b.get(c + "_lifecycle_client_cpu_us_per_job"))
+                    .as(c)
+                    .isCloseTo(
+                            b.get(c + "_add_client_cpu_us_per_job") + b.get(c + "_process_client_cpu_us_per_job"),
+                            within(1e-6));
+        }
+        assertThat(b.get("noop_calls_per_s")).isPositive();
+        assertThat(b.get("noop_us_per_call") * b.get("noop_calls_per_s")).isCloseTo(1e6, within(1.0));
+        assertThat(b.get("noop_redis_cpu_us_per_call")).isPositive();
         // 120 kept jobs of 100-byte payloads hold more than their payloads
         assertThat(b.get("mem_bytes_per_completed_job")).isGreaterThan(100);
         assertThat(b.get("mem_usage_bytes_per_job")).isGreaterThan(100);
         assertThat(b.keySet()).anyMatch(k -> k.startsWith("mem_key_bytes"));
         assertThat(admin.scan("*")).isEmpty();
+    }
+
+    @Test
+    void featureCaseKeepsEveryJobOfItsTenGroupsAndLeavesNoKey() throws Exception {
+        Map<String, Double> f = scenarios.run("F");
+
+        assertThat(f.get("features_c4_jobs_per_s")).isPositive();
+        assertThat(f.get("features_c4_lifecycle_redis_cpu_us_per_job"))
+                .isCloseTo(
+                        f.get("features_c4_add_redis_cpu_us_per_job")
+                                + f.get("features_c4_process_redis_cpu_us_per_job"),
+                        within(1e-6));
+        assertThat(f.get("features_c4_process_client_cpu_us_per_job")).isPositive();
+        assertThat(admin.scan("*")).isEmpty();
+    }
+
+    @Test
+    void featureCaseSpreadsJobsOverTenRateLimitedGroupsAndKeepsThem() {
+        assertThat(IntStream.range(0, 20).mapToObj(FeatureScenario::group).distinct())
+                .hasSize(10)
+                .contains("g0", "g9");
+        assertThat(FeatureScenario.options().groupDefaults().rate()).isEqualTo(FeatureScenario.GROUP_RATE);
+        assertThat(FeatureScenario.options().jobDefaults().keepCompleted()).isEqualTo(Retention.keepAll());
+    }
+
+    @Test
+    void noopFloorCallsAFunctionAndDeletesItsLibraryWhenClosed() throws Exception {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> look = client.connect()) {
+            try (NoopFloor noop = NoopFloor.open(redis.uri(), Duration.ofSeconds(10))) {
+                assertThat(noop.functions()).isTrue();
+                assertThat(noop.measure(20, admin).get("noop_calls_per_s")).isPositive();
+                assertThat(look.sync().functionList(NoopFloor.NAME)).hasSize(1);
+            }
+            assertThat(look.sync().functionList(NoopFloor.NAME)).isEmpty();
+            assertThat(admin.scan("*")).isEmpty();
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Test
