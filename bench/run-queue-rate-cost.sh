@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# What a queue-wide rate costs Redis per job, with the queue library of two commits side by side in one sitting
+# (dev.sluice.bench.QueueRateCost): the working tree's, and BASE's queue.lua put first on the class path. Starts a
+# private redis-server on a free port (no persistence), runs old, new, old, new, prints each round, then stops it.
+# Heavy: run it alone (flock /tmp/sluice-build.lock ...).
+#
+# Usage: bench/run-queue-rate-cost.sh BASE [--n 20000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base="${1:?usage: bench/run-queue-rate-cost.sh BASE [--n 20000] (BASE: the commit whose queue.lua to compare with)}"
+shift
+n=20000
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --n) n="$2"; shift 2 ;;
+    *) echo "unknown argument $1 (options: --n N)" >&2; exit 2 ;;
+  esac
+done
+
+# shellcheck source=prepare.sh
+source bench/prepare.sh
+scratch="$(mktemp -d /tmp/sluice-rate-cost.XXXXXX)"
+lua=dev/sluice/redis/internal
+mkdir -p "$scratch/old/$lua"
+git show "$base:sluice-redis/src/main/resources/$lua/queue.lua" >"$scratch/old/$lua/queue.lua"
+
+port=6395
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$scratch" \
+  --logfile "$scratch/redis.log" &
+redis_pid=$!
+trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+for _ in 1 2; do
+  "$JAVA" -cp "$scratch/old:$JAR" dev.sluice.bench.QueueRateCost "redis://127.0.0.1:$port" "$n" "$base" 2>/dev/null
+  "$JAVA" -cp "$JAR" dev.sluice.bench.QueueRateCost "redis://127.0.0.1:$port" "$n" "working tree" 2>/dev/null
+done

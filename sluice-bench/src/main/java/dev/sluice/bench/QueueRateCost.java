@@ -1,0 +1,92 @@
+package dev.sluice.bench;
+
+import dev.sluice.Sluice;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerOptions;
+import dev.sluice.redis.RedisSluice;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What a queue-wide rate costs Redis per processed job: N waiting jobs processed at concurrency 100, with no rate
+ * and with an exact sliding-log rate too high to throttle, three rounds of each in turn; Redis CPU is the queue
+ * library's calls' own time (INFO commandstats, FCALL or EVALSHA), per job. bench/run-queue-rate-cost.sh runs it
+ * with the engine's queue library of two commits side by side.
+ *
+ * <p>Arguments: the Redis URL (its data and functions are flushed), N, and a label for the printed lines.
+ */
+public final class QueueRateCost {
+    private QueueRateCost() {}
+
+    public static void main(String[] args) throws Exception {
+        String url = args[0];
+        int n = Integer.parseInt(args[1]);
+        String label = args[2];
+        RedisClient client = RedisClient.create(url);
+        RedisCommands<String, String> admin = client.connect().sync();
+        admin.flushall();
+        admin.functionFlush(io.lettuce.core.FlushMode.SYNC);
+        for (int round = 0; round < 3; round++) {
+            for (boolean rated : new boolean[] {false, true}) {
+                try (Sluice sluice = RedisSluice.builder()
+                        .url(url)
+                        .keyPrefix("rc" + round + rated)
+                        .build()) {
+                    QueueOptions.Builder options = QueueOptions.builder().maxWaiting(1_000_000);
+                    if (rated) {
+                        options.rate(SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1)));
+                    }
+                    JobQueue<String> queue = sluice.queue("q", Codec.utf8(), options.build());
+                    List<NewJob<String>> bulk = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        bulk.add(new NewJob<>("n", "p" + i));
+                        if (bulk.size() == 500) {
+                            queue.addBulk(bulk);
+                            bulk.clear();
+                        }
+                    }
+                    admin.configResetstat();
+                    AtomicInteger done = new AtomicInteger();
+                    long t0 = System.nanoTime();
+                    try (Worker<String> worker = queue.worker(
+                            ctx -> {
+                                done.incrementAndGet();
+                                return Result.done();
+                            },
+                            WorkerOptions.concurrency(100))) {
+                        while (done.get() < n) {
+                            Thread.sleep(20);
+                        }
+                    }
+                    long took = System.nanoTime() - t0;
+                    String stats = admin.info("commandstats");
+                    double usec = 0;
+                    for (String line : stats.split("\r?\n")) {
+                        if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")) {
+                            for (String part :
+                                    line.substring(line.indexOf(':') + 1).split(",")) {
+                                if (part.startsWith("usec=")) {
+                                    usec += Double.parseDouble(part.substring(5));
+                                }
+                            }
+                        }
+                    }
+                    System.out.printf(
+                            "%s round %d %s: %.1f us Redis per job, %.0f jobs/s%n",
+                            label, round, rated ? "rate" : "plain", usec / n, n / (took / 1e9));
+                }
+            }
+        }
+        client.shutdown();
+    }
+}
