@@ -26,8 +26,13 @@ public final class RedisCluster implements AutoCloseable {
 
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Redis's default node timeout (15 s): with 2 s, one long call on a loaded machine (the queue contract adds
+     * 100,000 jobs in one atomic bulk) kept a node from answering its peers' pings for longer, they marked it
+     * failed, and every other node refused its own slots with CLUSTERDOWN for several seconds after.
+     */
     private static final List<String> NODE_ARGS = List.of(
-            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000");
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "15000");
 
     private final List<RedisServer> nodes;
 
