@@ -77,37 +77,56 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     /**
      * A worker of high concurrency claims many jobs in one call (on Redis, one script call decides the queue's rate
-     * for all of them): exactly the rate's limit starts at one instant, whatever the policy.
+     * and each group's for all of them): exactly what the rates allow starts at one instant, whatever the policy,
+     * with the queue's rate binding (three groups) or the groups' (two).
      */
     @Test
-    void aWorkerClaimingManyAtOnceStartsExactlyTheQueueRatesLimitAtAnInstant() {
-        List<LimitPolicy> rates = List.of(
-                FixedWindow.of(7, ONE_SECOND), SlidingWindowLog.of(7, ONE_SECOND), TokenBucket.of(7, ONE_SECOND));
-        for (LimitPolicy rate : rates) {
-            String name = "rated-" + rate.getClass().getSimpleName();
-            JobQueue<String> queue = engine.queue(
-                    name, Codec.utf8(), QueueOptions.builder().rate(rate).build());
-            queue.addBulk(jobs("j", null, 40));
-            List<String> ran = new CopyOnWriteArrayList<>();
-            slotThreads.clear();
-            Worker<String> worker = startedWorker(
-                    queue,
-                    ctx -> {
-                        slotThreads.add(Thread.currentThread());
-                        return recording(ran).process(ctx);
-                    },
-                    20);
-
-            eventually().until(() -> ran.size() >= 7);
-            awaitSlotsParked();
-            assertThat(ran).as("%s at the first instant", rate).hasSize(7);
-            // past the first instant's window whatever side of its end a boundary instant belongs to
-            clock.advance(Duration.ofMillis(1_001));
-            eventually().until(() -> ran.size() >= 14);
-            awaitSlotsParked();
-            assertThat(ran).as("%s a second later", rate).hasSize(14).doesNotHaveDuplicates();
-            worker.closeAsync(Duration.ZERO).join();
+    void aWorkerClaimingManyAtOnceStartsExactlyWhatTheQueueAndGroupRatesAllowAtAnInstant() {
+        List<List<LimitPolicy>> queueAndGroupRates = List.of(
+                List.of(FixedWindow.of(7, ONE_SECOND), FixedWindow.of(3, ONE_SECOND)),
+                List.of(SlidingWindowLog.of(7, ONE_SECOND), SlidingWindowLog.of(3, ONE_SECOND)),
+                List.of(TokenBucket.of(7, ONE_SECOND), TokenBucket.of(3, ONE_SECOND)));
+        int queues = 0;
+        for (List<LimitPolicy> rates : queueAndGroupRates) {
+            for (List<String> groups : List.of(List.of("a", "b", "c"), List.of("a", "b"))) {
+                JobQueue<String> queue = engine.queue(
+                        "rated-" + queues++,
+                        Codec.utf8(),
+                        QueueOptions.builder()
+                                .rate(rates.get(0))
+                                .groupDefaults(GroupLimits.none().withRate(rates.get(1)))
+                                .build());
+                groups.forEach(group -> queue.addBulk(jobs(group, group, 20)));
+                assertStartsPerInstant(queue, Math.min(7, 3 * groups.size()), groups, 3);
+            }
         }
+    }
+
+    /** Starts a worker of concurrency 20 and checks the starts at two instants a little over a second apart. */
+    private void assertStartsPerInstant(JobQueue<String> queue, int perInstant, List<String> groups, int perGroup) {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        slotThreads.clear();
+        Worker<String> worker = startedWorker(
+                queue,
+                ctx -> {
+                    slotThreads.add(Thread.currentThread());
+                    return recording(ran).process(ctx);
+                },
+                20);
+        for (int instant = 1; instant <= 2; instant++) {
+            int expected = perInstant * instant;
+            eventually().until(() -> ran.size() >= expected);
+            awaitSlotsParked();
+            assertThat(ran).as("%s, instant %d", queue.options(), instant).hasSize(expected);
+            for (String group : groups) {
+                assertThat(ran.stream().filter(id -> id.startsWith(group)))
+                        .as("%s, group %s, instant %d", queue.options(), group, instant)
+                        .hasSizeLessThanOrEqualTo(perGroup * instant);
+            }
+            // past the instant's window, whatever side of its end a boundary instant belongs to
+            clock.advance(Duration.ofMillis(1_001));
+        }
+        worker.closeAsync(Duration.ZERO).join();
     }
 
     @Test

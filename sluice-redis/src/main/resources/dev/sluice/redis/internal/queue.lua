@@ -406,36 +406,40 @@ local function askRate(scope, rate, operation, permits)
   return false, math.ceil(tonumber(reply[5]) / 1000)
 end
 
--- The queue-wide rate, decided once per claim call for all of the call's claims: one peek tells how many starts
--- it allows now, and they are taken together at the end with one acquire. Every claim of a call starts at the
--- same instant, so taking k permits at once is exactly what k takes in turn would be.
-local queueRate = { left = nil, taken = 0 }
+-- The rates of a claim call (the queue's, each group's), each decided once per call for all of the call's claims:
+-- one peek tells how many starts a rate allows now, and they are taken together with one acquire when the call
+-- ends. Every claim of a call starts at the same instant, so taking k permits at once is exactly what k takes in
+-- turn would be. One table, since the library is near Lua's 200 locals: callRates.of[scope] = { rate, left, taken }.
+local callRates = { of = {} }
 
-function queueRate.scope()
-  return 'q:' .. int(mnum('rgq', 0))
-end
-
--- Takes the permits of the starts this call counted so far.
-function queueRate.settle()
-  local rate = m('rate')
-  if rate and queueRate.taken > 0 then
-    askRate(queueRate.scope(), rate, 'acquire', int(queueRate.taken))
-  end
-  queueRate.taken = 0
-end
-
--- Whether rate lets one more job of this call start now; if not, the queue is rate-blocked until one may.
-function queueRate.allows(rate)
-  if queueRate.left == nil or queueRate.left == 0 then
-    queueRate.settle()
-    local may, wait, remaining = askRate(queueRate.scope(), rate, 'peek')
-    if not may then
-      mset('rateBlocked', int(now + wait))
-      return false
+-- Takes the permits of the starts counted under scope (all scopes if nil) so far.
+function callRates.settle(only)
+  for scope, r in pairs(callRates.of) do
+    if (only == nil or scope == only) and r.taken > 0 then
+      askRate(scope, r.rate, 'acquire', int(r.taken))
+      r.taken = 0
     end
-    queueRate.left = remaining + 1
   end
-  return true
+end
+
+-- Whether rate lets one more start of this call go now in the state of scope; if not, in how many microseconds
+-- one may. A start it allows is counted with callRates.took.
+function callRates.allows(scope, rate)
+  local r = callRates.of[scope]
+  if r == nil or r.left == 0 then
+    callRates.settle(scope)
+    local may, wait, remaining = askRate(scope, rate, 'peek')
+    if not may then
+      return false, wait
+    end
+    callRates.of[scope] = { rate = rate, left = remaining + 1, taken = 0 }
+  end
+  return true, 0
+end
+
+function callRates.took(scope)
+  local r = callRates.of[scope]
+  r.left, r.taken = r.left - 1, r.taken + 1
 end
 
 local function orderKey(n)
@@ -1171,9 +1175,13 @@ local function claimOne(leaseFor, maxStalls, ref)
   if mnum('pausedUntil', -NEVER) > now or mnum('rateBlocked', -NEVER) > now then
     return nil
   end
-  local rate = m('rate')
-  if rate and not queueRate.allows(rate) then
-    return nil
+  local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
+  if rate then
+    local may, wait = callRates.allows(rateScope, rate)
+    if not may then
+      mset('rateBlocked', int(now + wait))
+      return nil
+    end
   end
   while true do
     -- the group at the front goes to the back, where it stays if it starts a job and has more waiting: one
@@ -1188,10 +1196,12 @@ local function claimOne(leaseFor, maxStalls, ref)
     else
       local where = place(gid, g)
       if where == 'ready' then
-        local _, _, groupRate, rateScope = limitsOf(gid)
+        local _, _, groupRate, groupScope = limitsOf(gid)
         if groupRate ~= '' then
-          local may, wait = askRate(rateScope, groupRate, 'acquire')
-          if not may then
+          local may, wait = callRates.allows(groupScope, groupRate)
+          if may then
+            callRates.took(groupScope)
+          else
             where = 'rate'
             g[G_PARKED] = now + wait
             scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED]), gid)
@@ -1200,8 +1210,7 @@ local function claimOne(leaseFor, maxStalls, ref)
       end
       if where == 'ready' then
         if rate then
-          queueRate.left = queueRate.left - 1
-          queueRate.taken = queueRate.taken + 1
+          callRates.took(rateScope)
         end
         local popped = call('ZPOPMIN', waitingKey(gid))
         wake.roomFreed = true
@@ -1247,7 +1256,7 @@ end
 -- together, one command for all.
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
-  queueRate.left, queueRate.taken = nil, 0
+  callRates.of = {}
   for _ = 1, n do
     local job = claimOne(leaseFor, maxStalls, ref)
     if job == nil then
@@ -1256,7 +1265,7 @@ local function claim(n, leaseFor, maxStalls, ref, reply)
     end
     reply[#reply + 1] = job
   end
-  queueRate.settle()
+  callRates.settle()
   if #reply < first then
     return
   end
