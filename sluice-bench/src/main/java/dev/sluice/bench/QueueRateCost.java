@@ -1,8 +1,11 @@
 package dev.sluice.bench;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
@@ -18,8 +21,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What a queue-wide rate costs Redis per processed job: N waiting jobs processed at concurrency 100, with no rate
- * and with an exact sliding-log rate too high to throttle, three rounds of each in turn; Redis CPU is the queue
+ * What rates cost Redis per processed job: N waiting jobs processed at concurrency 100, with no rate, with an exact
+ * sliding-log queue rate too high to throttle, in 10 groups, and in 10 groups each with such a rate, three rounds
+ * of each in turn; Redis CPU is the queue
  * library's calls' own time (INFO commandstats, FCALL or EVALSHA), per job. bench/run-queue-rate-cost.sh runs it
  * with the engine's queue library of two commits side by side.
  *
@@ -37,19 +41,26 @@ public final class QueueRateCost {
         admin.flushall();
         admin.functionFlush(io.lettuce.core.FlushMode.SYNC);
         for (int round = 0; round < 3; round++) {
-            for (boolean rated : new boolean[] {false, true}) {
+            for (String variant : List.of("plain", "rate", "groups", "group-rates")) {
                 try (Sluice sluice = RedisSluice.builder()
                         .url(url)
-                        .keyPrefix("rc" + round + rated)
+                        .keyPrefix("rc" + round + variant)
                         .build()) {
+                    LimitPolicy never = SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1));
                     QueueOptions.Builder options = QueueOptions.builder().maxWaiting(1_000_000);
-                    if (rated) {
-                        options.rate(SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1)));
+                    if (variant.equals("rate")) {
+                        options.rate(never);
+                    } else if (variant.equals("group-rates")) {
+                        options.groupDefaults(GroupLimits.none().withRate(never));
                     }
+                    boolean grouped = variant.startsWith("group");
                     JobQueue<String> queue = sluice.queue("q", Codec.utf8(), options.build());
                     List<NewJob<String>> bulk = new ArrayList<>();
                     for (int i = 0; i < n; i++) {
-                        bulk.add(new NewJob<>("n", "p" + i));
+                        JobOptions in = grouped
+                                ? JobOptions.builder().group("g" + i % 10).build()
+                                : JobOptions.empty();
+                        bulk.add(new NewJob<>("n", "p" + i, in));
                         if (bulk.size() == 500) {
                             queue.addBulk(bulk);
                             bulk.clear();
@@ -83,7 +94,7 @@ public final class QueueRateCost {
                     }
                     System.out.printf(
                             "%s round %d %s: %.1f us Redis per job, %.0f jobs/s%n",
-                            label, round, rated ? "rate" : "plain", usec / n, n / (took / 1e9));
+                            label, round, variant, usec / n, n / (took / 1e9));
                 }
             }
         }
