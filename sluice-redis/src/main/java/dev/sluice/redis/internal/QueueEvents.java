@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one queue's listeners, and whoever waits for a job's outcome or for the queue to be idle, hear from Redis:
- * the events of every process, told in the order of the queue's event numbers ({@code queue.lua}, Events).
+ * the events of every process, told in the order of the queue's event numbers ({@code queue-events.lua}).
  *
  * <p>While anyone in this process listens or waits ({@link #hold}), a reader thread follows the queue's event
  * stream on a connection of its own ({@code XREAD BLOCK}: it holds up no other call), and a renewer keeps the
@@ -721,7 +721,7 @@ final class QueueEvents<T> {
     }
 
     /**
-     * The item for event {@code number}, packed as {@code queue.lua}'s emit() writes it: told to {@code listeners}
+     * The item for event {@code number}, packed as emit() in {@code queue-events.lua} writes it: told to {@code listeners}
      * if any, and to the waiters of its job if it ends the job and is {@code awaited}.
      */
     private Item<T> item(

@@ -1,18 +1,38 @@
 package dev.sluice.redis.internal;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
- * The queue library ({@code queue.lua}, then {@code queue-settings.lua}, which uses its locals), as Redis functions
- * or as a script: every change of a queue's state is one call of it.
+ * The queue library ({@link #FILES}, joined in that order into one Lua chunk: each file uses the locals of the
+ * files before it), as Redis functions or as a script: every change of a queue's state is one call of it.
  */
 final class QueueScript {
     private QueueScript() {}
+
+    /** The files of the queue library, by concern, in the order they are joined ({@code queue-state.lua} has why). */
+    static final List<String> FILES = List.of(
+            "queue-state.lua",
+            "queue-records.lua",
+            "queue-rates.lua",
+            "queue-stats.lua",
+            "queue-groups.lua",
+            "queue-moves.lua",
+            "queue-housekeeping.lua",
+            "queue-events.lua",
+            "queue-claim.lua",
+            "queue-add.lua",
+            "queue-finish.lua",
+            "queue-admin.lua",
+            "queue-entry.lua",
+            "queue-settings.lua");
 
     /**
      * The limiter script wrapped as a function, {@code runLimit(KEYS, ARGV)}, then the queue script: queue and
      * group rates are decided by the very algorithms the limiters use, one copy of each.
      */
     private static final String LIBRARY = "local function runLimit(KEYS, ARGV)\n" + LimitScript.SOURCE + "\nend\n"
-            + LimitScript.load("queue.lua") + "\n" + LimitScript.load("queue-settings.lua");
+            + FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
 
     /** The library as a script, for {@code EVALSHA}: it defines everything, then runs the call. */
     static final String SOURCE = LIBRARY + "\nreturn entry(KEYS, ARGV)\n";

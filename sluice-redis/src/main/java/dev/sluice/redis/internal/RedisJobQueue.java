@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A queue whose jobs live in Redis, shared by every process that opens it. Each call is one call of the queue
- * script ({@code queue.lua}), which keeps the queue's state consistent on its own; this class encodes the
+ * script ({@link QueueScript}), which keeps the queue's state consistent on its own; this class encodes the
  * arguments, decodes the replies, and tells this process's waiting workers what its own calls did; its listeners,
  * and whoever waits for an outcome, hear every process's events through {@link QueueEvents}.
  */

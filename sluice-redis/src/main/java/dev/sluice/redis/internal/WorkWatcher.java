@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Waits in Redis, on a connection of its own, for one of the queue's wake-up markers while threads of this process
  * wait for what it announces (workers for work, producers for room), and tells them to look again when it comes. The
  * queue script adds the marker when that happened, while some process has noted that it waits (see "Idle workers"
- * in {@code queue.lua}). Every wait ends within {@link Connection#EVENT_BLOCK} at most and tells the waiting threads
+ * in {@code queue-claim.lua}). Every wait ends within {@link Connection#EVENT_BLOCK} at most and tells the waiting threads
  * to look once more, which renews that note and finds what no marker announced (another process's lease running
  * out).
  */

@@ -1,5 +1,6 @@
 -- The queue's settings: opening a queue, changing its limits, and restoring its settings after Redis lost them.
--- Appended to queue.lua, whose locals it uses; run() reaches these commands through COMMANDS.
+-- Joined after the other queue-*.lua files (QueueScript.FILES), whose locals it uses; run() reaches these
+-- commands through COMMANDS.
 --
 -- Settings: the codec, and concurrency, maxWaiting, gconc, gmax, rate, grate (fields of B:m), and 'gl:<g>' for
 -- the own limits of group g (names in keys) in B:gl.
@@ -8,7 +9,7 @@
 -- back from the next call's counters without the settings, and jobs would run unlimited. So meta field 'epoch'
 -- names one life of the settings: 'open' sets it where there is none, from the opener's candidate; 'restore' of
 -- lost settings (no codec) sets a new one. A process sends the epoch it knows as the last argument of every call
--- that relies on the settings (SETTLED in queue.lua); one whose epoch is not the queue's does nothing and replies
+-- that relies on the settings (SETTLED in queue-entry.lua); one whose epoch is not the queue's does nothing and replies
 -- 'restore': the process restores the settings it knows, then calls again with the epoch 'restore' replied.
 --
 -- B:cs   hash   setting -> its stamp: when it was last set, in the queue's time, made strictly increasing per

@@ -1,0 +1,175 @@
+-- Claiming: claimOne() starts the next job that may start now (queue and group pause, concurrency and rates,
+-- the ring's order), claim() a batch of them for the claiming part of finish; and waking waiting processes
+-- (noteOrWake) at the end of a call, as below.
+-- Keys: B:ring, B:w:<g>, B:park, B:a (leases), B:p (payloads, read once for the batch), B:m ('wt', 'rw'),
+-- B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
+--
+-- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
+-- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by
+-- claiming again at least that often. While 'wt' lies ahead, a call after which a job may start that could not
+-- before (a job waiting, a group back in the ring, a job leaving active, pause or limits changed) adds the
+-- marker B:mk, which wakes one waiting process; a claim call that started all it asked for while more wait adds
+-- it again, which wakes the next. A call whose claims fell short adds none: nothing more may start. A worker
+-- learns when things fall due (delays, pauses, rates, leases) from its own claims' replies; a call other than a
+-- worker's that makes something fall due sooner (a delayed job added) adds the marker too, so that a waiting
+-- worker claims and learns it. Another process's lease that runs out is found within 5 s of its end.
+-- Producers waiting for room do the same with meta field 'rw' and marker B:rm: an add that finds the queue full
+-- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
+-- changed adds the marker while 'rw' lies ahead.
+
+-- The next job that may start now, made active with a lease until now + leaseFor; nil if none may.
+local function claimOne(leaseFor, maxStalls, ref)
+  if m('paused') == '1' or mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
+    return nil
+  end
+  if mnum('pausedUntil', -NEVER) > now or mnum('rateBlocked', -NEVER) > now then
+    return nil
+  end
+  local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
+  if rate then
+    local may, wait = callRates.allows(rateScope, rate)
+    if not may then
+      mset('rateBlocked', int(now + wait))
+      return nil
+    end
+  end
+  while true do
+    -- the group at the front goes to the back, where it stays if it starts a job and has more waiting: one
+    -- command for the common case, a second (RPOP) to take it out of the ring otherwise
+    local gid = call('LMOVE', RING, RING, 'LEFT', 'RIGHT')
+    if not gid then
+      return nil
+    end
+    local g = findGroup(gid)
+    if not (g and g[G_INRING] == 1) then
+      call('RPOP', RING)
+    else
+      local where = place(gid, g)
+      if where == 'ready' then
+        local _, _, groupRate, groupScope = limitsOf(gid)
+        if groupRate ~= '' then
+          local may, wait = callRates.allows(groupScope, groupRate)
+          if may then
+            callRates.took(groupScope)
+          else
+            where = 'rate'
+            g[G_PARKED] = now + wait
+            scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED]), gid)
+          end
+        end
+      end
+      if where == 'ready' then
+        if rate then
+          callRates.took(rateScope)
+        end
+        local popped = call('ZPOPMIN', waitingKey(gid))
+        wake.roomFreed = true
+        local id = sub(popped[1], 17)
+        g[G_WAITING] = g[G_WAITING] - 1
+        if g[G_WAITING] == 0 then
+          call('RPOP', RING)
+          g[G_INRING] = 0
+        end
+        touchGroup(gid)
+        madd('waiting', -1)
+        local job = loadJob(id)
+        job[R_STATE] = 'a'
+        job[R_TOKEN] = job[R_TOKEN] + 1
+        job[R_STARTED] = now
+        job[R_PROGRESS] = 0
+        job[R_MAXSTALLS] = maxStalls
+        job[R_CLAIM] = ref
+        g[G_ACTIVE] = g[G_ACTIVE] + 1
+        madd('active', 1)
+        startAttempt(job)
+        saveJob(id, job)
+        emit('active', id, job)
+        local claimed = snapshot(id, job, false) -- claim() reads the payloads of all it claimed at once
+        claimed[23] = job[R_READY]
+        -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
+        job[R_READY], job[R_KEY] = false, false
+        return claimed
+      end
+      call('RPOP', RING)
+      g[G_INRING] = 0
+      touchGroup(gid)
+      if where == 'held' then
+        g[G_HELD] = 1
+      elseif where == 'parked' then
+        scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
+      end
+    end
+  end
+end
+
+-- Claims up to n jobs, appending their snapshots to reply; their leases and payloads are written and read
+-- together, one command for all.
+local function claim(n, leaseFor, maxStalls, ref, reply)
+  local first = #reply + 1
+  callRates.of = {}
+  for _ = 1, n do
+    local job = claimOne(leaseFor, maxStalls, ref)
+    if job == nil then
+      wake.waitNoted = true
+      break
+    end
+    reply[#reply + 1] = job
+  end
+  callRates.settle()
+  if #reply < first then
+    return
+  end
+  if not wake.waitNoted and mnum('waiting', 0) > 0 then
+    wake.mayStart = true
+  end
+  local leases, ids = {}, {}
+  local leaseEnd = int(now + leaseFor)
+  for i = first, #reply do
+    leases[#leases + 1] = leaseEnd
+    leases[#leases + 1] = reply[i][1]
+    ids[#ids + 1] = reply[i][1]
+  end
+  flushGone()
+  inChunks('ZADD', ACTIVE, leases, 1000)
+  if now + leaseFor < mnum('due', NEVER) then
+    mset('due', leaseEnd)
+    wake.dueLowered = true
+  end
+  flushGone()
+  local payloads = inChunks('HMGET', PAYLOADS, ids, 1000)
+  for k = 1, #ids do
+    reply[first + k - 1][3] = payloads[k]
+  end
+end
+
+-- Redis's own time (TIME), epoch microseconds.
+local function redisTime()
+  local t = call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+-- Redis's own time: the call's time unless a test clock gave it.
+local function redisNow()
+  if ARG[2] == '' then
+    return now
+  end
+  return redisTime()
+end
+
+-- Notes that some process waits (in meta field), or wakes one that waits (its marker) if this call did what it
+-- waits for (see Idle workers above).
+local function noteOrWake(noted, happened, field, marker)
+  if noted then
+    local until_ = redisNow() + WAIT_HORIZON
+    if until_ - 1000000 > mnum(field, 0) then
+      mset(field, int(until_))
+    end
+  elseif happened and mnum(field, 0) > 0 and mnum(field, 0) > redisNow() then
+    call('ZADD', B .. marker, 0, '0')
+  end
+end
+
+local function wakeOrNoteWaiting()
+  noteOrWake(wake.waitNoted, wake.mayStart or (wake.dueLowered and cmd ~= 'finish'), 'wt', ':mk')
+  noteOrWake(wake.roomNoted, wake.roomFreed, 'rw', ':rm')
+end

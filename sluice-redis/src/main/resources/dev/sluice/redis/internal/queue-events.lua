@@ -1,0 +1,101 @@
+-- Replies and events: a job's snapshot as the engine reads it, emit() (records an event), and nextDue().
+-- Keys: B:ev (the events stream), B:listening, B:m ('ev', the event numbers; 'due'), B:p (payloads).
+--
+-- Events: every event a listener hears (added, active, progress, completed, retrying, failed, rate-limited,
+-- rescheduled, drained), and 'removed' (a waiting or delayed job taken out, for whoever waits for its outcome),
+-- takes the next number of the queue's event sequence (field 'ev' of B:m), whether anyone listens or not. While
+-- B:listening exists, the call also appends it, in the same atomic call, to the stream B:ev with the id
+-- 0-<number> and one field 'e': a MessagePack array {kind, job id or false, the job's snapshot without its
+-- payload or false, then per kind: progress: percent; retrying: delay (us), error class or false, error message
+-- or false; rate-limited: scope, retry-after (us); rescheduled: delay (us)}: about 175 bytes of Redis memory for
+-- a job without a long result or stack trace. The stream is capped at about the length B:listening holds (XADD
+-- MAXLEN ~: Redis trims whole nodes, of at most 100 entries or 4 KB, so it keeps a few dozen more), so it holds
+-- the newest events only; a reader that finds the number it needs next gone knows exactly how many it missed,
+-- and numbers missing because nobody listened when they happened count as missed too. A process's own events
+-- reach its listeners from the reply (entry() gives the call's last number and how many it made), the others'
+-- from the stream, merged by number. Cost: one GET per call that makes events; while listened, one XADD per
+-- event.
+
+local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f = 'FAILED' }
+
+-- A job as the engine reads it: id, name, payload, group, state, options, attemptsMade, rateLimits, createdAt,
+-- runAt, startedAt, finishedAt, progress, result, failure reason, failure class, failure trace, token,
+-- attempts (each number, started, ended, outcome, error), stalls. Absent values are nil.
+local function snapshot(id, job, payload)
+  if payload == nil then
+    flushGone()
+    payload = call('HGET', PAYLOADS, id)
+  end
+  local s = job[R_STATE]
+  local h = history(job)
+  return {
+    id, job[R_NAME], payload, job[R_GROUP], STATES[s], job[R_OPTS], job[R_MADE], job[R_RLIMITS],
+    job[R_CREATED], s == 'd' and job[R_RUNAT] or false, job[R_ATTEMPTS] > 0 and job[R_STARTED] or false,
+    (s == 'c' or s == 'f') and job[R_FINISHED] or false, job[R_PROGRESS], job[R_RESULT], job[R_FREASON],
+    job[R_FCLASS], job[R_FTRACE], job[R_TOKEN], h, job[R_STALLS], job[R_REPEAT], job[R_SCHEDULED]
+  }
+end
+
+
+local listenCap -- in this call: nil until looked at, false when nobody listens, else the stream's cap
+local eventsMade, eventsWritten -- in this call
+
+-- The message of the exception whose class and stack trace a failed attempt gave: its trace's first line
+-- without the class name (up to the first frame); false if it had none.
+local function errorMessage(class, trace)
+  if class == '' then
+    return false
+  end
+  local head = trace
+  local cut = string.find(trace, '\r?\n\tat ')
+  if cut then
+    head = sub(trace, 1, cut - 1)
+  end
+  local prefix = class .. ': '
+  if sub(head, 1, #prefix) == prefix then
+    return sub(head, #prefix + 1)
+  end
+  if head == class then
+    return false
+  end
+  return head
+end
+
+-- Records event kind of job id (nil for drained) with its extra values (see Events above).
+emit = function(kind, id, job, ...)
+  madd('ev', 1)
+  eventsMade = eventsMade + 1
+  if listenCap == nil then
+    listenCap = tonumber(call('GET', B .. ':listening') or '') or false
+  end
+  if not listenCap then
+    return
+  end
+  local entry = pack({ kind, id or false, job and snapshot(id, job, false) or false, ... })
+  local stream = B .. ':ev'
+  local added = rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+  if type(added) == 'table' and added.err then
+    -- the stream is ahead of the counter (the queue's hash was lost, not the stream): number on after it
+    local info = call('XINFO', 'STREAM', stream)
+    for i = 1, #info, 2 do
+      if info[i] == 'last-generated-id' then
+        mset('ev', int(tonumber(string.match(info[i + 1], '%d+$')) + 1))
+      end
+    end
+    rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+  end
+  eventsWritten = true
+end
+
+-- The earliest time something falls due: a delayed job, a pause's end, a lease's end, an expiry, a
+-- remembered id's end; or the queue's own pause end. NEVER if nothing.
+local function nextDue()
+  local next = mnum('due', NEVER)
+  for _, field in ipairs({ 'pausedUntil', 'rateBlocked' }) do
+    local untilAt = mnum(field, -NEVER)
+    if untilAt > now and untilAt < next then
+      next = untilAt
+    end
+  end
+  return next
+end

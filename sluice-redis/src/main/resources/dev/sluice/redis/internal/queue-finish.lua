@@ -1,0 +1,157 @@
+-- Finishing jobs: the finish command records a batch of endings (completed, failed, retried, rate-limited, run
+-- again, interrupted), puts back the claims of lost replies, then claims the next jobs.
+-- Keys: B:a, B:j, B:p, B:c, B:f, B:x, B:w:<g>, B:d, B:ring, B:m, B:ev (through the moves, claims and events).
+-- Cost: O(log n) per job moved; releaseLostClaims O(active jobs).
+
+-- finish: ARGV = how many endings, then each ending: id, token, how ('c' completed, 'f' failed, 'r'
+-- rate-limited, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not ('0'), then
+-- per kind: c: result ('' none, else '=' .. bytes); f:
+-- outcome, reason, class, trace, retry delay (-1: fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note;
+-- a: delay; i: reason. Then how many jobs to claim next, lease, maxStalls, the claims' reference (the caller's
+-- name for this call: each job claimed carries it while active), how many references of the caller's earlier
+-- calls whose replies it lost follow, and those references. The endings are recorded in order, then the jobs
+-- that the lost calls claimed go back to waiting (releaseLostClaims), then the claims are made; their wait and processing times and completions per second are the caller's to record
+-- (statsAdd). Replies {next due, 1 if an ending left nothing waiting, delayed or active (before the claims) else
+-- 0, the time, then per ending: 1 if its token still owned the job else 0, its snapshot (if asked) or false,
+-- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
+-- jobs claimed, each a snapshot with the time it became ready added at the end}.
+-- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
+local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
+
+-- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
+-- the job, and where the next ending's arguments begin.
+local function endOne(at, reply)
+  local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
+  local arg = at + 4
+  local job = loadJob(id)
+  local owned = leaveActive(id, job, token)
+  if owned and wanted then
+    flushGone()
+  end
+  local payload = owned and wanted and call('HGET', PAYLOADS, id)
+  local happened = ''
+  if owned then
+    if how == 'c' then
+      local value = ARG[arg]
+      job[R_MADE] = job[R_MADE] + 1
+      job[R_RESULT] = value ~= '' and sub(value, 2) or false
+      endAttempt(job, 'COMPLETED', nil)
+      finish(id, job, 'c')
+      happened = 'completed'
+    elseif how == 'f' then
+      local outcome, reason, class, trace = ARG[arg], ARG[arg + 1], ARG[arg + 2], ARG[arg + 3]
+      local delay = tonumber(ARG[arg + 4])
+      job[R_MADE] = job[R_MADE] + 1
+      endAttempt(job, outcome, reason)
+      if delay < 0 or job[R_MADE] >= job[R_MAX_ATTEMPTS] then
+        failForGood(id, job, reason, class ~= '' and class or nil, trace ~= '' and trace or nil)
+        happened = 'failed'
+      else
+        waitOrDelay(id, job, delay)
+        saveJob(id, job)
+        happened = 'retrying'
+      end
+    elseif how == 'r' then
+      local scope, after, note = ARG[arg], tonumber(ARG[arg + 1]), ARG[arg + 2]
+      endAttempt(job, 'RATE_LIMITED', note)
+      if job[R_RLIMITS] >= job[R_MAX_RL] then
+        failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
+            .. job[R_MAX_RL])
+        happened = 'failed'
+      else
+        job[R_RLIMITS] = job[R_RLIMITS] + 1
+        local untilAt = now + after
+        if scope == 'GROUP' then
+          local gid = groupName(job)
+          local g = group(gid)
+          if untilAt > g[G_PAUSED] then
+            g[G_PAUSED] = untilAt
+            touchGroup(gid)
+            if g[G_INRING] == 1 then
+              call('LREM', RING, 0, gid)
+              g[G_INRING] = 0
+            end
+          end
+        elseif untilAt > mnum('pausedUntil', -NEVER) then
+          mset('pausedUntil', int(untilAt))
+        end
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+        happened = 'rate-limited'
+      end
+    elseif how == 'a' then
+      local delay = tonumber(ARG[arg])
+      endAttempt(job, 'RESCHEDULED', nil)
+      waitOrDelay(id, job, delay)
+      saveJob(id, job)
+      happened = 'rescheduled'
+    else
+      endAttempt(job, 'INTERRUPTED', ARG[arg])
+      makeWaiting(id, job, true)
+      saveJob(id, job)
+      happened = 'interrupted'
+    end
+  end
+  if happened == 'retrying' then
+    emit(happened, id, job, tonumber(ARG[arg + 4]), ARG[arg + 2] ~= '' and ARG[arg + 2] or false,
+      errorMessage(ARG[arg + 2], ARG[arg + 3]))
+  elseif happened == 'rate-limited' then
+    emit(happened, id, job, ARG[arg], tonumber(ARG[arg + 1]))
+  elseif happened == 'rescheduled' then
+    emit(happened, id, job, tonumber(ARG[arg]))
+  elseif happened == 'completed' or happened == 'failed' then
+    emit(happened, id, job)
+  end
+  reply[#reply + 1] = owned and 1 or 0
+  reply[#reply + 1] = owned and wanted and snapshot(id, job, payload) or false
+  reply[#reply + 1] = happened
+  return owned, arg + ENDING_ARGS[how]
+end
+
+-- Puts back to waiting, at the front, the active jobs that calls whose claim references are in refs claimed: their
+-- worker never learned it had them (the reply was lost), so they ran nowhere; no stall is counted. O(active jobs).
+local function releaseLostClaims(refs)
+  for _, id in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
+    local job = loadJob(id)
+    if job and job[R_CLAIM] and refs[job[R_CLAIM]] and leaveActive(id, job, job[R_TOKEN]) then
+      endAttempt(job, 'INTERRUPTED', 'its worker lost the reply of the call that claimed it')
+      makeWaiting(id, job, true)
+      saveJob(id, job)
+    end
+  end
+end
+
+local function finishCommand()
+  local reply = { 0, 0, now }
+  local at = 4
+  deferred = true
+  local anyOwned = false
+  local ids = {}
+  for _ = 1, tonumber(ARG[3]) do
+    ids[#ids + 1] = ARG[at]
+    at = at + 4 + ENDING_ARGS[ARG[at + 2]]
+  end
+  prefetchJobs(ids)
+  at = 4
+  for _ = 1, tonumber(ARG[3]) do
+    local owned
+    owned, at = endOne(at, reply)
+    anyOwned = anyOwned or owned
+  end
+  if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+    reply[2] = 1
+    emit('drained')
+  end
+  local lostCount = tonumber(ARG[at + 4])
+  if lostCount > 0 then
+    local lost = {}
+    for i = at + 5, at + 4 + lostCount do
+      lost[ARG[i]] = true
+    end
+    releaseLostClaims(lost)
+  end
+  claim(tonumber(ARG[at]), tonumber(ARG[at + 1]), tonumber(ARG[at + 2]), ARG[at + 3], reply)
+  deferred = false
+  reply[1] = nextDue()
+  return reply
+end

@@ -1,0 +1,67 @@
+-- Groups and the ring (GroupRules): where a group belongs ('ready', 'parked', 'held', 'idle', 'released'), and
+-- moving it there: into the ring of groups that may start a job, the parked set, or out of both.
+-- Keys: B:ring (groups served round-robin), B:park (paused groups), B:sg (released groups), B:g (through
+-- touchGroup).
+
+-- Where a group belongs: 'ready', 'parked', 'held', 'idle' or 'released'.
+local function place(gid, g)
+  if g[G_WAITING] == 0 then
+    if g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
+      return 'released'
+    end
+    return 'idle'
+  end
+  local conc = limitsOf(gid)
+  if g[G_ACTIVE] >= conc then
+    return 'held'
+  end
+  if math.max(g[G_PAUSED], g[G_PARKED] or -NEVER) > now then
+    return 'parked'
+  end
+  return 'ready'
+end
+
+local function release(gid, g)
+  if g[G_INRING] == 1 then
+    call('LREM', RING, 0, gid)
+  end
+  call('ZREM', PARKED, gid)
+  groups[gid] = false
+  groupsDirty[gid] = true
+  -- its statistics outlive it: listed for their life; a group listed for the first time clears out stale ones
+  if gid ~= 'u' and call('ZADD', STATS_GROUPS, int(now), gid) == 1 then
+    forgetStaleGroups()
+  end
+end
+
+local function releaseIfIdle(gid, g)
+  if g[G_WAITING] == 0 and g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
+    release(gid, g)
+  end
+end
+
+local function offer(gid, g)
+  if g[G_INRING] == 1 or g[G_HELD] == 1 then
+    return
+  end
+  local where = place(gid, g)
+  if where == 'ready' then
+    call('RPUSH', RING, gid)
+    wake.mayStart = true
+    g[G_INRING] = 1
+    touchGroup(gid)
+  elseif where == 'parked' then
+    scheduleAt(PARKED, math.max(g[G_PAUSED], g[G_PARKED] or -NEVER), gid)
+  elseif where == 'held' then
+    g[G_HELD] = 1
+    touchGroup(gid)
+  end
+end
+
+local function jobEnded(gid, g)
+  if g[G_HELD] == 1 then
+    g[G_HELD] = 0
+    touchGroup(gid)
+    offer(gid, g)
+  end
+end

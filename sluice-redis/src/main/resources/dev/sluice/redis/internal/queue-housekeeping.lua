@@ -1,0 +1,117 @@
+-- Housekeeping, applied at the start of every command but open: promotes due delayed jobs, brings back groups
+-- whose pause ended, recovers jobs whose lease ran out, expires kept jobs and forgets remembered ids; only when
+-- something is due (meta field 'due' holds the earliest time).
+-- Keys: B:d, B:park, B:a, B:x, B:ids (the timed sorted sets), and what the moves of queue-moves.lua touch.
+-- Cost: O(log n) per job that falls due.
+
+-- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
+-- kept jobs and forgets remembered ids.
+-- The earliest time in the timed sorted sets; NEVER if they are empty.
+local function earliest()
+  local next = NEVER
+  for _, key in ipairs({ DELAYED, PARKED, ACTIVE, EXPIRING, REMEMBERED }) do
+    local first = call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    if first[2] then
+      local at = tonumber(first[2])
+      if at < next then
+        next = at
+      end
+    end
+  end
+  return next
+end
+
+-- A delayed job (its member in B:d) that came due at dueAt becomes waiting. Returns its id and record, or nil.
+local function promote(member, dueAt)
+  local id = sub(member, 17)
+  call('ZREM', DELAYED, member)
+  local job = loadJob(id)
+  if job then
+    local gid = groupName(job)
+    local g = group(gid)
+    g[G_DELAYED] = g[G_DELAYED] - 1
+    touchGroup(gid)
+    madd('delayed', -1)
+    makeWaiting(id, job, false, dueAt)
+    saveJob(id, job)
+    return id, job
+  end
+end
+
+-- A paused (or rate-parked) group whose time ended comes back.
+local function unpark(gid)
+  call('ZREM', PARKED, gid)
+  local g = findGroup(gid)
+  if g then
+    g[G_PARKED] = -NEVER
+    touchGroup(gid)
+    offer(gid, g)
+    releaseIfIdle(gid, g)
+  end
+end
+
+local function housekeep()
+  if mnum('due', -NEVER) > now then
+    return
+  end
+  -- delayed jobs coming due and paused groups coming back, in the order of their times (a job first at a tie),
+  -- each at its own time, as the in-memory engine wakes at each: the ring's order follows when things happened,
+  -- not when a call came to see them
+  local due = call('ZRANGEBYSCORE', DELAYED, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
+  local unparked = call('ZRANGEBYSCORE', PARKED, '-inf', now, 'WITHSCORES')
+  local callTime = now
+  local promoted = {}
+  local i, j = 1, 1
+  while i <= #due or j <= #unparked do
+    local dueAt = i <= #due and tonumber(due[i + 1]) or NEVER
+    local parkEnd = j <= #unparked and tonumber(unparked[j + 1]) or NEVER
+    if dueAt <= parkEnd then
+      now = dueAt
+      local id, job = promote(due[i], dueAt)
+      if id then
+        promoted[#promoted + 1] = { id, job }
+      end
+      i = i + 2
+    else
+      now = parkEnd
+      unpark(unparked[j])
+      j = j + 2
+    end
+  end
+  now = callTime
+  -- the engine plans a repeatable job's next run from the time a call saw its run come due
+  for _, p in ipairs(promoted) do
+    repeatEvent(p[1], p[2], 'due')
+  end
+  local stalled = call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)
+  for _, id in ipairs(stalled) do
+    local job = loadJob(id)
+    if leaveActive(id, job, job and job[R_TOKEN]) then
+      job[R_STALLS] = job[R_STALLS] + 1
+      endAttempt(job, 'INTERRUPTED', 'its worker lost its lease (stalled)')
+      if job[R_STALLS] > job[R_MAXSTALLS] then
+        failForGood(id, job, 'stalled ' .. job[R_STALLS] .. ' times, more than maxStalls ' .. job[R_MAXSTALLS]
+            .. ': its worker stopped renewing its lease (it died, froze or lost Redis)')
+        emit('failed', id, job)
+        if mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+          emit('drained')
+        end
+      else
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+      end
+    end
+  end
+  local expired = call('ZRANGEBYSCORE', EXPIRING, '-inf', now, 'LIMIT', 0, 1000)
+  for _, id in ipairs(expired) do
+    local job = loadJob(id)
+    if job then
+      removeFinished(id, job)
+    else
+      call('ZREM', EXPIRING, id)
+    end
+  end
+  call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
+  flushGone()
+  mset('due', int(earliest()))
+end

@@ -1,0 +1,186 @@
+-- Moving jobs: a job's state changes (waiting, delayed, finished, removed, remembered), its attempts and
+-- history, and the counters each change moves.
+-- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua), B:rep:p and
+-- B:rep:todo (runs of repeatable jobs).
+-- Cost: O(log n) per job moved.
+
+-- Makes a job wait, ready since readyAt (default now: a delayed job is ready since it came due, though the
+-- call that promotes it may come later).
+local function makeWaiting(id, job, atFront, readyAt)
+  local gid = groupName(job)
+  local g = group(gid)
+  job[R_STATE] = 'w'
+  job[R_READY] = readyAt or now
+  job[R_RUNAT] = false
+  local key
+  if atFront then
+    key = ORDER_MIDDLE - mnum('front', 0) - 1
+    madd('front', 1)
+  else
+    madd('seq', 1)
+    job[R_SEQ] = mnum('seq', 0)
+    key = ORDER_MIDDLE + job[R_SEQ]
+  end
+  job[R_KEY] = orderKey(key)
+  call('ZADD', waitingKey(gid), int(-job[R_PRIORITY]), job[R_KEY] .. id)
+  g[G_WAITING] = g[G_WAITING] + 1
+  touchGroup(gid)
+  madd('waiting', 1)
+  offer(gid, g)
+end
+
+local function makeDelayed(id, job, runAt)
+  local gid = groupName(job)
+  local g = group(gid)
+  job[R_STATE] = 'd'
+  job[R_RUNAT] = runAt
+  madd('seq', 1)
+  job[R_SEQ] = mnum('seq', 0)
+  job[R_KEY] = orderKey(job[R_SEQ])
+  scheduleAt(DELAYED, runAt, job[R_KEY] .. id)
+  g[G_DELAYED] = g[G_DELAYED] + 1
+  touchGroup(gid)
+  madd('delayed', 1)
+end
+
+-- Makes a job wait now, or delays it by delay microseconds if that is more than 0.
+local function waitOrDelay(id, job, delay)
+  if delay > 0 then
+    makeDelayed(id, job, now + delay)
+  else
+    makeWaiting(id, job, false)
+  end
+end
+
+local function remember(id, job)
+  local window = job[R_DEDUP]
+  if window and window >= 0 then
+    local untilAt = job[R_FINISHED] + window
+    if untilAt > now then
+      scheduleAt(REMEMBERED, untilAt, id)
+    end
+  end
+end
+
+-- Tells the engine (a list it reads after the call) that the pending run id of a repeatable job came due, ended
+-- or was removed, so that it plans the next run.
+local function repeatEvent(id, job, event)
+  local repeatId = job[R_REPEAT]
+  if repeatId and call('HGET', REP_PENDING, repeatId) == id then
+    call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
+    madd('todo', 1)
+  end
+end
+
+-- Removes a finished job; its id is remembered for its de-duplication window, if one is left.
+local function removeFinished(id, job)
+  countKept(groupName(job), job[R_STATE], -1)
+  call('ZREM', KEPT[job[R_STATE]], id)
+  call('ZREM', EXPIRING, id)
+  deleteJob(id)
+  buf.payloadsGone[#buf.payloadsGone + 1] = id
+  remember(id, job)
+end
+
+-- Keeps a job that just finished in state s ('c' or 'f') under its retention.
+local function finish(id, job, s)
+  job[R_STATE] = s
+  job[R_FINISHED] = now
+  madd('finishes', 1)
+  job[R_FINISH] = mnum('finishes', 0)
+  local count, age
+  if s == 'c' then
+    count, age = job[R_KC_N], job[R_KC_AGE]
+    madd('completed', 1)
+  else
+    count, age = job[R_KF_N], job[R_KF_AGE]
+    madd('failed', 1)
+  end
+  local kept = KEPT[s]
+  countFinish('q', s)
+  countFinish(groupName(job), s)
+  if count == 0 then
+    if buf.keptEmpty[s] == nil then
+      buf.keptEmpty[s] = call('ZCARD', kept) == 0
+    end
+    if buf.keptEmpty[s] then
+      -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
+      deleteJob(id)
+      buf.payloadsGone[#buf.payloadsGone + 1] = id
+      remember(id, job)
+      releaseIfIdle(groupName(job), group(groupName(job)))
+      repeatEvent(id, job, 'ended')
+      return
+    end
+  end
+  buf.keptEmpty[s] = nil
+  countKept(groupName(job), s, 1)
+  call('ZADD', kept, int(job[R_FINISH]), id)
+  saveJob(id, job)
+  local evict = count < KEEP_ALL and call('ZCARD', kept) - count or 0
+  if evict > 0 then
+    local oldest = call('ZRANGE', kept, 0, evict - 1)
+    for _, old in ipairs(oldest) do
+      local o = old == id and job or loadJob(old)
+      removeFinished(old, o)
+    end
+  end
+  if age >= 0 and (evict <= 0 or jobExists(id)) then
+    scheduleAt(EXPIRING, now + age, id)
+  end
+  local g = group(groupName(job))
+  releaseIfIdle(groupName(job), g)
+  repeatEvent(id, job, 'ended')
+end
+
+local function history(job)
+  local h = job[R_HISTORY]
+  if h == false or h == nil then
+    h = {}
+    job[R_HISTORY] = h
+  end
+  return h
+end
+
+local function startAttempt(job)
+  job[R_ATTEMPTS] = job[R_ATTEMPTS] + 1
+  local h = history(job)
+  if #h >= MAX_HISTORY then
+    table.remove(h, 2)
+  end
+  h[#h + 1] = { job[R_ATTEMPTS], job[R_STARTED], false, false, false }
+end
+
+local function endAttempt(job, outcome, err)
+  local h = history(job)
+  local last = h[#h]
+  last[3] = now
+  last[4] = outcome
+  last[5] = err or false
+end
+
+-- Takes a job out of ACTIVE; false if token no longer owns it.
+local function leaveActive(id, job, token)
+  if job == nil or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
+    return false
+  end
+  job[R_TOKEN] = job[R_TOKEN] + 1
+  job[R_CLAIM] = nil
+  buf.activeGone[#buf.activeGone + 1] = id
+  wake.mayStart = true
+  local gid = groupName(job)
+  local g = group(gid)
+  g[G_ACTIVE] = g[G_ACTIVE] - 1
+  touchGroup(gid)
+  madd('active', -1)
+  recordBoth(gid, 'p', (now - job[R_STARTED]) * 1000)
+  jobEnded(gid, g)
+  return true
+end
+
+local function failForGood(id, job, reason, class, trace)
+  job[R_FREASON] = reason
+  job[R_FCLASS] = class or false
+  job[R_FTRACE] = trace or false
+  finish(id, job, 'f')
+end

@@ -1,0 +1,240 @@
+-- Records: a call reads and writes what it needs of the queue once, and writes all it changed at its end.
+-- Holds the caches kept from call to call (names of keys), the job records (loadJob, saveJob, batched
+-- deletes and prefetches), the queue's meta hash (m, mnum, mset, madd: read once per call, written once at its
+-- end), and the group records (group, touchGroup).
+-- Keys: B:j (records), B:p (payloads gone), B:m (meta), B:g (group records), B:a (leases gone),
+-- B:w:<g> (waitingKey names it), the timed sorted sets (scheduleAt).
+
+-- What a library of functions keeps from call to call for the queue of this call (see entry()): caches of
+-- names -> values, each of at most CACHED_MOST entries (then emptied); those of at most CACHED_QUEUES queues are
+-- kept in cachesOfQueues (then all are dropped): a few MB of the server's Lua memory at most. A script starts
+-- afresh at each call.
+local cached = {}
+local CACHED_MOST, CACHED_QUEUES = 1000, 100
+local cachesOfQueues = { n = 0, of = {} }
+
+local function cachedIn(name)
+  local c = cached[name]
+  if c == nil or c.n >= CACHED_MOST then
+    c = { n = 0, of = {} }
+    cached[name] = c
+  end
+  return c
+end
+
+-- The key B .. infix .. name, from cache infix.
+local function cachedKey(infix, name)
+  local c = cachedIn(infix)
+  local key = c.of[name]
+  if key == nil then
+    key = B .. infix .. name
+    c.of[name] = key
+    c.n = c.n + 1
+  end
+  return key
+end
+
+local function waitingKey(gid)
+  return cachedKey(':w:', gid)
+end
+
+-- The job records this call read or wrote (false: none), and the ids written: each record is read once and
+-- written once, at the call's end (flushRecords), with one HSET and one HDEL for all.
+-- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
+-- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
+-- set is empty (nil: not known).
+local buf = {}
+
+local function loadJob(id)
+  local job = buf.jobs[id]
+  if job == nil then
+    local packed = call('HGET', JOBS, id)
+    job = packed and unpack(packed) or false
+    buf.jobs[id] = job
+  end
+  return job or nil
+end
+
+local function saveJob(id, job)
+  buf.jobs[id] = job
+  buf.dirty[id] = true
+end
+
+local function deleteJob(id)
+  buf.jobs[id] = false
+  buf.dirty[id] = true
+end
+
+local function jobExists(id)
+  local job = buf.jobs[id]
+  if job == nil then
+    return call('HEXISTS', JOBS, id) == 1
+  end
+  return job ~= false
+end
+
+-- Sends command on key with the values of list, in chunks (Lua's unpack takes a few thousand at most); chunk
+-- must be even for lists of pairs. Returns the replies' elements in order, for a command that replies a list.
+local function inChunks(command, key, list, chunk)
+  local replies = {}
+  for i = 1, #list, chunk do
+    local reply = call(command, key, spread(list, i, math.min(i + chunk - 1, #list)))
+    if type(reply) == 'table' then
+      for k = 1, #reply do
+        replies[#replies + 1] = reply[k]
+      end
+    end
+  end
+  return replies
+end
+
+local function flushGone()
+  if #buf.activeGone > 0 then
+    inChunks('ZREM', ACTIVE, buf.activeGone, 1000)
+    buf.activeGone = {}
+  end
+  if #buf.payloadsGone > 0 then
+    inChunks('HDEL', PAYLOADS, buf.payloadsGone, 1000)
+    buf.payloadsGone = {}
+  end
+end
+
+-- Reads the records of ids into the call's cache with one HMGET (those not read yet).
+local function prefetchJobs(ids)
+  local wanted = {}
+  for _, id in ipairs(ids) do
+    if buf.jobs[id] == nil then
+      wanted[#wanted + 1] = id
+    end
+  end
+  local packed = inChunks('HMGET', JOBS, wanted, 1000)
+  for k = 1, #wanted do
+    buf.jobs[wanted[k]] = packed[k] and unpack(packed[k]) or false
+  end
+end
+
+-- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone): one HSET for
+-- those kept, one HDEL for those gone.
+local function flushRecords(key, records, dirty)
+  local put, gone = {}, {}
+  for name in pairs(dirty) do
+    local record = records[name]
+    if record then
+      put[#put + 1] = name
+      put[#put + 1] = pack(record)
+    else
+      gone[#gone + 1] = name
+    end
+  end
+  inChunks('HSET', key, put, 1000)
+  inChunks('HDEL', key, gone, 1000)
+end
+
+local meta = nil -- the queue's hash, read once per call when needed
+local metaDirty = {}
+
+local function m(field)
+  if meta == nil then
+    meta = {}
+    local flat = call('HGETALL', META)
+    for i = 1, #flat, 2 do
+      meta[flat[i]] = flat[i + 1]
+    end
+  end
+  return meta[field]
+end
+
+local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
+
+local function mnum(field, default)
+  local v = metaNumbers[field]
+  if v == nil then
+    v = tonumber(m(field)) or false
+    metaNumbers[field] = v
+  end
+  if v == false then
+    return default
+  end
+  return v
+end
+
+local function mset(field, value)
+  m(field)
+  meta[field] = value
+  metaDirty[field] = true
+  metaNumbers[field] = nil
+end
+
+local function mdel(field)
+  call('HDEL', META, field)
+  m(field)
+  meta[field] = nil
+  metaDirty[field] = nil
+  metaNumbers[field] = nil
+end
+
+local function madd(field, delta)
+  local n = mnum(field, 0) + delta
+  mset(field, int(n))
+  metaNumbers[field] = n
+end
+
+-- Adds member to one of the timed sorted sets (delayed, paused groups, leases, expiries, remembered ids) at time
+-- at, lowering the queue's 'due': no call looks at those sets before the earliest time any of them holds (a
+-- 'due' left early by a removal only makes one call look and find nothing).
+local function scheduleAt(key, at, member)
+  if key == ACTIVE then
+    flushGone()
+  end
+  call('ZADD', key, int(at), member)
+  if at < mnum('due', NEVER) then
+    mset('due', int(at))
+    wake.dueLowered = true
+  end
+end
+
+local function flushMeta()
+  local flat = {}
+  for field in pairs(metaDirty) do
+    flat[#flat + 1] = field
+    flat[#flat + 1] = meta[field]
+  end
+  if #flat > 0 then
+    call('HSET', META, spread(flat))
+  end
+end
+
+local groups = {} -- group records read in this call; false for a released group
+local groupsDirty = {}
+
+local function groupName(job)
+  local g = job[R_GROUP]
+  if g == false or g == nil then
+    return 'u'
+  end
+  return 'g' .. g
+end
+
+local function findGroup(gid)
+  local g = groups[gid]
+  if g == nil then
+    local packed = call('HGET', GROUPS, gid)
+    g = packed and unpack(packed) or false
+    groups[gid] = g
+  end
+  return g or nil
+end
+
+local function group(gid)
+  local g = findGroup(gid)
+  if g == nil then
+    g = { 0, 0, 0, -NEVER, 0, 0, -NEVER }
+    groups[gid] = g
+    groupsDirty[gid] = true
+  end
+  return g
+end
+
+local function touchGroup(gid)
+  groupsDirty[gid] = true
+end
