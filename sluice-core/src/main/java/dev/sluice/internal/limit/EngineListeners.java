@@ -4,10 +4,13 @@ import dev.sluice.EngineListener;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.JobQueue;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -20,10 +23,14 @@ import org.slf4j.LoggerFactory;
  * {@link LimiterEvents}, and each limiter and queue is announced to each listener exactly once, whether it was
  * created before the listener was added or after.
  *
- * <p>Exactly once: a limiter or queue is announced under {@link #lock} after it is in its engine's map, and is
- * marked as announced there; adding a listener, under the same lock, replays only the marked ones. One created
- * while a listener is added is either marked (replayed) or not yet (its announcement, later, reaches the new
- * listener too).
+ * <p>Exactly once: who hears what is decided under {@link #lock}, and the listeners are called after it is
+ * released, so that no user code runs under the engine-wide lock. A limiter or queue is marked as announced under
+ * the lock after it is in its engine's map, with the listeners there then; adding a listener, under the same lock,
+ * takes the ones marked so far to replay. One created while a listener is added is either marked before (the new
+ * listener replays it) or after (its announcement reaches the new listener too).
+ *
+ * <p>A limiter or queue is made outside the engine's map, one maker per name at a time: a Redis queue's making is a
+ * round trip, which must not hold the map's lock over other names.
  */
 public final class EngineListeners {
     /** Made on the first failure, so that engines whose listeners never throw never start SLF4J. */
@@ -45,6 +52,8 @@ public final class EngineListeners {
     private volatile Entry[] entries = NONE;
     /** The {@link Entry#safe} of each entry, in order: what the limiters tell; written with {@link #entries}. */
     private volatile LimiterListener[] decisionListeners = NO_LISTENERS;
+    /** The names whose limiter or queue a thread is making now, each with the end of its making. */
+    private final ConcurrentHashMap<String, CompletableFuture<Object>> making = new ConcurrentHashMap<>();
     /** The limiters and queues announced so far; guarded by {@link #lock}. */
     private final Set<Object> announced = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -64,21 +73,23 @@ public final class EngineListeners {
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null; use EngineListener.NONE");
         }
+        List<Object> replay = new ArrayList<>();
         synchronized (lock) {
             Entry[] next = Arrays.copyOf(entries, entries.length + 1);
             next[next.length - 1] = new Entry(listener, SafeListener.of(listener));
             set(next);
             for (RateLimiter limiter : limiters) {
                 if (announced.contains(limiter)) {
-                    tellOpened(listener, limiter);
+                    replay.add(limiter);
                 }
             }
             for (JobQueue<?> queue : queues) {
                 if (announced.contains(queue)) {
-                    tellOpened(listener, queue);
+                    replay.add(queue);
                 }
             }
         }
+        replay.forEach(opened -> tellOpened(listener, opened));
         if (closed.getAsBoolean()) {
             // a close that ran meanwhile cleared the listeners before this one was added
             clear();
@@ -151,19 +162,43 @@ public final class EngineListeners {
     }
 
     private <V> V open(ConcurrentHashMap<String, V> map, String name, Function<String, V> factory, Consumer<V> check) {
-        boolean[] made = {false};
-        V value = map.computeIfAbsent(name, n -> {
-            made[0] = true;
-            return factory.apply(n);
-        });
-        check.accept(value);
-        if (made[0]) {
-            synchronized (lock) {
-                if (announced.add(value)) {
-                    for (Entry entry : entries) {
-                        tellOpened(entry.listener, value);
+        V value = map.get(name);
+        boolean made = false;
+        while (value == null) {
+            CompletableFuture<Object> mine = new CompletableFuture<>();
+            CompletableFuture<Object> other = making.putIfAbsent(name, mine);
+            if (other != null) {
+                // another thread makes it: wait for its outcome, then look again (a failed making is tried anew)
+                other.handle((done, failed) -> null).join();
+                value = map.get(name);
+                continue;
+            }
+            try {
+                value = map.get(name);
+                if (value == null) {
+                    V fresh = factory.apply(name);
+                    // a map the engine also fills elsewhere (a shared limiter) may hold one by now: that one stays
+                    value = map.putIfAbsent(name, fresh);
+                    made = value == null;
+                    if (made) {
+                        value = fresh;
                     }
                 }
+            } finally {
+                making.remove(name, mine);
+                mine.complete(null);
+            }
+        }
+        check.accept(value);
+        if (made) {
+            Entry[] told = NONE;
+            synchronized (lock) {
+                if (announced.add(value)) {
+                    told = entries;
+                }
+            }
+            for (Entry entry : told) {
+                tellOpened(entry.listener, value);
             }
         }
         return value;

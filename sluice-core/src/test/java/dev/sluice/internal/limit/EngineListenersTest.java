@@ -1,0 +1,134 @@
+package dev.sluice.internal.limit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.EngineListener;
+import dev.sluice.Sluice;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.JobQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Making and announcing limiters and queues: a slow making (a Redis queue's round trip) or a slow listener holds up
+ * nobody but those waiting for that very name (regression: the making ran inside the engine map's
+ * computeIfAbsent, holding its lock over other names of the same bin, and listeners ran under the engine-wide
+ * lock).
+ */
+class EngineListenersTest {
+    private final EngineListeners listeners = new EngineListeners("engine", () -> false);
+    private final ConcurrentHashMap<String, RateLimiter> limiters = new ConcurrentHashMap<>();
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    /** Where the limiters in these tests come from: any limiter will do as the value of the map. */
+    private final Sluice source = Sluice.inMemory();
+
+    @AfterEach
+    void releaseAndStop() {
+        release.countDown();
+        threads.shutdownNow();
+        source.close();
+    }
+
+    private RateLimiter limiterNamed(String name) {
+        return source.limiter(name, FixedWindow.of(1, Duration.ofSeconds(1)));
+    }
+
+    private <T> CompletableFuture<T> onAnotherThread(Supplier<T> call) {
+        return CompletableFuture.supplyAsync(call, threads);
+    }
+
+    @Test
+    void aSlowMakingHoldsUpNoOtherNameEvenInTheSameBinOfTheMap() throws Exception {
+        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+        CountDownLatch making = new CountDownLatch(1);
+        CompletableFuture<RateLimiter> slow = onAnotherThread(() -> listeners.limiter(limiters, "Aa", n -> {
+            making.countDown();
+            await(release);
+            return limiterNamed(n);
+        }));
+        assertThat(making.await(10, TimeUnit.SECONDS)).isTrue();
+
+        RateLimiter other = onAnotherThread(() -> listeners.limiter(limiters, "BB", this::limiterNamed))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(other.name()).isEqualTo("BB");
+        assertThat(slow).isNotDone();
+        release.countDown();
+        assertThat(slow.get(10, TimeUnit.SECONDS).name()).isEqualTo("Aa");
+    }
+
+    @Test
+    void oneNameIsMadeOnceWhateverTheThreadsAndAFailedMakingIsTriedAgain() throws Exception {
+        AtomicInteger made = new AtomicInteger();
+        assertThatThrownBy(() -> listeners.limiter(limiters, "x", n -> {
+                    throw new IllegalStateException("Redis is down");
+                }))
+                .hasMessage("Redis is down");
+        List<CompletableFuture<RateLimiter>> opened = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            opened.add(onAnotherThread(() -> listeners.limiter(limiters, "x", n -> {
+                made.incrementAndGet();
+                return limiterNamed(n);
+            })));
+        }
+        RateLimiter first = opened.get(0).get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<RateLimiter> each : opened) {
+            assertThat(each.get(10, TimeUnit.SECONDS)).isSameAs(first);
+        }
+        assertThat(made).hasValue(1);
+    }
+
+    @Test
+    void aListenerIsToldOutsideTheEngineLockSoASlowOneHoldsUpNoOtherOpening() throws Exception {
+        CountDownLatch told = new CountDownLatch(1);
+        listeners.add(
+                new EngineListener() {
+                    @Override
+                    public void onLimiterOpened(RateLimiter limiter) {
+                        if (limiter.name().equals("slow")) {
+                            told.countDown();
+                            await(release);
+                        }
+                    }
+
+                    @Override
+                    public void onQueueOpened(JobQueue<?> queue) {}
+                },
+                List.of(),
+                List.of());
+        CompletableFuture<RateLimiter> slow =
+                onAnotherThread(() -> listeners.limiter(limiters, "slow", this::limiterNamed));
+        assertThat(told.await(10, TimeUnit.SECONDS)).isTrue();
+
+        RateLimiter other = onAnotherThread(() -> listeners.limiter(limiters, "other", this::limiterNamed))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(other.name()).isEqualTo("other");
+        release.countDown();
+        assertThat(slow.get(10, TimeUnit.SECONDS).name()).isEqualTo("slow");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
