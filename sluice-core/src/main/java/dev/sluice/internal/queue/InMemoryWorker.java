@@ -123,7 +123,7 @@ final class InMemoryWorker<T> implements Worker<T> {
                     return ran;
                 }
                 ran++;
-                ending = slot.run();
+                ending = slot.run(job);
             }
         } finally {
             lock.lock();
@@ -336,7 +336,7 @@ final class InMemoryWorker<T> implements Worker<T> {
                     return;
                 }
                 Thread.interrupted();
-                ending = run();
+                ending = run(next);
             }
         }
 
@@ -470,9 +470,12 @@ final class InMemoryWorker<T> implements Worker<T> {
             Thread.interrupted();
         }
 
-        /** Runs the processor on the current job; returns how to record the outcome. */
-        Ending<T> run() {
-            JobRecord current = job;
+        /**
+         * Runs the processor on {@code current}, the job this slot just took; returns how to record the outcome. The
+         * job comes from the caller, not from {@link #job}: a close deadline may clear that field meanwhile (it
+         * returns the job to waiting), and the attempt then runs on, unable to record its end.
+         */
+        Ending<T> run(JobRecord current) {
             int owned = token;
             int number = attempt;
             Result result;
