@@ -66,6 +66,16 @@ class RedisConnectionTest {
                 .hasMessageContaining("cannot connect to Redis");
     }
 
+    /** Makes {@code redis} refuse every client that does not give {@code password}. */
+    private static void requirePassword(RedisServer redis, String password) {
+        RedisClient setup = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = setup.connect()) {
+            connection.sync().configSet("requirepass", password);
+        } finally {
+            setup.shutdown();
+        }
+    }
+
     /**
      * Regression: a wrong password, no password and a bad database number all read "Unable to connect to
      * 127.0.0.1/<unresolved>:PORT"; the server's answer was only in the cause chain.
@@ -73,12 +83,7 @@ class RedisConnectionTest {
     @Test
     void aRefusedConnectionNamesTheServersAnswerWithoutThePassword() {
         try (RedisServer redis = RedisServer.start()) {
-            RedisClient setup = RedisClient.create(redis.uri());
-            try (StatefulRedisConnection<String, String> connection = setup.connect()) {
-                connection.sync().configSet("requirepass", "s3cret");
-            } finally {
-                setup.shutdown();
-            }
+            requirePassword(redis, "s3cret");
             String server = "127.0.0.1:" + redis.port();
 
             assertThatThrownBy(() -> RedisSluice.connect("redis://:wrong-pw@" + server))
@@ -102,12 +107,7 @@ class RedisConnectionTest {
     @Test
     void passwordAndDatabaseComeFromTheUrl() {
         try (RedisServer redis = RedisServer.start()) {
-            RedisClient setup = RedisClient.create(redis.uri());
-            try (StatefulRedisConnection<String, String> connection = setup.connect()) {
-                connection.sync().configSet("requirepass", "s3cret");
-            } finally {
-                setup.shutdown();
-            }
+            requirePassword(redis, "s3cret");
             String url = "redis://:s3cret@127.0.0.1:" + redis.port() + "/3";
             try (Sluice sluice =
                     RedisSluice.builder().url(url).keyPrefix("conn").build()) {
