@@ -41,9 +41,6 @@ final class ConnectFailure {
                 return "the host name cannot be resolved" + (t.getMessage() == null ? "" : " (" + t.getMessage() + ")");
             }
             deepest = t;
-            if (t.getCause() == t) {
-                break;
-            }
         }
         String message = deepest.getMessage();
         return message == null ? deepest.getClass().getSimpleName() : message;
