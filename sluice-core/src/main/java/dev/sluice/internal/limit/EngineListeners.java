@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -28,9 +27,6 @@ import org.slf4j.LoggerFactory;
  * the lock after it is in its engine's map, with the listeners there then; adding a listener, under the same lock,
  * takes the ones marked so far to replay. One created while a listener is added is either marked before (the new
  * listener replays it) or after (its announcement reaches the new listener too).
- *
- * <p>A limiter or queue is made outside the engine's map, one maker per name at a time: a Redis queue's making is a
- * round trip, which must not hold the map's lock over other names.
  */
 public final class EngineListeners {
     /** Made on the first failure, so that engines whose listeners never throw never start SLF4J. */
@@ -52,8 +48,6 @@ public final class EngineListeners {
     private volatile Entry[] entries = NONE;
     /** The {@link Entry#safe} of each entry, in order: what the limiters tell; written with {@link #entries}. */
     private volatile LimiterListener[] decisionListeners = NO_LISTENERS;
-    /** The names whose limiter or queue a thread is making now, each with the end of its making. */
-    private final ConcurrentHashMap<String, CompletableFuture<Object>> making = new ConcurrentHashMap<>();
     /** The limiters and queues announced so far; guarded by {@link #lock}. */
     private final Set<Object> announced = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -162,35 +156,15 @@ public final class EngineListeners {
     }
 
     private <V> V open(ConcurrentHashMap<String, V> map, String name, Function<String, V> factory, Consumer<V> check) {
-        V value = map.get(name);
-        boolean made = false;
-        while (value == null) {
-            CompletableFuture<Object> mine = new CompletableFuture<>();
-            CompletableFuture<Object> other = making.putIfAbsent(name, mine);
-            if (other != null) {
-                // another thread makes it: wait for its outcome, then look again (a failed making is tried anew)
-                other.handle((done, failed) -> null).join();
-                value = map.get(name);
-                continue;
-            }
-            try {
-                value = map.get(name);
-                if (value == null) {
-                    V fresh = factory.apply(name);
-                    // a map the engine also fills elsewhere (a shared limiter) may hold one by now: that one stays
-                    value = map.putIfAbsent(name, fresh);
-                    made = value == null;
-                    if (made) {
-                        value = fresh;
-                    }
-                }
-            } finally {
-                making.remove(name, mine);
-                mine.complete(null);
-            }
-        }
+        boolean[] made = {false};
+        // made inside the map's computeIfAbsent: an engine's close, which clears the map, waits for a making in
+        // progress before it closes the connection the making uses
+        V value = map.computeIfAbsent(name, n -> {
+            made[0] = true;
+            return factory.apply(n);
+        });
         check.accept(value);
-        if (made) {
+        if (made[0]) {
             Entry[] told = NONE;
             synchronized (lock) {
                 if (announced.add(value)) {
