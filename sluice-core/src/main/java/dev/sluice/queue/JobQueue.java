@@ -436,25 +436,29 @@ public interface JobQueue<T> {
     void addListener(QueueListener<T> listener);
 
     /**
-     * Adds a listener that hears only the changes this process makes: the jobs it adds (repeatable jobs' runs
-     * included) and the attempts its workers start and end, each once, right after the change, on the thread that
-     * made it (keep it quick: a worker's slot waits for it). It is the listener for metrics: summed over processes,
-     * every job counts once. On an engine shared by processes, adding it reads nothing from the server and makes
-     * no process write events for it; on the in-memory engine every change is this process's, and it hears what
-     * {@link #addListener} hears. It never hears {@link QueueListener#onEventsMissed}.
-     *
-     * @param listener the listener
-     * @throws IllegalArgumentException if {@code listener} is null
-     */
-    void addLocalListener(QueueListener<T> listener);
-
-    /**
-     * Removes a listener added before, by {@link #addListener} or {@link #addLocalListener}.
+     * Removes a listener added before.
      *
      * @param listener the listener, compared by identity
      * @return whether it was there
      */
     boolean removeListener(QueueListener<T> listener);
+
+    /**
+     * Adds metrics that count and time the changes this process makes, from now on (see {@link QueueMetrics}). On an
+     * engine shared by processes, they read nothing from the server and make it write nothing more.
+     *
+     * @param metrics the metrics
+     * @throws IllegalArgumentException if {@code metrics} is null
+     */
+    void addMetrics(QueueMetrics metrics);
+
+    /**
+     * Removes metrics added before.
+     *
+     * @param metrics the metrics, compared by identity
+     * @return whether they were there
+     */
+    boolean removeMetrics(QueueMetrics metrics);
 
     /**
      * Statistics of the whole queue.

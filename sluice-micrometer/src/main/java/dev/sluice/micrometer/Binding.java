@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One engine bound to one registry: the engine listener that makes each limiter's and queue's meters and feeds
- * the limiters' ones; each queue's own listener feeds its meters.
+ * the limiters' ones; each queue feeds its meters through the {@link dev.sluice.queue.QueueMetrics} added to it.
  */
 final class Binding implements EngineListener {
     private final Sluice sluice;
@@ -19,7 +19,7 @@ final class Binding implements EngineListener {
     private final MetricsOptions options;
     private final MeterSet meters;
     private final ConcurrentHashMap<String, LimiterMeters> limiters = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<JobQueue<?>, QueueMeters<?>> queues = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<JobQueue<?>, QueueMeters> queues = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     Binding(Sluice sluice, MeterRegistry registry, MetricsOptions options) {
@@ -53,13 +53,13 @@ final class Binding implements EngineListener {
         open(queue);
     }
 
-    private <T> void open(JobQueue<T> queue) {
+    private void open(JobQueue<?> queue) {
         if (closed || queues.containsKey(queue)) {
             return;
         }
-        QueueMeters<T> queueMeters = new QueueMeters<>(queue, registry, options, sluice.clock());
+        QueueMeters queueMeters = new QueueMeters(queue, registry, options, sluice.clock());
         try {
-            queue.addLocalListener(queueMeters);
+            queue.addMetrics(queueMeters);
         } catch (RuntimeException e) {
             queueMeters.remove();
             throw e;
@@ -116,12 +116,11 @@ final class Binding implements EngineListener {
         meters.removeAll();
     }
 
-    @SuppressWarnings("unchecked")
-    private <T> void stop(JobQueue<T> queue, QueueMeters<?> queueMeters) {
+    private void stop(JobQueue<?> queue, QueueMeters queueMeters) {
         try {
-            queue.removeListener((QueueMeters<T>) queueMeters);
+            queue.removeMetrics(queueMeters);
         } catch (IllegalStateException | SluiceException engineGone) {
-            // a closed engine refuses the call, and has dropped its queues' listeners
+            // a closed engine refuses the call, and has dropped its queues' metrics
         }
         queueMeters.remove();
     }

@@ -58,7 +58,7 @@ final class JobMeters {
     private final Counter rescheduled;
     private final Timer waitTime;
     /** By attempt outcome, registered at the first attempt that ends so. */
-    private final AtomicReferenceArray<Timer> processing = new AtomicReferenceArray<>(OUTCOMES.length);
+    private final AtomicReferenceArray<Timer> processingByOutcome = new AtomicReferenceArray<>(OUTCOMES.length);
 
     JobMeters(MeterSet meters, Names names, Tags tags) {
         this.meters = meters;
@@ -78,52 +78,50 @@ final class JobMeters {
         added.increment();
     }
 
-    /** Records the wait of an attempt that just started, if it is known. */
+    /** Records the wait of an attempt that just started. */
     void started(Duration waited) {
-        if (waited != null) {
-            MeterSet.record(waitTime, waited);
-        }
+        MeterSet.record(waitTime, waited);
     }
 
-    void completed(Job<?> job) {
+    void completed(Duration processing) {
         completed.increment();
-        ended(job);
+        ended(Job.Attempt.Outcome.COMPLETED, processing);
     }
 
-    void failed(Job<?> job) {
+    void failed(Job.Attempt.Outcome outcome, Duration processing) {
         failed.increment();
-        ended(job);
+        ended(outcome, processing);
     }
 
-    void retried(Job<?> job) {
+    void retried(Job.Attempt.Outcome outcome, Duration processing) {
         retried.increment();
-        ended(job);
+        ended(outcome, processing);
     }
 
-    void rateLimited(Job<?> job, Result.Scope scope) {
+    void rateLimited(Result.Scope scope, Duration processing) {
         (scope == Result.Scope.QUEUE ? rateLimitedQueue : rateLimitedGroup).increment();
-        ended(job);
+        ended(Job.Attempt.Outcome.RATE_LIMITED, processing);
     }
 
-    void rescheduled(Job<?> job) {
+    void rescheduled(Duration processing) {
         rescheduled.increment();
-        ended(job);
+        ended(Job.Attempt.Outcome.RESCHEDULED, processing);
     }
 
-    /** Records the processing time of the attempt that just ended, by its outcome. */
-    private void ended(Job<?> job) {
-        Job.Attempt attempt = Attempts.lastEnded(job);
-        if (attempt == null) {
-            return;
-        }
-        int index = attempt.outcome().ordinal();
-        Timer timer = processing.get(index);
+    void interrupted(Duration processing) {
+        ended(Job.Attempt.Outcome.INTERRUPTED, processing);
+    }
+
+    /** Records the processing time of an attempt that just ended, by its outcome. */
+    private void ended(Job.Attempt.Outcome outcome, Duration processing) {
+        int index = outcome.ordinal();
+        Timer timer = processingByOutcome.get(index);
         if (timer == null) {
             timer = meters.timer(
                     names.processing(),
-                    tags.and(MeterNames.OUTCOME, attempt.outcome().name().toLowerCase(Locale.ROOT)));
-            processing.compareAndSet(index, null, timer);
+                    tags.and(MeterNames.OUTCOME, outcome.name().toLowerCase(Locale.ROOT)));
+            processingByOutcome.compareAndSet(index, null, timer);
         }
-        MeterSet.record(timer, Duration.between(attempt.startedAt(), attempt.finishedAt()));
+        MeterSet.record(timer, processing);
     }
 }

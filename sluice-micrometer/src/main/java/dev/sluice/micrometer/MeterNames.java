@@ -81,7 +81,8 @@ public final class MeterNames {
 
     /**
      * Tag key: {@code allowed} or {@code denied} for a decision; how an attempt ended for processing time
-     * ({@code completed}, {@code failed}, {@code timed_out}, {@code rate_limited}, {@code rescheduled}).
+     * ({@code completed}, {@code failed}, {@code timed_out}, {@code rate_limited}, {@code rescheduled}, {@code
+     * interrupted}).
      */
     public static final String OUTCOME = "outcome";
 

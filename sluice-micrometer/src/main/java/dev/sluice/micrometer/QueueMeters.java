@@ -2,7 +2,7 @@ package dev.sluice.micrometer;
 
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobQueue;
-import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueMetrics;
 import dev.sluice.queue.Result;
 import dev.sluice.time.SluiceClock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,14 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * The meters of one queue, and of its selected groups: a local listener of the queue for the counters and timers
- * (it hears this process's changes only, so that a sum over processes counts each job once), gauges that read the
+ * The meters of one queue, and of its selected groups: the queue's {@link QueueMetrics} for the counters and timers
+ * (told of this process's changes only, so that a sum over processes counts each job once), gauges that read the
  * queue's counts when the registry reads them.
- *
- * @param <T> the queue's payload type
  */
-final class QueueMeters<T> implements QueueListener<T> {
-    private final JobQueue<T> queue;
+final class QueueMeters implements QueueMetrics {
+    private final JobQueue<?> queue;
     private final MeterRegistry registry;
     private final MetricsOptions options;
     private final Tags tags;
@@ -28,18 +26,13 @@ final class QueueMeters<T> implements QueueListener<T> {
     private final SluiceClock clock;
     private final GroupSelection selection;
     private final ConcurrentHashMap<String, Group> groups = new ConcurrentHashMap<>();
-    /** Jobs sent back to wait for a delay: when each is ready again, so that its next wait is measured from then. */
-    private final Attempts.ReadyTimes readyAfterDelay = new Attempts.ReadyTimes(READY_TIMES_KEPT);
-
-    /** The most jobs in a backoff or run-again delay whose ready time is kept (about 100 bytes each). */
-    static final int READY_TIMES_KEPT = 100_000;
 
     private volatile boolean removed;
 
     /** The meters and gauges of one group; removed when the group loses its place. */
     private record Group(MeterSet meters, JobMeters jobs) {}
 
-    QueueMeters(JobQueue<T> queue, MeterRegistry registry, MetricsOptions options, SluiceClock clock) {
+    QueueMeters(JobQueue<?> queue, MeterRegistry registry, MetricsOptions options, SluiceClock clock) {
         this.queue = queue;
         this.registry = registry;
         this.options = options;
@@ -51,9 +44,8 @@ final class QueueMeters<T> implements QueueListener<T> {
         this.selection = new GroupSelection(options, clock, this::drop);
     }
 
-    /** The meters of {@code job}'s group, if it has a group with a place; the event is counted for the ranking. */
-    private JobMeters group(Job<T> job) {
-        String name = job.group();
+    /** The meters of {@code name}, if it is a group with a place; the change is counted for the ranking. */
+    private JobMeters group(String name) {
         if (name == null || removed || !selection.heard(name)) {
             return null;
         }
@@ -91,55 +83,57 @@ final class QueueMeters<T> implements QueueListener<T> {
         groups.clear();
     }
 
-    /** Records {@code event} on the queue's meters and, if {@code job}'s group has a place, on the group's. */
-    private void record(Job<T> job, Consumer<JobMeters> event) {
-        event.accept(jobs);
-        JobMeters group = group(job);
-        if (group != null) {
-            event.accept(group);
+    /** Records {@code change} on the queue's meters and, if {@code group} has a place, on the group's. */
+    private void record(String group, Consumer<JobMeters> change) {
+        change.accept(jobs);
+        JobMeters groupMeters = group(group);
+        if (groupMeters != null) {
+            change.accept(groupMeters);
         }
     }
 
     @Override
-    public void onAdded(Job<T> job) {
-        record(job, JobMeters::added);
+    public void added(String group) {
+        record(group, JobMeters::added);
     }
 
     @Override
-    public void onActive(Job<T> job) {
-        Duration waited = Attempts.waited(job, readyAfterDelay.take(job.id()));
-        record(job, meters -> meters.started(waited));
+    public void started(String group, Duration waited) {
+        record(group, meters -> meters.started(waited));
     }
 
     @Override
-    public void onCompleted(Job<T> job) {
-        record(job, meters -> meters.completed(job));
+    public void completed(String group, Duration processing) {
+        record(group, meters -> meters.completed(processing));
     }
 
     @Override
-    public void onRetrying(Job<T> job, Throwable error, Duration delay) {
-        readyAfterDelay.put(job.id(), Attempts.readyAfter(job, delay));
-        record(job, meters -> meters.retried(job));
+    public void retrying(String group, Job.Attempt.Outcome outcome, Duration processing) {
+        record(group, meters -> meters.retried(outcome, processing));
     }
 
     @Override
-    public void onFailed(Job<T> job) {
-        record(job, meters -> meters.failed(job));
+    public void failed(String group, Job.Attempt.Outcome outcome, Duration processing) {
+        record(group, meters -> meters.failed(outcome, processing));
     }
 
     @Override
-    public void onRateLimited(Job<T> job, Result.Scope scope, Duration retryAfter) {
-        record(job, meters -> meters.rateLimited(job, scope));
+    public void rateLimited(String group, Result.Scope scope, Duration processing) {
+        record(group, meters -> meters.rateLimited(scope, processing));
     }
 
     @Override
-    public void onRescheduled(Job<T> job, Duration delay) {
-        readyAfterDelay.put(job.id(), Attempts.readyAfter(job, delay));
-        record(job, meters -> meters.rescheduled(job));
+    public void rescheduled(String group, Duration processing) {
+        record(group, meters -> meters.rescheduled(processing));
+    }
+
+    @Override
+    public void interrupted(String group, Duration processing) {
+        record(group, meters -> meters.interrupted(processing));
     }
 
     @Override
     public String toString() {
-        return "SluiceMetrics listener of queue '" + queue.name() + "'";
+        return "SluiceMetrics of queue '" + queue.name() + "'";
     }
 }

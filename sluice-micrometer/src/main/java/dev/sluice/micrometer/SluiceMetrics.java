@@ -20,11 +20,12 @@ import java.util.List;
  * are listed in {@link MeterNames} and in the README's "Metrics" table.
  *
  * <p>It listens through {@link Sluice#addListener} for the limiters' decisions and for each limiter and queue,
- * and adds a {@link dev.sluice.queue.QueueListener} to each queue. Gauges of job counts read the queue when the
- * registry reads them, never per event. On a shared engine (Redis) a queue's listener hears every process's
- * events, so each bound process counts the whole queue's jobs, and listening makes the engine keep the queue's
- * recent events for this process (see the Redis engine's notes on listeners); a limiter's decisions are this
- * process's own.
+ * and adds a {@link dev.sluice.queue.QueueMetrics} to each queue, which the engine tells of the changes this process
+ * makes: on a shared engine (Redis) each process counts its own adds and its own workers' attempts, so a sum over
+ * instances counts each job once, and binding reads nothing more from the server and makes it write nothing more.
+ * Waits are measured by the engine's clock from when a job was ready, whichever process made it ready. Gauges of
+ * job counts read the queue when the registry reads them, never per event; they are the whole queue's, the same in
+ * every process. A limiter's decisions are this process's own.
  *
  * <p>Thread-safe. Bind an engine once per registry: a second binding of the same engine to the same registry
  * shares its meters, and closing one removes them for both. Close it before or after the engine; meters of a

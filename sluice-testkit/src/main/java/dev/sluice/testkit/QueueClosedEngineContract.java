@@ -13,6 +13,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueMetrics;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueOptions.WhenFull;
 import dev.sluice.queue.Schedule;
@@ -117,8 +118,9 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("clearGroupLimits(String)", () -> queue.clearGroupLimits("g"));
         uses.put("groupLimits(String)", () -> queue.groupLimits("g"));
         uses.put("addListener(QueueListener)", () -> queue.addListener(new Events()));
-        uses.put("addLocalListener(QueueListener)", () -> queue.addLocalListener(new Events()));
         uses.put("removeListener(QueueListener)", () -> queue.removeListener(listener));
+        uses.put("addMetrics(QueueMetrics)", () -> queue.addMetrics(new QueueMetrics() {}));
+        uses.put("removeMetrics(QueueMetrics)", () -> queue.removeMetrics(new QueueMetrics() {}));
         uses.put("stats()", queue::stats);
         uses.put("stats(String)", () -> queue.stats("g"));
         uses.put("groups()", queue::groups);

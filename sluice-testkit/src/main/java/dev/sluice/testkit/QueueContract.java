@@ -228,6 +228,21 @@ public abstract class QueueContract {
         }
     }
 
+    /** Metrics told of this process's changes, with the engine's times. */
+    @Nested
+    @DisplayName("metrics told of this process's changes, with the engine's times")
+    class Metrics extends QueueMetricsContract {
+        @Override
+        protected Sluice newEngine(SluiceClock clock) {
+            return QueueContract.this.newEngine(clock);
+        }
+
+        @Override
+        protected EngineDifferences differences() {
+            return QueueContract.this.differences();
+        }
+    }
+
     /** Statistics per queue and per group. */
     @Nested
     @DisplayName("statistics per queue and per group")

@@ -1,7 +1,6 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Job;
@@ -78,37 +77,6 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         assertThat(completed.result()).isEqualTo("ok");
         assertThat(completed.finishedAt()).isEqualTo(atMillis(1_000));
         assertThat(events.snapshots.get(7)).isNull();
-    }
-
-    @Test
-    void aLocalListenerHearsWhatThisEnginesChangesMakeAsAListenerDoes() {
-        JobQueue<String> queue =
-                newQueue(JobOptions.builder().attempts(2).backoff(Backoff.fixed(Duration.ofSeconds(1))));
-        Events all = new Events();
-        Events local = new Events();
-        queue.addListener(all);
-        queue.addLocalListener(local);
-        Worker<String> worker = manualWorker(queue, ctx -> {
-            if (ctx.attempt() == 1) {
-                throw new Boom("boom");
-            }
-            return Result.done("ok");
-        });
-
-        queue.add("n", "p", withId("j"));
-        worker.runDue();
-        clock.advance(Duration.ofSeconds(1));
-        worker.runDue();
-
-        assertThat(local.log)
-                .containsExactly("added j", "active j", "retrying j boom PT1S", "active j", "completed j", "drained")
-                .isEqualTo(all.log);
-        assertThat(local.snapshotOf("completed j").result()).isEqualTo("ok");
-        assertThat(queue.removeListener(local)).isTrue();
-        queue.add("n", "p", withId("k"));
-        assertThat(local.log).doesNotContain("added k");
-        assertThat(all.log).contains("added k");
-        assertThatThrownBy(() -> queue.addLocalListener(null)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -1,10 +1,48 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueMetrics;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
-/** A batch of events recorded in one critical section, told to the listeners once the lock is released. */
+/**
+ * A batch of events recorded in one critical section, told to the listeners once the lock is released, and the
+ * changes to tell the queue's metrics of.
+ */
 final class Events<T> extends ArrayList<Consumer<QueueListener<T>>> {
     private static final long serialVersionUID = 1L;
+
+    /** Whether some listener hears the events: if not, none need be recorded (only metrics are told). */
+    final boolean listened;
+
+    private transient List<Consumer<QueueMetrics>> measured;
+
+    Events(boolean listened) {
+        this.listened = listened;
+    }
+
+    /** Whether {@code events} is a batch that listeners hear. */
+    static boolean listened(Events<?> events) {
+        return events != null && events.listened;
+    }
+
+    /** Records a change to tell the metrics of, if {@code events} is a batch. */
+    static void measure(Events<?> events, Consumer<QueueMetrics> change) {
+        if (events != null) {
+            if (events.measured == null) {
+                events.measured = new ArrayList<>(2);
+            }
+            events.measured.add(change);
+        }
+    }
+
+    /** Tells {@code metrics} the changes recorded. */
+    void tell(MetricsSet metrics) {
+        if (measured != null) {
+            for (Consumer<QueueMetrics> change : measured) {
+                metrics.tell(change);
+            }
+        }
+    }
 }

@@ -16,6 +16,7 @@ import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueMetrics;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
@@ -415,7 +416,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         } else {
             makeWaiting(record, now, false);
         }
-        if (events != null) {
+        String group = p.options.group();
+        Events.measure(events, m -> m.added(group));
+        if (Events.listened(events)) {
             Job<T> job = snapshot(record, payload);
             events.add(l -> l.onAdded(job));
         }
@@ -543,7 +546,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         job.result = value;
         endAttempt(job, now, Job.Attempt.Outcome.COMPLETED, null);
         finish(job, JobState.COMPLETED, now);
-        if (events != null) {
+        measureEnd(events, job, MetricsSet.Ending.COMPLETED, Job.Attempt.Outcome.COMPLETED, null, now);
+        if (Events.listened(events)) {
             Job<T> snapshot = snapshot(job);
             events.add(l -> l.onCompleted(snapshot));
         }
@@ -575,7 +579,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             job.failure = failure(reason, error);
             finish(job, JobState.FAILED, now);
-            if (events != null) {
+            measureEnd(events, job, MetricsSet.Ending.FAILED, outcome, null, now);
+            if (Events.listened(events)) {
                 Job<T> snapshot = snapshot(job);
                 events.add(l -> l.onFailed(snapshot));
             }
@@ -587,7 +592,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         } else {
             makeWaiting(job, now, false);
         }
-        if (events != null) {
+        measureEnd(events, job, MetricsSet.Ending.RETRYING, outcome, null, now);
+        if (Events.listened(events)) {
             Job<T> snapshot = snapshot(job);
             Throwable cause = error;
             events.add(l -> l.onRetrying(snapshot, cause, retryDelay));
@@ -606,7 +612,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             job.failure = new Job.Failure(next.reason(), null, null);
             finish(job, JobState.FAILED, now);
-            if (events != null) {
+            measureEnd(events, job, MetricsSet.Ending.FAILED, Job.Attempt.Outcome.RATE_LIMITED, null, now);
+            if (Events.listened(events)) {
                 Job<T> snapshot = snapshot(job);
                 events.add(l -> l.onFailed(snapshot));
             }
@@ -623,7 +630,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             wakeTimer.arm(until);
         }
         makeWaiting(job, now, true);
-        if (events != null) {
+        measureEnd(events, job, MetricsSet.Ending.RATE_LIMITED, Job.Attempt.Outcome.RATE_LIMITED, limited.scope(), now);
+        if (Events.listened(events)) {
             Job<T> snapshot = snapshot(job);
             events.add(l -> l.onRateLimited(snapshot, limited.scope(), limited.retryAfter()));
         }
@@ -645,7 +653,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         } else {
             makeWaiting(job, now, false);
         }
-        if (events != null) {
+        measureEnd(events, job, MetricsSet.Ending.RESCHEDULED, Job.Attempt.Outcome.RESCHEDULED, null, now);
+        if (Events.listened(events)) {
             Job<T> snapshot = snapshot(job);
             events.add(l -> l.onRescheduled(snapshot, delay));
         }
@@ -653,13 +662,29 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Sends a running job back to waiting without using an attempt (its worker closed). */
-    boolean interrupt(JobRecord job, int token, long now) {
+    boolean interrupt(JobRecord job, int token, long now, Events<T> events) {
         if (!leaveActive(job, token, now)) {
             return false;
         }
         endAttempt(job, now, Job.Attempt.Outcome.INTERRUPTED, "its worker closed before it finished");
         makeWaiting(job, now, true);
+        measureEnd(events, job, MetricsSet.Ending.INTERRUPTED, Job.Attempt.Outcome.INTERRUPTED, null, now);
         return true;
+    }
+
+    /** Records for the metrics an attempt of {@code job} that ended at {@code now} as {@code ending}. */
+    private static void measureEnd(
+            Events<?> events,
+            JobRecord job,
+            MetricsSet.Ending ending,
+            Job.Attempt.Outcome outcome,
+            Result.Scope scope,
+            long now) {
+        if (events != null) {
+            String group = job.options.group();
+            Duration processing = Duration.ofNanos(now - job.startedAt);
+            Events.measure(events, m -> MetricsSet.tellEnded(m, group, ending, outcome, scope, processing));
+        }
     }
 
     /** Ends attempt {@code attempt} of {@code job} when its timeout passed; its backoff is asked outside the lock. */
@@ -733,7 +758,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             repeats.ended(job, now, events);
         }
         signalIfIdle();
-        if (waitingCount + delayedCount + activeCount == 0 && events != null) {
+        if (waitingCount + delayedCount + activeCount == 0 && Events.listened(events)) {
             events.add(QueueListener::onDrained);
         }
     }
@@ -1365,16 +1390,22 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         listeners.add(listener);
     }
 
-    /** Every change of this engine is this process's: a local listener hears what any listener hears. */
-    @Override
-    public void addLocalListener(QueueListener<T> listener) {
-        addListener(listener);
-    }
-
     @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();
         return listeners.remove(listener);
+    }
+
+    @Override
+    public void addMetrics(QueueMetrics metrics) {
+        checkOpen();
+        listeners.metrics().add(metrics);
+    }
+
+    @Override
+    public boolean removeMetrics(QueueMetrics metrics) {
+        checkOpen();
+        return listeners.metrics().remove(metrics);
     }
 
     /** Under the lock, where a critical section starts to record events: see {@link Listeners#batch()}. */
@@ -1481,7 +1512,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 return;
             }
             job.progress = percent;
-            if (events != null) {
+            if (Events.listened(events)) {
                 Job<T> snapshot = snapshot(job);
                 events.add(l -> l.onProgress(snapshot, percent));
             }

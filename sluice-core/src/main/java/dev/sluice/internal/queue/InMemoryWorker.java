@@ -183,15 +183,17 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     private void deadlinePassed() {
         List<Runnable> interrupt = new ArrayList<>();
+        Events<T> events = null;
         lock.lock();
         try {
             if (state != WorkerState.CLOSING) {
                 return;
             }
             long now = queue.clock().nanos();
+            events = queue.events();
             for (Slot slot : slots) {
                 JobRecord job = slot.job;
-                if (job != null && queue.interrupt(job, slot.token, now)) {
+                if (job != null && queue.interrupt(job, slot.token, now, events)) {
                     returned++;
                     active--;
                     slot.job = null;
@@ -203,6 +205,7 @@ final class InMemoryWorker<T> implements Worker<T> {
         } finally {
             lock.unlock();
         }
+        queue.fire(events);
         interrupt.forEach(Runnable::run);
     }
 
@@ -311,7 +314,10 @@ final class InMemoryWorker<T> implements Worker<T> {
             job = claimed;
             token = claimed.token;
             attempt = claimed.attemptsMade + 1;
-            if (events != null) {
+            String group = claimed.options.group();
+            Duration waited = Duration.ofNanos(claimed.startedAt - claimed.readyAt);
+            Events.measure(events, m -> m.started(group, waited));
+            if (Events.listened(events)) {
                 Job<T> snapshot = queue.snapshot(claimed);
                 events.add(l -> l.onActive(snapshot));
             }

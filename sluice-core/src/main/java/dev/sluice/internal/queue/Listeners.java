@@ -26,9 +26,16 @@ final class Listeners<T> {
     @SuppressWarnings("unchecked")
     private volatile QueueListener<T>[] listeners = new QueueListener[0];
 
+    private final MetricsSet metrics;
+
     Listeners(String queue, ReentrantLock lock) {
         this.queue = queue;
         this.lock = lock;
+        this.metrics = new MetricsSet(queue);
+    }
+
+    MetricsSet metrics() {
+        return metrics;
     }
 
     synchronized void add(QueueListener<T> listener) {
@@ -56,14 +63,17 @@ final class Listeners<T> {
     /**
      * Under the lock, right where a critical section starts to record events (and with no wait before the
      * lock is released): a batch for them, queued behind every earlier batch so listeners hear changes in the
-     * order they happened. Null when nobody listens.
+     * order they happened. Null when nobody listens and no metrics are registered.
      */
     Events<T> batch() {
-        if (listeners.length == 0) {
+        boolean listened = listeners.length > 0;
+        if (!listened && metrics.isEmpty()) {
             return null;
         }
-        Events<T> batch = new Events<>();
-        outbox.add(batch);
+        Events<T> batch = new Events<>(listened);
+        if (listened) {
+            outbox.add(batch);
+        }
         return batch;
     }
 
@@ -73,6 +83,10 @@ final class Listeners<T> {
      */
     void fire(Events<T> events) {
         if (events == null) {
+            return;
+        }
+        events.tell(metrics);
+        if (!events.listened) {
             return;
         }
         while (true) {

@@ -2,6 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.MetricsSet;
 import dev.sluice.internal.queue.Outcomes;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RetentionRules;
@@ -19,6 +20,7 @@ import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.QueueMetrics;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
@@ -82,8 +84,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
     /** Listeners of this process's own changes, told by the call that made them: no events are read for them. */
-    private final List<QueueListener<T>> localListeners = new CopyOnWriteArrayList<>();
-
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -96,6 +96,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private RedisJobQueue(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
         this.engine = engine;
         this.name = name;
+        this.metrics = new MetricsSet(name);
         this.codec = codec;
         this.options = options;
         this.settings = new QueueSettings(name, codec.name());
@@ -291,11 +292,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
         events.settle(ticket, built);
-        for (QueueListener<T> local : localListeners) {
-            for (Consumer<QueueListener<T>> event : built) {
-                tell(local, event);
-            }
-        }
         if (PLAN_AFTER_DELIVERY.get()) {
             PLAN_AFTER_DELIVERY.set(false);
             repeats.planPending();
@@ -463,6 +459,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
         for (Job<T> job : fresh) {
             events.add(l -> l.onAdded(job));
+            metrics.tell(m -> m.added(job.group()));
         }
         deliver(sequenced.ticket(), events);
     }
@@ -755,7 +752,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * endings does, so that the events a call builds are always the last it made).
      */
     boolean hearsEndings() {
-        return !listeners.isEmpty() || !localListeners.isEmpty() || !outcomes.isEmpty() || events.held();
+        return !listeners.isEmpty() || !outcomes.isEmpty() || events.held();
     }
 
     /** Tells every listener how many of the events {@code from} to {@code through} it missed. */
@@ -845,18 +842,20 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     @Override
-    public void addLocalListener(QueueListener<T> listener) {
+    public void addMetrics(QueueMetrics metrics) {
         checkOpen();
-        QueueChecks.checkListener(listener);
-        localListeners.add(listener);
+        this.metrics.add(metrics);
+    }
+
+    @Override
+    public boolean removeMetrics(QueueMetrics metrics) {
+        checkOpen();
+        return this.metrics.remove(metrics);
     }
 
     @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();
-        if (localListeners.remove(listener)) {
-            return true;
-        }
         for (Listening<T> l : listeners) {
             if (l.listener == listener && listeners.remove(l)) {
                 events.release();
@@ -1027,6 +1026,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /** The times and completions this process's workers measured, until they are written to Redis. */
     final PendingStats pendingStats = new PendingStats();
+    /** This process's metrics of the queue, told by its adds and its workers. */
+    final MetricsSet metrics;
 
     private final AtomicBoolean statsWriteScheduled = new AtomicBoolean();
 

@@ -3,6 +3,7 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import dev.sluice.internal.queue.AttemptRules;
 import dev.sluice.internal.queue.LazyPayload;
+import dev.sluice.internal.queue.MetricsSet;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.WorkerState;
 import dev.sluice.queue.Job;
@@ -342,7 +343,10 @@ final class RedisWorker<T> implements Worker<T> {
             this.startedMicros = Replies.number(r.get(10));
             this.scope = job.group() == null ? "u" : "g" + job.group();
             if (r.size() > 22) {
-                queue.pendingStats.time(scope, 'w', (startedMicros - Replies.number(r.get(22))) * 1000);
+                long waitedNanos = (startedMicros - Replies.number(r.get(22))) * 1000;
+                queue.pendingStats.time(scope, 'w', waitedNanos);
+                String group = job.group();
+                queue.metrics.tell(m -> m.started(group, Duration.ofNanos(waitedNanos)));
             }
         }
     }
@@ -914,10 +918,13 @@ final class RedisWorker<T> implements Worker<T> {
                             events);
                     if (owned[i]) {
                         measured = true;
-                        queue.pendingStats.time(r.job.scope, 'p', (now - r.job.startedMicros) * 1000);
-                        if (Replies.text(reply.get(at + 2)).equals("completed")) {
+                        long processingNanos = (now - r.job.startedMicros) * 1000;
+                        String happened = Replies.text(reply.get(at + 2));
+                        queue.pendingStats.time(r.job.scope, 'p', processingNanos);
+                        if (happened.equals("completed")) {
                             queue.pendingStats.completed(r.job.scope, Math.floorDiv(now, 1_000_000));
                         }
+                        measure(r, happened, Duration.ofNanos(processingNanos));
                     }
                     at += 3;
                 }
@@ -939,6 +946,23 @@ final class RedisWorker<T> implements Worker<T> {
                 queue.statsRecorded();
             }
         }
+    }
+
+    /** Tells the queue's metrics of an ending the script recorded as {@code happened}. */
+    private void measure(Request r, String happened, Duration processing) {
+        MetricsSet.Ending ending = MetricsSet.Ending.ofWord(happened);
+        if (ending == null || queue.metrics.isEmpty()) {
+            return;
+        }
+        Job.Attempt.Outcome outcome = switch (r.ending.how()) {
+            case "c" -> Job.Attempt.Outcome.COMPLETED;
+            case "f" -> Job.Attempt.Outcome.valueOf(r.ending.args().get(0));
+            case "r" -> Job.Attempt.Outcome.RATE_LIMITED;
+            case "a" -> Job.Attempt.Outcome.RESCHEDULED;
+            default -> Job.Attempt.Outcome.INTERRUPTED;
+        };
+        Result.Scope scope = r.ending.detail() instanceof Result.RateLimited limited ? limited.scope() : null;
+        queue.metrics.ended(r.job.job.group(), ending, outcome, scope, processing);
     }
 
     /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
