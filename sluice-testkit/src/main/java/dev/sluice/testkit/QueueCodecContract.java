@@ -7,13 +7,20 @@ import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
+import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -193,5 +200,53 @@ public abstract class QueueCodecContract extends QueueContractSupport {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'point-v1'")
                 .hasMessageContaining("'point-v2'");
+    }
+
+    @Test
+    void aDecodeThatTakesLongHoldsUpNoOtherCallOfTheQueue() throws Exception {
+        CountDownLatch decoding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Codec<String> slow = Codec.of("slow-on-demand", p -> p.getBytes(StandardCharsets.UTF_8), bytes -> {
+            String payload = new String(bytes, StandardCharsets.UTF_8);
+            if (payload.equals("slow")) {
+                decoding.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return payload;
+        });
+        JobQueue<String> queue = engine.queue(QUEUE, slow);
+        queue.add(
+                "n",
+                "slow",
+                JobOptions.builder().jobId("s").delay(Duration.ofHours(1)).build());
+        List<String> ran = new CopyOnWriteArrayList<>();
+        Worker<String> worker = manualWorker(queue, recording(ran));
+        try {
+            Async<Optional<Job<String>>> read = async(() -> queue.job("s"));
+            assertThat(decoding.await(10, TimeUnit.SECONDS))
+                    .as("the read decodes")
+                    .isTrue();
+
+            CompletableFuture<JobCounts> others = CompletableFuture.supplyAsync(() -> {
+                queue.add("n", "fast", withId("f"));
+                assertThat(queue.job("f").orElseThrow().payload()).isEqualTo("fast");
+                worker.runDue();
+                return queue.counts();
+            });
+
+            assertThat(others.get(10, TimeUnit.SECONDS).completed())
+                    .as("calls made while another call's decode runs")
+                    .isEqualTo(1);
+            assertThat(ran).containsExactly("f");
+            release.countDown();
+            assertThat(read.future().get(10, TimeUnit.SECONDS).orElseThrow().payload())
+                    .isEqualTo("slow");
+        } finally {
+            release.countDown();
+        }
     }
 }

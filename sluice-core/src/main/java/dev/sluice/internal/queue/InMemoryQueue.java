@@ -47,8 +47,8 @@ import java.util.function.LongFunction;
  *
  * <p>One lock guards everything: every change of state is one critical section, so transitions are atomic
  * and counts always add up. The lock is held for map and deque operations only; payloads are encoded before
- * it is taken, processors and listeners run outside it. A worker ends one job and takes the next in one
- * critical section.
+ * it is taken and decoded after it is released ({@link Undecoded}), processors, listeners and metrics run outside
+ * it. A worker ends one job and takes the next in one critical section.
  *
  * <p>This class is the queue's state and locking: the API, adds, starts and the ends of attempts. The rest
  * sits beside it, each guarded by the same lock: {@link JobStore} (jobs, delayed, finished, remembered ids),
@@ -196,17 +196,18 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     /** Adds a prepared job, waiting for room until {@code deadline} on the engine clock at most. */
     private Added<T> add(Prepared prepared, T payload, long deadline) {
         Events<T> events = null;
-        Added<T> added;
+        Duplicate<T> duplicate;
+        Added<T> added = null;
         lock.lock();
         try {
             checkOpen();
             long now = clock.nanos();
-            added = duplicate(prepared, now);
-            if (added == null) {
+            duplicate = duplicate(prepared, now);
+            if (duplicate == null) {
                 awaitRoom(demand(List.of(prepared), now), now, deadline);
                 now = clock.nanos();
-                added = duplicate(prepared, now);
-                if (added == null) {
+                duplicate = duplicate(prepared, now);
+                if (duplicate == null) {
                     events = events();
                     JobRecord record = insert(prepared, payload, now, events);
                     added = new Added<>(snapshot(record, payload), false);
@@ -216,7 +217,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             lock.unlock();
         }
         fire(events);
-        return added;
+        return added != null ? added : decoded(duplicate);
     }
 
     @Override
@@ -246,6 +247,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     private List<Added<T>> addBulk(List<NewJob<T>> newJobs, List<Prepared> prepared, long deadline) {
         Events<T> events;
         List<Added<T>> answers = new ArrayList<>(prepared.size());
+        List<Duplicate<T>> duplicates = new ArrayList<>(prepared.size());
         lock.lock();
         try {
             checkOpen();
@@ -258,9 +260,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             events = events();
             for (Prepared p : prepared) {
                 // a job id seen earlier in this bulk is in the store by now: a duplicate like any other
-                Added<T> dup = duplicate(p, now);
-                if (dup != null) {
-                    answers.add(dup);
+                Duplicate<T> duplicate = duplicate(p, now);
+                duplicates.add(duplicate);
+                if (duplicate != null) {
+                    answers.add(null);
                     continue;
                 }
                 T payload = newJobs.get(answers.size()).payload();
@@ -271,6 +274,11 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             lock.unlock();
         }
         fire(events);
+        for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i) == null) {
+                answers.set(i, decoded(duplicates.get(i)));
+            }
+        }
         return answers;
     }
 
@@ -302,15 +310,28 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return new Prepared(checked.id(), checked.name(), checked.payload(), checked.options(), null, 0);
     }
 
-    private Added<T> duplicate(Prepared p, long now) {
+    /**
+     * Under the lock: the answer to an add of a job already there ({@code existing}'s snapshot, decoded by {@link
+     * #decoded} after the lock), or of a remembered id (no snapshot); null if {@code p} is not a duplicate.
+     */
+    private Duplicate<T> duplicate(Prepared p, long now) {
         if (p.id == null) {
             return null;
         }
         JobRecord existing = store.get(p.id);
         if (existing != null) {
-            return new Added<>(snapshot(existing), true);
+            return new Duplicate<>(undecoded(existing));
         }
-        return store.remembers(p.id, now) ? new Added<>(null, true) : null;
+        return store.remembers(p.id, now) ? new Duplicate<>(null) : null;
+    }
+
+    /** An add that found its id taken: the job there, if it is still kept. */
+    private record Duplicate<T>(Undecoded<T> existing) {}
+
+    /** After the lock: what an add answers for {@code duplicate}. */
+    private static <T> Added<T> decoded(Duplicate<T> duplicate) {
+        return new Added<>(
+                duplicate.existing() == null ? null : duplicate.existing().job(), true);
     }
 
     /** How long the queue lets an add wait for room, in nanoseconds; 0 rejects at once. */
@@ -548,8 +569,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         finish(job, JobState.COMPLETED, now);
         measureEnd(events, job, MetricsSet.Ending.COMPLETED, Job.Attempt.Outcome.COMPLETED, null, now);
         if (Events.listened(events)) {
-            Job<T> snapshot = snapshot(job);
-            events.add(l -> l.onCompleted(snapshot));
+            Undecoded<T> snapshot = undecoded(job);
+            events.add(l -> l.onCompleted(snapshot.job()));
         }
         afterFinish(job, now, events);
         return true;
@@ -581,8 +602,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             finish(job, JobState.FAILED, now);
             measureEnd(events, job, MetricsSet.Ending.FAILED, outcome, null, now);
             if (Events.listened(events)) {
-                Job<T> snapshot = snapshot(job);
-                events.add(l -> l.onFailed(snapshot));
+                Undecoded<T> snapshot = undecoded(job);
+                events.add(l -> l.onFailed(snapshot.job()));
             }
             afterFinish(job, now, events);
             return true;
@@ -594,9 +615,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         measureEnd(events, job, MetricsSet.Ending.RETRYING, outcome, null, now);
         if (Events.listened(events)) {
-            Job<T> snapshot = snapshot(job);
+            Undecoded<T> snapshot = undecoded(job);
             Throwable cause = error;
-            events.add(l -> l.onRetrying(snapshot, cause, retryDelay));
+            events.add(l -> l.onRetrying(snapshot.job(), cause, retryDelay));
         }
         return true;
     }
@@ -614,8 +635,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             finish(job, JobState.FAILED, now);
             measureEnd(events, job, MetricsSet.Ending.FAILED, Job.Attempt.Outcome.RATE_LIMITED, null, now);
             if (Events.listened(events)) {
-                Job<T> snapshot = snapshot(job);
-                events.add(l -> l.onFailed(snapshot));
+                Undecoded<T> snapshot = undecoded(job);
+                events.add(l -> l.onFailed(snapshot.job()));
             }
             afterFinish(job, now, events);
             return true;
@@ -632,8 +653,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         makeWaiting(job, now, true);
         measureEnd(events, job, MetricsSet.Ending.RATE_LIMITED, Job.Attempt.Outcome.RATE_LIMITED, limited.scope(), now);
         if (Events.listened(events)) {
-            Job<T> snapshot = snapshot(job);
-            events.add(l -> l.onRateLimited(snapshot, limited.scope(), limited.retryAfter()));
+            Undecoded<T> snapshot = undecoded(job);
+            events.add(l -> l.onRateLimited(snapshot.job(), limited.scope(), limited.retryAfter()));
         }
         return true;
     }
@@ -655,8 +676,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         }
         measureEnd(events, job, MetricsSet.Ending.RESCHEDULED, Job.Attempt.Outcome.RESCHEDULED, null, now);
         if (Events.listened(events)) {
-            Job<T> snapshot = snapshot(job);
-            events.add(l -> l.onRescheduled(snapshot, delay));
+            Undecoded<T> snapshot = undecoded(job);
+            events.add(l -> l.onRescheduled(snapshot.job(), delay));
         }
         return true;
     }
@@ -740,7 +761,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         store.finished(job, state, now);
         groups.releaseIfIdle(group, now);
         if (waiters.waitsFor(job.id)) {
-            waiters.finished(snapshot(job));
+            waiters.finished(undecoded(job));
         }
     }
 
@@ -881,18 +902,21 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     @Override
     public Optional<Job<T>> job(String id) {
         checkOpenWithJobId(id);
+        Undecoded<T> snapshot;
         lock.lock();
         try {
             JobRecord record = store.get(id);
-            return record == null ? Optional.empty() : Optional.of(snapshot(record));
+            snapshot = record == null ? null : undecoded(record);
         } finally {
             lock.unlock();
         }
+        return snapshot == null ? Optional.empty() : Optional.of(snapshot.job());
     }
 
     @Override
     public CompletableFuture<Job<T>> whenFinished(String id) {
         checkOpenWithJobId(id);
+        Undecoded<T> finished;
         lock.lock();
         try {
             checkOpen();
@@ -900,13 +924,14 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             if (record == null) {
                 return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
             }
-            if (record.state == JobState.COMPLETED || record.state == JobState.FAILED) {
-                return CompletableFuture.completedFuture(snapshot(record));
+            if (record.state != JobState.COMPLETED && record.state != JobState.FAILED) {
+                return waiters.outcomeOf(id);
             }
-            return waiters.outcomeOf(id);
+            finished = undecoded(record);
         } finally {
             lock.unlock();
         }
+        return CompletableFuture.completedFuture(finished.job());
     }
 
     @Override
@@ -973,6 +998,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public List<Job<T>> jobs(JobState state, int offset, int limit) {
         checkOpen();
         QueueChecks.checkPage(state, offset, limit);
+        List<Undecoded<T>> page = new ArrayList<>();
         lock.lock();
         try {
             List<JobRecord> selected = new ArrayList<>();
@@ -1010,14 +1036,17 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
                 }
                 case COMPLETED, FAILED -> store.forEachNewestFirst(state, pick);
             }
-            List<Job<T>> page = new ArrayList<>(selected.size());
             for (JobRecord job : selected) {
-                page.add(snapshot(job));
+                page.add(undecoded(job));
             }
-            return page;
         } finally {
             lock.unlock();
         }
+        List<Job<T>> jobs = new ArrayList<>(page.size());
+        for (Undecoded<T> job : page) {
+            jobs.add(job.job());
+        }
+        return jobs;
     }
 
     @Override
@@ -1459,14 +1488,9 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     // ---------------------------------------------------------------- snapshots
 
     /** A snapshot of {@code r}; its payload is null if the codec cannot decode it. */
-    Job<T> snapshot(JobRecord r) {
-        T payload;
-        try {
-            payload = codec.decode(r.payload);
-        } catch (RuntimeException e) {
-            payload = null;
-        }
-        return snapshot(r, payload);
+    /** Under the lock: a snapshot of {@code r} whose payload the codec decodes when it is asked, after the lock. */
+    Undecoded<T> undecoded(JobRecord r) {
+        return new Undecoded<>(snapshot(r, null), r.payload, codec);
     }
 
     private Job<T> snapshot(JobRecord r, T payload) {
@@ -1513,8 +1537,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             }
             job.progress = percent;
             if (Events.listened(events)) {
-                Job<T> snapshot = snapshot(job);
-                events.add(l -> l.onProgress(snapshot, percent));
+                Undecoded<T> snapshot = undecoded(job);
+                events.add(l -> l.onProgress(snapshot.job(), percent));
             }
         } finally {
             lock.unlock();

@@ -318,8 +318,8 @@ final class InMemoryWorker<T> implements Worker<T> {
             Duration waited = Duration.ofNanos(claimed.startedAt - claimed.readyAt);
             Events.measure(events, m -> m.started(group, waited));
             if (Events.listened(events)) {
-                Job<T> snapshot = queue.snapshot(claimed);
-                events.add(l -> l.onActive(snapshot));
+                Undecoded<T> snapshot = queue.undecoded(claimed);
+                events.add(l -> l.onActive(snapshot.job()));
             }
         }
 
@@ -539,12 +539,14 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public Job<T> job() {
+            Undecoded<T> snapshot;
             lock.lock();
             try {
-                return queue.snapshot(record);
+                snapshot = queue.undecoded(record);
             } finally {
                 lock.unlock();
             }
+            return snapshot.job();
         }
 
         @Override

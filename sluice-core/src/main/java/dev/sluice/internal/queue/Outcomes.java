@@ -31,6 +31,20 @@ public final class Outcomes {
         });
     }
 
+    /**
+     * Completes {@code futures} with the job {@code job} gives, on a new virtual thread: what it costs to make (a
+     * payload's decoding) is paid there, not by the caller.
+     */
+    public static <T> void completeLater(
+            String queue, List<CompletableFuture<Job<T>>> futures, java.util.function.Supplier<Job<T>> job) {
+        Thread.ofVirtual().name("sluice-" + queue + "-outcome").start(() -> {
+            Job<T> finished = job.get();
+            for (CompletableFuture<Job<T>> future : futures) {
+                future.complete(finished);
+            }
+        });
+    }
+
     /** What the futures of job {@code id} of {@code queue} end with when it is removed before it finished. */
     public static JobNotFoundException removedBeforeFinished(String queue, String id) {
         return new JobNotFoundException(queue, id, "it was removed before it finished");

@@ -37,10 +37,10 @@ final class Waiters<T> {
     }
 
     /** Job {@code job.id()} finished as {@code job} shows. */
-    void finished(Job<T> job) {
+    void finished(Undecoded<T> job) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
         if (waiting != null) {
-            completeLater(waiting, job, null);
+            Outcomes.completeLater(queue, waiting, job::job);
         }
     }
 

@@ -3,10 +3,12 @@ package dev.sluice.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,13 +50,16 @@ class WaitersTest {
         assertThat(waiters.waitsFor("a")).isTrue();
         assertThat(waiters.waitsFor("c")).isFalse();
 
-        Job<String> a = completed("a");
+        Undecoded<String> a =
+                new Undecoded<>(completed("a"), "payload of a".getBytes(StandardCharsets.UTF_8), Codec.utf8());
         waiters.finished(a);
 
         assertThat(waiters.waitsFor("a")).isFalse();
         assertThat(waiters.waitsFor("b")).isTrue();
-        assertThat(first.get(10, TimeUnit.SECONDS)).isSameAs(a);
-        assertThat(second.get(10, TimeUnit.SECONDS)).isSameAs(a);
+        assertThat(first.get(10, TimeUnit.SECONDS)).isSameAs(a.job());
+        assertThat(a.job().payload()).as("decoded by the codec").isEqualTo("payload of a");
+        assertThat(a.job().id()).isEqualTo("a");
+        assertThat(second.get(10, TimeUnit.SECONDS)).isSameAs(a.job());
     }
 
     @Test
