@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Where a queue call's Lua time goes: the working tree's queue-*.lua files, with bench/queue-lua-profile.patch
+# applied in a scratch folder (it adds TIME readings around the sections of a call and a 'prof' command that
+# replies their sums), put first on the class path of RedisQueueProbe, which adds 20,000 jobs and runs them through
+# a worker at one concurrency (every completed job kept). Prints FCALL's microseconds per call (INFO commandstats)
+# and each section's microseconds per call. Each reading costs about 0.5 us, so sections read high and their sum
+# exceeds the FCALL figure; compare sections with each other, or a change with its base in one sitting. The patch
+# follows today's layout: a change of the files it touches may need it updated. Starts a private redis-server on
+# a free port (no persistence) and stops it. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
+#
+# Usage: bench/run-queue-lua-profile.sh [--concurrency 1] [--jobs 20000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+concurrency=1
+jobs=20000
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    *) echo "unknown argument $1 (options: --concurrency N, --jobs N)" >&2; exit 2 ;;
+  esac
+done
+
+# shellcheck source=prepare.sh
+source bench/prepare.sh
+scratch="$(mktemp -d /tmp/sluice-lua-profile.XXXXXX)"
+lua=dev/sluice/redis/internal
+mkdir -p "$scratch/cp/$lua"
+cp sluice-redis/src/main/resources/$lua/queue-*.lua "$scratch/cp/$lua/"
+git apply --unsafe-paths --directory="$scratch/cp/$lua" bench/queue-lua-profile.patch
+
+port=6395
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$scratch" \
+  --logfile "$scratch/redis.log" &
+redis_pid=$!
+trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+"$JAVA" "-Dsluice.probe.concurrency=$concurrency" "-Dsluice.probe.jobs=$jobs" -cp "$scratch/cp:$JAR" \
+  dev.sluice.bench.RedisQueueProbe "redis://127.0.0.1:$port" 2>/dev/null | grep -v '^SLF4J' || true
+calls="$(redis-cli -p "$port" info commandstats | sed -n 's/^cmdstat_fcall:calls=\([0-9]*\),.*usec_per_call=\([0-9.]*\).*/\1 \2/p')"
+echo "FCALL: ${calls#* } us per call over ${calls%% *} calls (the adds' calls, one per 500 jobs, included)"
+function="$(redis-cli -p "$port" function list | sed -n 's/.*\(sluice_queue_[0-9a-f]*\).*/\1/p' | head -1)"
+redis-cli -p "$port" fcall "$function" 1 profile prof '' | paste - - \
+  | awk -v n="${calls%% *}" '$1 == "calls" { next } { printf "%-20s %8.2f us per call\n", $1, $2 / n }' | sort -k2 -g -r
