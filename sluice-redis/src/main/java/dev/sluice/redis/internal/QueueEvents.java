@@ -739,7 +739,7 @@ final class QueueEvents<T> {
             return new Item<>(number, null, null);
         }
         List<Object> fields = new ArrayList<>(Replies.list(entry.get(2)));
-        fields.set(2, payloadOf.get(id));
+        fields.set(SnapshotField.PAYLOAD.ordinal(), payloadOf.get(id));
         Job<T> job = queue.snapshot(fields, null, false);
         Consumer<QueueListener<T>> event = switch (kind) {
             case "added" -> l -> l.onAdded(job);

@@ -882,7 +882,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         Object reply = call(false, "get", id);
         return reply == null
                 ? Optional.empty()
-                : Optional.of(Replies.bytes(Replies.list(reply).get(2)));
+                : Optional.of(Replies.bytes(SnapshotField.PAYLOAD.of(Replies.list(reply))));
     }
 
     @Override
@@ -1368,20 +1368,22 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Object> r = Replies.list(reply);
         T decoded = payload;
         if (!payloadGiven) {
-            byte[] bytes = Replies.bytes(r.get(2));
+            byte[] bytes = Replies.bytes(SnapshotField.PAYLOAD.of(r));
             try {
                 decoded = bytes == null ? null : codec.decode(bytes);
             } catch (RuntimeException e) {
                 decoded = null;
             }
         }
-        Object failureReason = r.get(14);
+        Object failureReason = SnapshotField.FAILURE_REASON.of(r);
         Job.Failure failure = failureReason == null
                 ? null
                 : new Job.Failure(
-                        Replies.text(failureReason), Replies.textOrNull(r.get(15)), Replies.textOrNull(r.get(16)));
+                        Replies.text(failureReason),
+                        Replies.textOrNull(SnapshotField.FAILURE_CLASS.of(r)),
+                        Replies.textOrNull(SnapshotField.FAILURE_TRACE.of(r)));
         List<Job.Attempt> attempts = new ArrayList<>();
-        for (Object a : Replies.list(r.get(18))) {
+        for (Object a : Replies.list(SnapshotField.ATTEMPTS.of(r))) {
             List<Object> attempt = Replies.list(a);
             Object outcome = attempt.size() > 3 ? attempt.get(3) : null;
             attempts.add(new Job.Attempt(
@@ -1392,20 +1394,20 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                     attempt.size() > 4 ? Replies.textOrNull(attempt.get(4)) : null));
         }
         return new Job<>(
-                Replies.text(r.get(0)),
-                Replies.text(r.get(1)),
+                Replies.text(SnapshotField.ID.of(r)),
+                Replies.text(SnapshotField.NAME.of(r)),
                 decoded,
-                Replies.textOrNull(r.get(3)),
-                JobState.valueOf(Replies.text(r.get(4))),
-                optionsText.decode(Replies.text(r.get(5))),
-                (int) Replies.number(r.get(6)),
-                (int) Replies.number(r.get(7)),
-                instant(r.get(8)),
-                instant(r.get(9)),
-                instant(r.get(10)),
-                instant(r.get(11)),
-                (int) Replies.number(r.get(12)),
-                Replies.bytes(r.get(13)),
+                Replies.textOrNull(SnapshotField.GROUP.of(r)),
+                JobState.valueOf(Replies.text(SnapshotField.STATE.of(r))),
+                optionsText.decode(Replies.text(SnapshotField.OPTIONS.of(r))),
+                (int) Replies.number(SnapshotField.ATTEMPTS_MADE.of(r)),
+                (int) Replies.number(SnapshotField.RATE_LIMITS.of(r)),
+                instant(SnapshotField.CREATED_AT.of(r)),
+                instant(SnapshotField.RUN_AT.of(r)),
+                instant(SnapshotField.STARTED_AT.of(r)),
+                instant(SnapshotField.FINISHED_AT.of(r)),
+                (int) Replies.number(SnapshotField.PROGRESS.of(r)),
+                Replies.bytes(SnapshotField.RESULT.of(r)),
                 failure,
                 attempts);
     }

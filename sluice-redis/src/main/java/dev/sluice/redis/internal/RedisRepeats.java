@@ -269,9 +269,9 @@ final class RedisRepeats<T> {
             return RepeatPlanner.Held.NOTHING;
         }
         List<Object> job = Replies.list(reply);
-        String state = Replies.text(job.get(4));
+        String state = Replies.text(SnapshotField.STATE.of(job));
         boolean unfinished = state.equals("WAITING") || state.equals("DELAYED") || state.equals("ACTIVE");
-        return unfinished && repeatId.equals(Replies.textOrNull(job.get(20)))
+        return unfinished && repeatId.equals(Replies.textOrNull(SnapshotField.REPEAT_ID.of(job)))
                 ? RepeatPlanner.Held.UNFINISHED_RUN
                 : RepeatPlanner.Held.TAKEN;
     }

@@ -335,15 +335,15 @@ final class RedisWorker<T> implements Worker<T> {
 
         Claimed(Object reply) {
             List<Object> r = Replies.list(reply);
-            this.id = Replies.text(r.get(0));
-            this.token = Replies.number(r.get(17));
-            this.payload = Replies.bytes(r.get(2));
+            this.id = Replies.text(SnapshotField.ID.of(r));
+            this.token = Replies.number(SnapshotField.TOKEN.of(r));
+            this.payload = Replies.bytes(SnapshotField.PAYLOAD.of(r));
             this.job = queue.snapshot(reply, null, false);
             this.attempt = job.attemptsMade() + 1;
-            this.startedMicros = Replies.number(r.get(10));
+            this.startedMicros = Replies.number(SnapshotField.STARTED_AT.of(r));
             this.scope = job.group() == null ? "u" : "g" + job.group();
-            if (r.size() > 22) {
-                long waitedNanos = (startedMicros - Replies.number(r.get(22))) * 1000;
+            if (SnapshotField.READY_AT.in(r)) {
+                long waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
                 queue.pendingStats.time(scope, 'w', waitedNanos);
                 String group = job.group();
                 queue.metrics.tell(m -> m.started(group, Duration.ofNanos(waitedNanos)));

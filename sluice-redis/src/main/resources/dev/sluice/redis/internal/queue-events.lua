@@ -18,9 +18,11 @@
 
 local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f = 'FAILED' }
 
--- A job as the engine reads it: id, name, payload, group, state, options, attemptsMade, rateLimits, createdAt,
--- runAt, startedAt, finishedAt, progress, result, failure reason, failure class, failure trace, token,
--- attempts (each number, started, ended, outcome, error), stalls. Absent values are nil.
+-- A job as the engine reads it, one value per field in this order (attempts: each {number, started, ended,
+-- outcome, error}; absent values are nil), named as SnapshotField.java names them (SnapshotFieldTest checks both):
+-- snapshot fields: id name payload group state options attemptsMade rateLimits createdAt runAt startedAt finishedAt
+--   progress result failureReason failureClass failureTrace token attempts stalls repeatId scheduledAt
+-- a claim's snapshot adds: readyAt
 local function snapshot(id, job, payload)
   if payload == nil then
     flushGone()
