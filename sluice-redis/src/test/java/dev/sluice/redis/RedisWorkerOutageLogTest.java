@@ -12,12 +12,9 @@ import dev.sluice.queue.WorkerOptions;
 import dev.sluice.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -27,47 +24,10 @@ import org.junit.jupiter.api.Test;
  * begins, naming the cause in the worker's own words, and one line when it ends; no stack trace.
  */
 class RedisWorkerOutageLogTest {
-    /** Sluice's log records, which reach java.util.logging through SLF4J's JDK binding on the test path. */
-    private static final class Captured extends Handler {
-        final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-
-        List<LogRecord> at(Level level) {
-            return records.stream().filter(r -> r.getLevel().equals(level)).toList();
-        }
-
-        /** The records of the worker's own logger (the queue logs its restored settings after the restart too). */
-        List<LogRecord> fromWorkerAt(Level level) {
-            return at(level).stream()
-                    .filter(r -> r.getLoggerName().endsWith(".RedisWorker"))
-                    .toList();
-        }
-
-        long debugLinesSaying(String text) {
-            return at(Level.FINE).stream()
-                    .filter(r -> r.getMessage().contains(text))
-                    .count();
-        }
-    }
-
     @Test
     void aWorkerLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {
-        Logger sluiceLogs = Logger.getLogger("dev.sluice");
-        Level before = sluiceLogs.getLevel();
-        Captured captured = new Captured();
-        sluiceLogs.addHandler(captured);
-        sluiceLogs.setLevel(Level.FINE);
-        try (RedisServer redis = RedisServer.start();
+        try (CapturedLogs captured = new CapturedLogs();
+                RedisServer redis = RedisServer.start();
                 Sluice sluice = RedisSluice.builder()
                         .url(redis.uri())
                         .commandTimeout(Duration.ofMillis(500))
@@ -100,13 +60,8 @@ class RedisWorkerOutageLogTest {
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> done.get() == 2);
             worker.close(Duration.ofSeconds(5));
 
-            assertThat(captured.records)
-                    .allSatisfy(r -> assertThat(r.getThrown())
-                            .as("a stack trace at %s: %s", r.getLevel(), r.getMessage())
-                            .satisfiesAnyOf(
-                                    thrown -> assertThat(thrown).isNull(),
-                                    thrown -> assertThat(r.getLevel()).isEqualTo(Level.FINE)));
-            List<LogRecord> warnings = captured.fromWorkerAt(Level.WARNING);
+            captured.assertNoStackTraceAboveDebug();
+            List<LogRecord> warnings = captured.of("RedisWorker", Level.WARNING);
             assertThat(warnings).extracting(LogRecord::getMessage).hasSize(1);
             LogRecord outage = warnings.get(0);
             assertThat(outage.getMessage())
@@ -115,16 +70,13 @@ class RedisWorkerOutageLogTest {
                     .contains("tries again every 100 ms")
                     .doesNotContain("outcome is unknown")
                     .doesNotContain("retry with the same job id");
-            assertThat(captured.fromWorkerAt(Level.INFO))
+            assertThat(captured.of("RedisWorker", Level.INFO))
                     .extracting(LogRecord::getMessage)
                     .singleElement()
                     .asString()
                     .startsWith("worker of ")
                     .endsWith(" reaches Redis again");
             assertThat(captured.at(Level.SEVERE)).isEmpty();
-        } finally {
-            sluiceLogs.removeHandler(captured);
-            sluiceLogs.setLevel(before);
         }
     }
 }

@@ -499,9 +499,8 @@ final class QueueEvents<T> {
                     await(keys.set(listening, cap, SetArgs.Builder.px(LISTEN_TTL_MILLIS)), 0, "keep listening to");
                     await(keys.pexpire(stream, LISTEN_TTL_MILLIS), 0, "keep listening to");
                 } catch (SluiceException e) {
-                    if (!stopped) {
-                        LOG.warn("{}; events written meanwhile are kept while the mark lasts", e.getMessage());
-                    }
+                    // the reader, which runs while this does, tells of the outage once
+                    LOG.debug("{}; events written meanwhile are kept while the mark lasts", e.getMessage(), e);
                 }
             }
         }
@@ -560,10 +559,11 @@ final class QueueEvents<T> {
                         if (!failing) {
                             failing = true;
                             LOG.warn(
-                                    "{} cannot read its events from Redis; it tries again (every {} ms at most)",
+                                    "{} cannot read its events from Redis ({}); it tries again every {} ms at most",
                                     queue,
-                                    TimeUnit.NANOSECONDS.toMillis(engine.retryIntervalNanos()),
-                                    e);
+                                    ConnectFailure.reason(e),
+                                    TimeUnit.NANOSECONDS.toMillis(engine.retryIntervalNanos()));
+                            LOG.debug("{} cannot read its events from Redis", queue, e);
                         } else {
                             LOG.debug("{} still cannot read its events from Redis", queue, e);
                         }
