@@ -303,4 +303,50 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         manualWorker(queue, completing()).runDue();
         assertThat(second.log).isEqualTo(first.log).hasSize(4);
     }
+
+    @Test
+    void listenersAndOutcomeCallbacksMayAddJobsWhileTheyAreToldWithoutStallingEachOther() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        int links = 20;
+        List<String> heard = new CopyOnWriteArrayList<>();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onCompleted(Job<String> job) {
+                if (job.name().equals("heard")) {
+                    heard.add(job.payload());
+                    int n = Integer.parseInt(job.payload());
+                    if (n < links) {
+                        queue.add("heard", Integer.toString(n + 1));
+                    }
+                }
+            }
+        });
+        List<String> finished = new CopyOnWriteArrayList<>();
+        startedWorker(queue, completing(), 1);
+
+        chainOfOutcomes(queue, 1, links, finished);
+        queue.add("heard", "1");
+
+        eventually().untilAsserted(() -> assertThat(finished).hasSize(links));
+        eventually().untilAsserted(() -> assertThat(heard).hasSize(links));
+        assertThat(finished).containsExactlyElementsOf(chain(links));
+        assertThat(heard).containsExactlyElementsOf(chain(links));
+    }
+
+    private static List<String> chain(int links) {
+        return java.util.stream.IntStream.rangeClosed(1, links)
+                .mapToObj(Integer::toString)
+                .toList();
+    }
+
+    /** Adds link {@code n} of a chain whose each job's outcome callback adds the next, up to {@code last}. */
+    private static void chainOfOutcomes(JobQueue<String> queue, int n, int last, List<String> finished) {
+        String id = queue.add("awaited", Integer.toString(n)).job().id();
+        queue.whenFinished(id).thenAccept(job -> {
+            finished.add(job.payload());
+            if (n < last) {
+                chainOfOutcomes(queue, n + 1, last, finished);
+            }
+        });
+    }
 }

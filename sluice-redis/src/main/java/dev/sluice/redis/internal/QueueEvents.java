@@ -307,12 +307,12 @@ final class QueueEvents<T> {
     /**
      * The call of {@code ticket} is done, and {@code local} are the events it built from its reply (none if it
      * failed), in the order it made them; they are the last of the call's events (the ones before are the
-     * queue's own housekeeping, told from the stream). Returns once they were told, unless this thread is telling
-     * an event itself (they are told after it), or after {@link #DELIVERY_WAIT_NANOS}.
+     * queue's own housekeeping, told from the stream). Places them in the queue's order and returns at once, with
+     * the number to pass to {@link #tellThrough} (nothing to tell: {@link #NOTHING_TO_TELL}).
      */
-    void settle(long ticket, List<Consumer<QueueListener<T>>> local) {
+    long settle(long ticket, List<Consumer<QueueListener<T>>> local) {
         if (ticket == UNTRACKED) {
-            return;
+            return NOTHING_TO_TELL;
         }
         long target;
         synchronized (lock) {
@@ -320,7 +320,7 @@ final class QueueEvents<T> {
             lock.notifyAll();
             Range range = ranges.remove(ticket);
             if (!current || range == null) {
-                return;
+                return NOTHING_TO_TELL;
             }
             int k = local.size();
             if (k > range.made) {
@@ -330,7 +330,7 @@ final class QueueEvents<T> {
                         queue,
                         k,
                         range.made);
-                return;
+                return NOTHING_TO_TELL;
             }
             long first = range.last - range.made + 1;
             long firstLocal = range.last - k + 1;
@@ -343,8 +343,23 @@ final class QueueEvents<T> {
             }
             target = range.last;
         }
+        return target;
+    }
+
+    /** What {@link #settle} returns for a call with no events to tell. */
+    static final long NOTHING_TO_TELL = Long.MIN_VALUE;
+
+    /**
+     * Tells the events placed so far that are next in order, and returns once those through {@code target} were
+     * told, unless this thread is telling an event itself (they are told after it), or after {@link
+     * #DELIVERY_WAIT_NANOS}. It runs listeners: call it holding no lock and no combined call another thread waits
+     * for.
+     */
+    void tellThrough(long target) {
         drain();
-        awaitDelivered(target);
+        if (target != NOTHING_TO_TELL) {
+            awaitDelivered(target);
+        }
     }
 
     /** Under the lock: queues {@code item} at {@code number} unless that was told or is queued already. */

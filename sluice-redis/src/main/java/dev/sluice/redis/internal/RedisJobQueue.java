@@ -291,14 +291,53 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * it returns).
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
-        events.settle(ticket, built);
-        if (PLAN_AFTER_DELIVERY.get()) {
-            PLAN_AFTER_DELIVERY.set(false);
-            repeats.planPending();
+        boolean plan = PLAN_AFTER_DELIVERY.get();
+        PLAN_AFTER_DELIVERY.set(false);
+        Delivery delivery = new Delivery(events.settle(ticket, built), plan);
+        List<Delivery> held = HELD.get();
+        if (held != null) {
+            held.add(delivery);
+        } else {
+            tell(delivery);
         }
     }
 
     private static final ThreadLocal<Boolean> PLAN_AFTER_DELIVERY = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * What telling a call's events takes, once they are placed in order: told through {@code target} (see {@link
+     * QueueEvents#tellThrough}), then the pending runs of repeatable jobs planned if the call listed some.
+     */
+    record Delivery(long target, boolean plan) {}
+
+    /** The deliveries of the calls this thread makes while it sends a combined call for other threads too. */
+    private static final ThreadLocal<List<Delivery>> HELD = new ThreadLocal<>();
+
+    /** Tells the events of a call whose delivery was held, and plans what it listed; see {@link #holdingDeliveries}. */
+    void tell(Delivery delivery) {
+        events.tellThrough(delivery.target());
+        if (delivery.plan()) {
+            repeats.planPending();
+        }
+    }
+
+    /**
+     * Runs {@code send}, a combined call that other threads wait for, holding back the telling of its events:
+     * listeners run user code, which may itself add jobs (through the combiner this thread leads) and so could wait
+     * for this thread while this thread waited for them to be told. Returns the deliveries held, for each thread
+     * whose request the call carried to {@link #tell} once the combiner has let it go.
+     */
+    List<Delivery> holdingDeliveries(Runnable send) {
+        List<Delivery> outer = HELD.get();
+        List<Delivery> held = new ArrayList<>(1);
+        HELD.set(held);
+        try {
+            send.run();
+        } finally {
+            HELD.set(outer);
+        }
+        return held;
+    }
 
     byte[][] arguments(String command, String... args) {
         byte[][] out = new byte[args.length + 2][];
@@ -472,6 +511,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         RuntimeException failure;
         /** The call's reply if the queue (or a job's group) was full: the producer then adds on its own. */
         List<Object> full;
+        /** The telling of the call's events, for the producer's thread once the combiner let it go. */
+        List<Delivery> deliveries = List.of();
 
         PendingAdd(List<QueueChecks.Prepared> prepared, List<T> payloads) {
             super(prepared.size());
@@ -500,6 +541,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Added<T>> add(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
             PendingAdd add = new PendingAdd(prepared, payloads);
             combine(add);
+            add.deliveries.forEach(RedisJobQueue.this::tell);
             return answer(add, deadline);
         }
 
@@ -510,6 +552,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             CompletableFuture<List<Added<T>>> result = new CompletableFuture<>();
             combineAsync(add, () -> {
                 try {
+                    add.deliveries.forEach(RedisJobQueue.this::tell);
                     result.complete(answer(add, deadline));
                 } catch (Throwable e) {
                     result.completeExceptionally(e);
@@ -535,6 +578,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
         @Override
         void send(List<PendingAdd> batch) {
+            List<Delivery> deliveries = holdingDeliveries(() -> sendHeld(batch));
+            for (PendingAdd a : batch) {
+                a.deliveries = deliveries;
+            }
+        }
+
+        private void sendHeld(List<PendingAdd> batch) {
             int jobs = 0;
             for (PendingAdd a : batch) {
                 jobs += a.prepared.size();

@@ -750,6 +750,8 @@ final class RedisWorker<T> implements Worker<T> {
         final boolean bySlot;
         Ended answer;
         RuntimeException failure;
+        /** The telling of the call's events, for the slot's thread once the combiner let it go. */
+        List<RedisJobQueue.Delivery> deliveries = List.of();
 
         Request(Slot slot, Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
             this.slot = slot;
@@ -798,6 +800,7 @@ final class RedisWorker<T> implements Worker<T> {
         /** Sends {@code request} (alone or with others) and returns its answer, or throws its call's failure. */
         Ended submit(Request request) {
             combine(request);
+            request.deliveries.forEach(queue::tell);
             if (request.failure != null) {
                 throw request.failure;
             }
@@ -806,6 +809,13 @@ final class RedisWorker<T> implements Worker<T> {
 
         @Override
         void send(List<Request> batch) {
+            List<RedisJobQueue.Delivery> deliveries = queue.holdingDeliveries(() -> sendHeld(batch));
+            for (Request r : batch) {
+                r.deliveries = deliveries;
+            }
+        }
+
+        private void sendHeld(List<Request> batch) {
             List<Request> endings = new ArrayList<>(batch.size());
             int claims = 0;
             int size = 8;
