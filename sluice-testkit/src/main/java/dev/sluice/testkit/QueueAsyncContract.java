@@ -43,11 +43,6 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
     /** For subclasses, one per engine. */
     protected QueueAsyncContract() {}
 
-    private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
-        return newQueue(
-                QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
-    }
-
     private static <R> R result(CompletableFuture<R> future) throws Exception {
         return future.get(10, TimeUnit.SECONDS);
     }

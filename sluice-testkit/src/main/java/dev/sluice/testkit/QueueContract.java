@@ -200,8 +200,8 @@ public abstract class QueueContract {
 
     /** Bounded queue: reject or block on the engine clock. */
     @Nested
-    @DisplayName("bounded queue: reject or block on the engine clock")
-    class Bounded extends QueueBoundedContract {
+    @DisplayName("maxWaiting: a full queue rejects, or blocks on the engine clock")
+    class MaxWaiting extends QueueMaxWaitingContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
@@ -351,7 +351,7 @@ public abstract class QueueContract {
     /** Boundaries in time: at the instant a state ends, the new state holds. */
     @Nested
     @DisplayName("boundaries in time: at the instant a state ends, the new state holds")
-    class Boundaries extends QueueBoundaryContract {
+    class TimeBoundaries extends QueueTimeBoundaryContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);
@@ -411,7 +411,7 @@ public abstract class QueueContract {
     /** retry(id, state): completed jobs as well as failed ones */
     @Nested
     @DisplayName("retry(id, state): completed jobs as well as failed ones")
-    class Reruns extends QueueRerunContract {
+    class RetryFinished extends QueueRetryFinishedContract {
         @Override
         protected Sluice newEngine(SluiceClock clock) {
             return QueueContract.this.newEngine(clock);

@@ -416,6 +416,61 @@ public abstract class QueueContractSupport extends ContractSupport {
         };
     }
 
+    /** The threads processors ran on, for tests that record them ({@code slotThreads.add(Thread.currentThread())}). */
+    protected final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Waits until every thread in {@link #slotThreads} is parked: only a wake-up by the queue makes it go on (or, on
+     * an engine whose idle slots look for other processes' work, the end of their interval).
+     */
+    protected final void awaitSlotsParked() {
+        boolean untimed = differences().idleSlotsWaitWithoutTimeout();
+        eventually()
+                .until(() -> slotThreads.stream()
+                        .allMatch(t -> t.getState() == Thread.State.WAITING
+                                || (!untimed && t.getState() == Thread.State.TIMED_WAITING)));
+    }
+
+    /**
+     * Waits until every thread in {@link #slotThreads} waits, timed or not: for work, or inside a processor that
+     * blocks or sleeps.
+     */
+    protected final void awaitSlotsWaiting() {
+        eventually()
+                .until(() -> slotThreads.stream()
+                        .allMatch(t ->
+                                t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING));
+    }
+
+    /**
+     * A new queue that holds at most {@code maxWaiting} waiting and delayed jobs.
+     *
+     * @param maxWaiting the bound
+     * @param whenFull what an add does when the queue is full
+     * @return the queue
+     */
+    protected final JobQueue<String> bounded(int maxWaiting, QueueOptions.WhenFull whenFull) {
+        return newQueue(
+                QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
+    }
+
+    /**
+     * The runs of repeatable {@code id} that are waiting or delayed, soonest first.
+     *
+     * @param queue the queue
+     * @param id the repeatable job's id
+     * @return its pending runs
+     */
+    protected static List<Job<String>> pendingRuns(JobQueue<String> queue, String id) {
+        String prefix = "repeat:" + id + ":";
+        return java.util.stream.Stream.concat(
+                        queue.jobs(JobState.WAITING, 0, 10_000).stream(),
+                        queue.jobs(JobState.DELAYED, 0, 10_000).stream())
+                .filter(job -> job.id().startsWith(prefix))
+                .sorted((x, y) -> x.id().compareTo(y.id()))
+                .toList();
+    }
+
     /**
      * A processor that always throws {@link Boom} with {@code message}.
      *

@@ -19,8 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -34,7 +32,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     private static final Duration ONE_SECOND = Duration.ofSeconds(1);
 
     /** The threads the processors of this test ran on. */
-    private final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
 
     /** For subclasses, one per engine. */
     protected QueueLimitsContract() {}
@@ -465,18 +462,6 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
                             : Result.done();
                 },
                 concurrency);
-    }
-
-    /**
-     * Waits until every thread a processor ran on is parked: only a wake-up by the queue makes it go on (or, on an
-     * engine whose idle slots look for other processes' work, the end of their interval).
-     */
-    private void awaitSlotsParked() {
-        boolean untimed = differences().idleSlotsWaitWithoutTimeout();
-        eventually()
-                .until(() -> slotThreads.stream()
-                        .allMatch(t -> t.getState() == Thread.State.WAITING
-                                || (!untimed && t.getState() == Thread.State.TIMED_WAITING)));
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
@@ -25,19 +24,6 @@ public abstract class QueueReRegistrationContract extends QueueContractSupport {
 
     /** For subclasses, one per engine. */
     protected QueueReRegistrationContract() {}
-
-    /** The waiting and delayed runs of repeatable {@code id}. */
-    private static List<Job<String>> pendingRuns(JobQueue<String> queue, String id) {
-        List<Job<String>> runs = new ArrayList<>();
-        for (JobState state : List.of(JobState.WAITING, JobState.DELAYED)) {
-            for (Job<String> job : queue.jobs(state, 0, 100)) {
-                if (job.id().startsWith("repeat:" + id + ":")) {
-                    runs.add(job);
-                }
-            }
-        }
-        return runs;
-    }
 
     /** Registers "r" at the start, runs its first run and moves the clock 4 s, with its next run pending. */
     private JobQueue<String> registeredAndRunOnce(NewJob<String> template) {

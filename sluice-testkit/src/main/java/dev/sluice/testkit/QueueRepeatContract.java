@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,17 +40,6 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
 
     private static String runId(String id, long millisAfterStart) {
         return runId(id, atMillis(millisAfterStart));
-    }
-
-    /** The runs of repeatable {@code id} that are waiting or delayed, soonest first. */
-    private static List<Job<String>> pendingRuns(JobQueue<String> queue, String id) {
-        String prefix = "repeat:" + id + ":";
-        return Stream.concat(
-                        queue.jobs(JobState.WAITING, 0, 10_000).stream(),
-                        queue.jobs(JobState.DELAYED, 0, 10_000).stream())
-                .filter(job -> job.id().startsWith(prefix))
-                .sorted((x, y) -> x.id().compareTo(y.id()))
-                .toList();
     }
 
     @Test

@@ -39,7 +39,6 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     private static final String WARM = "warm-";
 
     /** The threads the slots of this test's worker ran on. */
-    private final Set<Thread> slotThreads = ConcurrentHashMap.newKeySet();
 
     /** The worker {@link #parkedWorker} started last. */
     private Worker<String> lastWorker;
@@ -77,21 +76,13 @@ public abstract class QueueWakeContract extends QueueContractSupport {
             queue.add("warm", "p", withId(WARM + i));
         }
         eventually().until(() -> queue.counts().completed() == slots && slotThreads.size() == slots);
-        awaitSlotsParked();
-    }
-
-    /** Waits until every slot thread is parked (waiting for work, or inside a blocking processor). */
-    private void awaitSlotsParked() {
-        eventually()
-                .until(() -> slotThreads.stream()
-                        .allMatch(t ->
-                                t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING));
+        awaitSlotsWaiting();
     }
 
     /** Waits until job {@code started} is inside {@code blocker} and every slot is parked, job {@code waiting} left. */
     private void awaitStartedAndParked(JobQueue<String> queue, Blocker blocker, String started, String waiting) {
         promptly().until(() -> blocker.entered.contains(started));
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         assertThat(stateOf(queue, waiting)).isEqualTo(JobState.WAITING);
     }
 
@@ -106,7 +97,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         parkedWorker(queue, blocker, 1);
         queue.pause();
         queue.add("n", "p", withId("j"));
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         assertThat(stateOf(queue, "j")).isEqualTo(JobState.WAITING);
 
         queue.resume();
@@ -122,14 +113,14 @@ public abstract class QueueWakeContract extends QueueContractSupport {
                 .build());
         parkedWorker(queue, completing(), 1); // the warm-up job used the hour's only permit
         queue.add("n", "p", withId("j"));
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         assertThat(stateOf(queue, "j")).isEqualTo(JobState.WAITING);
 
         queue.setRate(FixedWindow.of(2, Duration.ofHours(1)));
 
         promptly().until(() -> stateOf(queue, "j") == JobState.COMPLETED);
         queue.add("n", "p", withId("k"));
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         assertThat(stateOf(queue, "k"))
                 .as("the new window keeps what the old one used: its 2 permits are taken")
                 .isEqualTo(JobState.WAITING);
@@ -179,7 +170,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         parkedWorker(queue, failOnceEach(failedOnce), 1);
         queue.add("n", "p", withId("f"));
         promptly().until(() -> stateOf(queue, "f") == JobState.FAILED);
-        awaitSlotsParked();
+        awaitSlotsWaiting();
 
         queue.retry("f", JobState.FAILED);
 
@@ -203,7 +194,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         queue.add("n", "p", withId("f1"));
         queue.add("n", "p", withId("f2"));
         promptly().until(() -> queue.counts().failed() == 2);
-        awaitSlotsParked();
+        awaitSlotsWaiting();
 
         assertThat(queue.retryFailed()).isEqualTo(2);
 
@@ -239,7 +230,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
                 "n", "p", id("stuck").timeout(Duration.ofSeconds(1)).attempts(1).build());
         queue.add("n", "p", withId("next"));
         promptly().until(() -> stateOf(queue, "stuck") == JobState.ACTIVE);
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         assertThat(stateOf(queue, "next")).isEqualTo(JobState.WAITING);
 
         try {
@@ -339,7 +330,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
                 1);
         queue.add("n", "p", stuck.jobId("stuck").build());
         promptly().until(() -> stateOf(queue, "stuck") == JobState.ACTIVE);
-        awaitSlotsParked();
+        awaitSlotsWaiting();
         return lastWorker;
     }
 

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
  * ends, the new state holds (a window ending at {@code t} no longer holds at {@code t}; something due at {@code t}
  * is due at {@code t}). Each test looks one nanosecond before and at the instant.
  */
-public abstract class QueueBoundaryContract extends QueueContractSupport {
+public abstract class QueueTimeBoundaryContract extends QueueContractSupport {
 
     /** For subclasses, one per engine. */
-    protected QueueBoundaryContract() {}
+    protected QueueTimeBoundaryContract() {}
 
     @Test
     void aDeduplicationWindowEndingAtTAcceptsTheIdAtT() {

@@ -23,15 +23,10 @@ import org.junit.jupiter.api.Test;
  * A bounded queue: {@code maxWaiting} bounds waiting and delayed jobs; a full queue rejects an add at once
  * (nothing of it kept) or blocks the producer on the engine clock until there is room or the time is up.
  */
-public abstract class QueueBoundedContract extends QueueContractSupport {
+public abstract class QueueMaxWaitingContract extends QueueContractSupport {
 
     /** For subclasses, one per engine. */
-    protected QueueBoundedContract() {}
-
-    private JobQueue<String> bounded(int maxWaiting, WhenFull whenFull) {
-        return newQueue(
-                QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
-    }
+    protected QueueMaxWaitingContract() {}
 
     @Test
     void fullQueueRejectsAnAddAndKeepsNothingOfIt() {

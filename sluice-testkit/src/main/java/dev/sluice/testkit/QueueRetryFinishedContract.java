@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
  * keeping its id, options and history; the caller names the state the job is in, so a completed job is never
  * re-run by a retry meant for a failed one.
  */
-public abstract class QueueRerunContract extends QueueContractSupport {
+public abstract class QueueRetryFinishedContract extends QueueContractSupport {
 
     /** For subclasses, one per engine. */
-    protected QueueRerunContract() {}
+    protected QueueRetryFinishedContract() {}
 
     @Test
     void aCompletedJobRunsAgainWithFreshAttemptsAndKeepsItsHistory() {
