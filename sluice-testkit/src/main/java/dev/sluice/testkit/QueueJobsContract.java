@@ -64,6 +64,42 @@ public abstract class QueueJobsContract extends QueueContractSupport {
     }
 
     @Test
+    void whatAnAddAnswersIsTheJobAsTheQueueHoldsIt() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().attempts(3).backoff(Backoff.fixed(Duration.ZERO)));
+        List<Added<String>> added = new ArrayList<>();
+        added.add(queue.add("plain", "p"));
+        added.add(queue.add("given", "p", withId("given")));
+        added.add(queue.add(
+                "delayed",
+                "p",
+                JobOptions.builder()
+                        .jobId("delayed")
+                        .group("g")
+                        .delay(Duration.ofMillis(1_500))
+                        .priority(4)
+                        .timeout(Duration.ofSeconds(9))
+                        .keepCompleted(Retention.keepLast(5))
+                        .keepFailed(Retention.keepFor(Duration.ofHours(1)))
+                        .maxRateLimits(2)
+                        .build()));
+        added.addAll(queue.addBulk(List.of(
+                new NewJob<>("bulk", "a", JobOptions.defaults()),
+                new NewJob<>("bulk", "b", JobOptions.builder().group("g").build()))));
+        added.add(queueAsyncAdded(queue));
+
+        assertThat(added).allSatisfy(a -> {
+            assertThat(a.duplicate()).isFalse();
+            assertThat(a.job()).isEqualTo(job(queue, a.job().id()));
+        });
+        assertThat(added.get(2).job().state()).isEqualTo(JobState.DELAYED);
+        assertThat(added.get(2).job().runAt()).isEqualTo(START.plusMillis(1_500));
+    }
+
+    private static Added<String> queueAsyncAdded(JobQueue<String> queue) {
+        return queue.addAsync("async", "p").join();
+    }
+
+    @Test
     void assignedIdsAreUniqueAndFindTheirJobs() {
         JobQueue<String> queue = newQueue();
         Set<String> seen = new HashSet<>();

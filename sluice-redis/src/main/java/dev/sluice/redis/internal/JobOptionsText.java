@@ -45,7 +45,22 @@ final class JobOptionsText {
         return out.toString();
     }
 
+    /** The text decoded last and its options: jobs added alike (no id of their own) share one text. */
+    private record Decoded(String text, JobOptions options) {}
+
+    private volatile Decoded lastDecoded;
+
     JobOptions decode(String text) {
+        Decoded last = lastDecoded;
+        if (last != null && last.text().equals(text)) {
+            return last.options();
+        }
+        JobOptions options = decodeAnew(text);
+        lastDecoded = new Decoded(text, options);
+        return options;
+    }
+
+    private JobOptions decodeAnew(String text) {
         Reader in = new Reader(text);
         JobOptions.Builder b = JobOptions.builder();
         String jobId = in.next();

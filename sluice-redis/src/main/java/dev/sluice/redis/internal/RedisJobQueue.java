@@ -463,7 +463,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 continue;
             }
             List<Job<T>> fresh = new ArrayList<>();
-            List<Added<T>> answers = answers(reply, payloads, fresh);
+            List<Added<T>> answers = answers(reply, prepared, payloads, fresh);
             tellAdded(sequenced, fresh);
             if (sequenced.shortfall() != null) {
                 throw notReplicated(sequenced.shortfall(), prepared, answers);
@@ -473,21 +473,48 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     /**
-     * What an add replied ({@code 'ok'}, then per job its duplicate flag and snapshot) for jobs with {@code payloads};
-     * the jobs it added go to {@code fresh}.
+     * What an add replied for the jobs {@code prepared} with {@code payloads} ({@code 'ok'}, then per job 1 and the
+     * snapshot of the job there for a duplicate, or 0 and what the engine decided of a job it added: see
+     * queue-add.lua); the jobs it added go to {@code fresh}.
      */
-    private List<Added<T>> answers(List<Object> reply, List<T> payloads, List<Job<T>> fresh) {
+    private List<Added<T>> answers(
+            List<Object> reply, List<QueueChecks.Prepared> prepared, List<T> payloads, List<Job<T>> fresh) {
         List<Added<T>> answers = new ArrayList<>(payloads.size());
         for (int i = 0; i < payloads.size(); i++) {
             boolean duplicate = Replies.number(reply.get(1 + 2 * i)) == 1;
             Object job = reply.get(2 + 2 * i);
-            Job<T> snapshot = job == null ? null : snapshot(job, duplicate ? null : payloads.get(i), !duplicate);
-            answers.add(new Added<>(snapshot, duplicate));
-            if (!duplicate) {
-                fresh.add(snapshot);
+            if (duplicate) {
+                answers.add(new Added<>(job == null ? null : snapshot(job, null, false), true));
+                continue;
             }
+            Job<T> added = added(Replies.list(job), prepared.get(i), payloads.get(i));
+            answers.add(new Added<>(added, false));
+            fresh.add(added);
         }
         return answers;
+    }
+
+    /** The snapshot of a job just added from {@code p}: {@code decided} is its id, creation time, state and due time. */
+    private Job<T> added(List<Object> decided, QueueChecks.Prepared p, T payload) {
+        boolean delayed = Replies.text(decided.get(2)).equals("d");
+        JobOptions options = optionsText.decode(optionsText.encode(p.options()));
+        return new Job<>(
+                Replies.text(decided.get(0)),
+                p.name(),
+                payload,
+                options.group(),
+                delayed ? JobState.DELAYED : JobState.WAITING,
+                options,
+                0,
+                0,
+                instant(decided.get(1)),
+                delayed ? instant(decided.get(3)) : null,
+                null,
+                null,
+                0,
+                null,
+                null,
+                List.of());
     }
 
     /** Tells this process's waiting threads and listeners of the jobs an add call added. */
@@ -612,7 +639,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                         a.full = own;
                         continue;
                     }
-                    a.answers = answers(own, a.payloads, fresh);
+                    a.answers = answers(own, a.prepared, a.payloads, fresh);
                     if (sequenced.shortfall() != null) {
                         a.failure = notReplicated(sequenced.shortfall(), a.prepared, a.answers);
                     }

@@ -3,8 +3,9 @@
 -- Keys: B:j, B:p, B:ids (de-duplication), B:w:<g> or B:d, B:m and B:g (counters, bounds), B:ev (events).
 -- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see queue-claim.lua; 'i': how many
 -- adds, each on its own, see add()), then 16 values per job (see below). All or none: a job beyond the queue's or
--- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate, 0
--- if added, and its snapshot (nil for a duplicate whose job is gone but whose id is remembered)}.
+-- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate and
+-- its snapshot (nil for a duplicate whose job is gone but whose id is remembered), or 0 if added and {its id,
+-- its creation time, 'w' waiting or 'd' delayed, when it is due if delayed}: the caller knows the rest of it}.
 
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
 -- how many, for countAdded) if given, else in its group's totals at once. Returns its record and payload.
@@ -111,9 +112,9 @@ local function addJobs(first, count, waits)
           id = int(mnum('ids', 0))
         until not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
       end
-      local job, payload = insertAt(base, id, addedTo)
+      local job = insertAt(base, id, addedTo)
       reply[#reply + 1] = 0
-      reply[#reply + 1] = snapshot(id, job, payload)
+      reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
   end
   countAdded(addedTo)
