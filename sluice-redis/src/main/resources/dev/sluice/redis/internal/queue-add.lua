@@ -7,9 +7,9 @@
 -- its snapshot (nil for a duplicate whose job is gone but whose id is remembered), or 0 if added and {its id,
 -- its creation time, 'w' waiting or 'd' delayed, when it is due if delayed}: the caller knows the rest of it}.
 
--- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in addedTo (a group ->
--- how many, for countAdded) if given, else in its group's totals at once. Returns its record and payload.
-local function insertAt(base, id, addedTo)
+-- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in its group's totals
+-- (written with the call's other counts). Returns its record and payload.
+local function insertAt(base, id)
   local groupArg = ARG[base + 2]
   local job = {}
   for f = 1, R_SIZE - 1 do
@@ -52,12 +52,7 @@ local function insertAt(base, id, addedTo)
   waitOrDelay(id, job, delay)
   saveJob(id, job)
   madd('added', 1)
-  local gid = groupName(job)
-  if addedTo then
-    addedTo[gid] = (addedTo[gid] or 0) + 1
-  else
-    countAdded({ [gid] = 1 })
-  end
+  countIn(groupName(job), 'add', 1)
   emit('added', id, job)
   return job, payload
 end
@@ -94,7 +89,7 @@ local function addJobs(first, count, waits)
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
-  local reply, addedTo = { 'ok' }, {}
+  local reply = { 'ok' }
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -112,12 +107,11 @@ local function addJobs(first, count, waits)
           id = int(mnum('ids', 0))
         until not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
       end
-      local job = insertAt(base, id, addedTo)
+      local job = insertAt(base, id)
       reply[#reply + 1] = 0
       reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
   end
-  countAdded(addedTo)
   return reply
 end
 

@@ -121,14 +121,6 @@ local function countKept(gid, s, delta)
   countIn(gid, s == 'c' and 'kc' or 'kf', delta)
 end
 
--- Counts the jobs a call added in their groups' totals, one write per group: addedTo maps a group to how many.
-local function countAdded(addedTo)
-  for gid, n in pairs(addedTo) do
-    call('HINCRBY', statsKey(gid), 'add', n)
-    touchStats(gid)
-  end
-end
-
 -- Drops from B:sg the groups released at least the statistics' life ago.
 local function forgetStaleGroups()
   call('ZREMRANGEBYSCORE', STATS_GROUPS, '-inf', int(now - STATS_TTL * 1000000))
