@@ -101,6 +101,66 @@ class EngineListenersTest {
         assertThat(slow.get(10, TimeUnit.SECONDS).name()).isEqualTo("slow");
     }
 
+    /** A listener that logs the limiters it is told of: "name opened". */
+    private static EngineListener logging(List<String> log, String name) {
+        return new EngineListener() {
+            @Override
+            public void onLimiterOpened(RateLimiter limiter) {
+                log.add(name + " heard " + limiter.name());
+            }
+
+            @Override
+            public void onQueueOpened(JobQueue<?> queue) {}
+        };
+    }
+
+    @Test
+    void removingOneOfSeveralListenersLeavesEveryOtherInItsPlace() {
+        List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        EngineListener a = logging(log, "a");
+        EngineListener b = logging(log, "b");
+        EngineListener c = logging(log, "c");
+        listeners.add(a, List.of(), List.of());
+        listeners.add(b, List.of(), List.of());
+        listeners.add(c, List.of(), List.of());
+
+        assertThat(listeners.remove(b)).isTrue();
+        listeners.limiter(limiters, "x", this::limiterNamed);
+        assertThat(listeners.remove(b)).isFalse();
+        assertThat(listeners.remove(a)).isTrue();
+        listeners.limiter(limiters, "y", this::limiterNamed);
+
+        assertThat(log).containsExactly("a heard x", "c heard x", "c heard y");
+    }
+
+    @Test
+    void clearingDropsEveryListenerAndWhatWasAnnounced() {
+        List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        listeners.add(logging(log, "before"), List.of(), List.of());
+        RateLimiter x = listeners.limiter(limiters, "x", this::limiterNamed);
+
+        listeners.clear();
+        listeners.limiter(limiters, "y", this::limiterNamed);
+        listeners.add(logging(log, "after"), List.of(x), List.of());
+
+        assertThat(log)
+                .as("nothing after the clear, and x is not announced again")
+                .containsExactly("before heard x");
+    }
+
+    @Test
+    void aClosedEngineRefusesAListenerBeforeTellingItAnything() {
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        EngineListeners ofEngine = new EngineListeners("engine", closed::get);
+        List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RateLimiter x = ofEngine.limiter(limiters, "x", this::limiterNamed);
+        closed.set(true);
+
+        assertThatThrownBy(() -> ofEngine.add(logging(log, "late"), List.of(x), List.of()))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(log).isEmpty();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await();
