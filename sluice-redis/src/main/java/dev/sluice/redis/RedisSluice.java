@@ -133,7 +133,8 @@ public final class RedisSluice {
 
         /**
          * How many of a queue's latest events Redis keeps while some process listens to the queue, 10,000 by
-         * default (about: Redis trims whole blocks of entries, so it keeps a few dozen more). Listeners of every
+         * default (about: Redis trims whole blocks of entries, and an entry holds all the events of one call, so it
+         * keeps some more). Listeners of every
          * process read them; one that falls further behind hears {@link
          * dev.sluice.queue.QueueListener#onEventsMissed} with how many it missed, then goes on from the oldest
          * kept. An event costs Redis the job's snapshot without its payload, about 175 bytes for a job without a

@@ -609,10 +609,15 @@ final class QueueEvents<T> {
                     return true;
                 }
                 for (StreamMessage<byte[], byte[]> message : batch) {
-                    long number = numberOf(message.getId());
-                    top = Math.max(top, number);
-                    if (number > delivered && !covered(number)) {
-                        needed.add(new Raw(number, packedOf(message)));
+                    long last = numberOf(message.getId());
+                    top = Math.max(top, last);
+                    List<byte[]> events = eventsOf(message);
+                    long number = last - events.size() + 1;
+                    for (byte[] packed : events) {
+                        if (number > delivered && !covered(number)) {
+                            needed.add(new Raw(number, packed));
+                        }
+                        number++;
                     }
                 }
             }
@@ -795,9 +800,27 @@ final class QueueEvents<T> {
         return Long.parseLong(streamId.substring(streamId.indexOf('-') + 1));
     }
 
-    private static byte[] packedOf(StreamMessage<byte[], byte[]> message) {
-        for (byte[] value : message.getBody().values()) {
-            return value;
+    /**
+     * The packed events of a stream entry, in the order of their numbers (the entry's id is the last): one in field
+     * {@code e}, several in field {@code b} (see queue-events.lua).
+     */
+    static List<byte[]> eventsOf(StreamMessage<byte[], byte[]> message) {
+        for (Map.Entry<byte[], byte[]> field : message.getBody().entrySet()) {
+            if (field.getKey().length == 1 && field.getKey()[0] == 'b') {
+                try {
+                    List<Object> packed = Replies.list(MessagePack.decode(field.getValue()));
+                    List<byte[]> events = new ArrayList<>(packed.size());
+                    for (Object event : packed) {
+                        events.add((byte[]) event);
+                    }
+                    return events;
+                } catch (RuntimeException e) {
+                    // its events count as missed: the reader tells the gap up to the next it can read
+                    LOG.warn("events up to {} in Redis cannot be read; they are skipped", message.getId(), e);
+                    return List.of();
+                }
+            }
+            return List.of(field.getValue());
         }
         throw new IllegalStateException("event " + message.getId() + " in Redis has no fields");
     }

@@ -205,7 +205,7 @@ end
 -- Clears what the last call kept, for the call of command cmd.
 local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
-  buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty = {}, {}, {}, {}, {}
+  buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}, {}
   listenCap, eventsMade, eventsWritten = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'
@@ -219,6 +219,7 @@ local function endCall()
   flushRecords(JOBS, buf.jobs, buf.dirty)
   flushCounts()
   flushRecords(GROUPS, groups, groupsDirty)
+  flushEvents()
   flushMeta()
 end
 

@@ -4,17 +4,18 @@
 -- Events: every event a listener hears (added, active, progress, completed, retrying, failed, rate-limited,
 -- rescheduled, drained), and 'removed' (a waiting or delayed job taken out, for whoever waits for its outcome),
 -- takes the next number of the queue's event sequence (field 'ev' of B:m), whether anyone listens or not. While
--- B:listening exists, the call also appends it, in the same atomic call, to the stream B:ev with the id
--- 0-<number> and one field 'e': a MessagePack array {kind, job id or false, the job's snapshot without its
--- payload or false, then per kind: progress: percent; retrying: delay (us), error class or false, error message
--- or false; rate-limited: scope, retry-after (us); rescheduled: delay (us)}: about 175 bytes of Redis memory for
--- a job without a long result or stack trace. The stream is capped at about the length B:listening holds (XADD
--- MAXLEN ~: Redis trims whole nodes, of at most 100 entries or 4 KB, so it keeps a few dozen more), so it holds
--- the newest events only; a reader that finds the number it needs next gone knows exactly how many it missed,
--- and numbers missing because nobody listened when they happened count as missed too. A process's own events
--- reach its listeners from the reply (entry() gives the call's last number and how many it made), the others'
--- from the stream, merged by number. Cost: one GET per call that makes events; while listened, one XADD per
--- event.
+-- B:listening exists, the call also appends its events, in the same atomic call, to the stream B:ev, all in one
+-- entry whose id is 0-<the number of its last event>: one event in field 'e', a MessagePack array {kind, job id or
+-- false, the job's snapshot without its payload or false, then per kind: progress: percent; retrying: delay (us),
+-- error class or false, error message or false; rate-limited: scope, retry-after (us); rescheduled: delay (us)};
+-- several in field 'b', a MessagePack array of such arrays, each packed on its own, in the order of their
+-- numbers (the entry's id is the last). About 175 bytes of Redis memory per event for a job without a long result
+-- or stack trace. The stream keeps about the last events of the number B:listening holds (XADD MINID ~ on their
+-- numbers: Redis trims whole nodes, of at most 100 entries or 4 KB, and whole entries, so it keeps some more),
+-- so it holds the newest events only; a reader that finds the number it needs next gone knows exactly how many it missed, and numbers
+-- missing because nobody listened when they happened count as missed too. A process's own events reach its
+-- listeners from the reply (entry() gives the call's last number and how many it made), the others' from the
+-- stream, merged by number. Cost: one GET per call that makes events; while listened, one XADD per call.
 
 local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f = 'FAILED' }
 
@@ -73,18 +74,34 @@ emit = function(kind, id, job, ...)
   if not listenCap then
     return
   end
-  local entry = pack({ kind, id or false, job and snapshot(id, job, false) or false, ... })
+  -- packed now: a later change of the job in this call must not change what this event tells
+  buf.events[#buf.events + 1] = pack({ kind, id or false, job and snapshot(id, job, false) or false, ... })
+end
+
+-- Appends the events of this call to the stream, in one entry (see Events above).
+local function flushEvents()
+  local packed = buf.events
+  if #packed == 0 then
+    return
+  end
+  local field, value = 'e', packed[1]
+  if #packed > 1 then
+    field, value = 'b', pack(packed)
+  end
   local stream = B .. ':ev'
-  local added = rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+  -- trimmed by number, so that the stream keeps about the last listenCap events however many an entry holds
+  local added = rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - listenCap)),
+    '0-' .. m('ev'), field, value)
   if type(added) == 'table' and added.err then
     -- the stream is ahead of the counter (the queue's hash was lost, not the stream): number on after it
     local info = call('XINFO', 'STREAM', stream)
     for i = 1, #info, 2 do
       if info[i] == 'last-generated-id' then
-        mset('ev', int(tonumber(string.match(info[i + 1], '%d+$')) + 1))
+        mset('ev', int(tonumber(string.match(info[i + 1], '%d+$')) + #packed))
       end
     end
-    rpcall('XADD', stream, 'MAXLEN', '~', listenCap, '0-' .. m('ev'), 'e', entry)
+    rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - listenCap)), '0-' .. m('ev'),
+      field, value)
   end
   eventsWritten = true
 end
