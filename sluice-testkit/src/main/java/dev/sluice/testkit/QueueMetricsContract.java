@@ -204,6 +204,27 @@ public abstract class QueueMetricsContract extends QueueContractSupport {
         assertThat(after.log).containsExactly("added null", "started null PT0S", "completed null PT0S");
     }
 
+    @Test
+    void metricsMayAddJobsWhileTheyAreToldWithoutStallingTheWorker() {
+        JobQueue<String> queue = newQueue();
+        int links = 20;
+        List<String> completed = new CopyOnWriteArrayList<>();
+        queue.addMetrics(new QueueMetrics() {
+            @Override
+            public void completed(String group, Duration processing) {
+                completed.add("done");
+                if (completed.size() < links) {
+                    queue.add("next", "p");
+                }
+            }
+        });
+        startedWorker(queue, completing(), 2);
+
+        queue.add("first", "p");
+
+        eventually().untilAsserted(() -> assertThat(completed).hasSize(links));
+    }
+
     /** Metrics that log each call, such as {@code "started g PT2S"} or {@code "failed null TIMED_OUT PT1S"}. */
     static final class Recorded implements QueueMetrics {
         final List<String> log = new CopyOnWriteArrayList<>();

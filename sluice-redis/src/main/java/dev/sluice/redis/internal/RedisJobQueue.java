@@ -83,7 +83,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
-    /** Listeners of this process's own changes, told by the call that made them: no events are read for them. */
     private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
@@ -288,17 +287,27 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     /**
      * Tells the listeners the events of call {@code ticket} in their place among the queue's events (of every
      * process), and returns once they have been told (unless a listener itself called: then they are told after
-     * it returns).
+     * it returns). Inside {@link #holdingDeliveries} they are only placed, and told later by whoever the call was for.
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
         boolean plan = PLAN_AFTER_DELIVERY.get();
         PLAN_AFTER_DELIVERY.set(false);
         Delivery delivery = new Delivery(events.settle(ticket, built), plan);
-        List<Delivery> held = HELD.get();
+        Held held = HELD.get();
         if (held != null) {
-            held.add(delivery);
+            held.deliveries().add(delivery);
         } else {
             tell(delivery);
+        }
+    }
+
+    /** Tells this process's metrics of a change: now, or, inside {@link #holding}, once the combiner let go. */
+    void measure(Runnable telling) {
+        Held held = HELD.get();
+        if (held != null) {
+            held.measures().add(telling);
+        } else {
+            telling.run();
         }
     }
 
@@ -310,10 +319,16 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      */
     record Delivery(long target, boolean plan) {}
 
-    /** The deliveries of the calls this thread makes while it sends a combined call for other threads too. */
-    private static final ThreadLocal<List<Delivery>> HELD = new ThreadLocal<>();
+    /**
+     * What a combined call held back for after the combiner let it go: the deliveries of its events, which every
+     * thread whose request it carried tells, and the telling of this process's metrics, which one of them runs.
+     */
+    record Held(List<Delivery> deliveries, List<Runnable> measures) {}
 
-    /** Tells the events of a call whose delivery was held, and plans what it listed; see {@link #holdingDeliveries}. */
+    /** What this thread holds back while it sends a combined call for other threads too. */
+    private static final ThreadLocal<Held> HELD = new ThreadLocal<>();
+
+    /** Tells the events of a call whose delivery was held, and plans what it listed; see {@link #holding}. */
     void tell(Delivery delivery) {
         events.tellThrough(delivery.target());
         if (delivery.plan()) {
@@ -322,14 +337,15 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     /**
-     * Runs {@code send}, a combined call that other threads wait for, holding back the telling of its events:
-     * listeners run user code, which may itself add jobs (through the combiner this thread leads) and so could wait
-     * for this thread while this thread waited for them to be told. Returns the deliveries held, for each thread
-     * whose request the call carried to {@link #tell} once the combiner has let it go.
+     * Runs {@code send}, a combined call that other threads wait for, holding back the telling of its events and
+     * metrics: listeners and metrics are user code, which may itself add jobs (through the combiner this thread
+     * leads) and so could wait for this thread while this thread waited for them. Returns what was held: each
+     * thread whose request the call carried {@link #tell}s the deliveries once the combiner has let it go, and one
+     * of them runs the measures.
      */
-    List<Delivery> holdingDeliveries(Runnable send) {
-        List<Delivery> outer = HELD.get();
-        List<Delivery> held = new ArrayList<>(1);
+    Held holding(Runnable send) {
+        Held outer = HELD.get();
+        Held held = new Held(new ArrayList<>(1), new ArrayList<>());
         HELD.set(held);
         try {
             send.run();
@@ -525,7 +541,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
         for (Job<T> job : fresh) {
             events.add(l -> l.onAdded(job));
-            metrics.tell(m -> m.added(job.group()));
+        }
+        if (!fresh.isEmpty() && !metrics.isEmpty()) {
+            measure(() -> {
+                for (Job<T> job : fresh) {
+                    metrics.tell(m -> m.added(job.group()));
+                }
+            });
         }
         deliver(sequenced.ticket(), events);
     }
@@ -540,6 +562,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         List<Object> full;
         /** The telling of the call's events, for the producer's thread once the combiner let it go. */
         List<Delivery> deliveries = List.of();
+        /** The telling of the call's metrics, for this producer's thread once the combiner let it go (one per call). */
+        List<Runnable> measures = List.of();
 
         PendingAdd(List<QueueChecks.Prepared> prepared, List<T> payloads) {
             super(prepared.size());
@@ -569,6 +593,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             PendingAdd add = new PendingAdd(prepared, payloads);
             combine(add);
             add.deliveries.forEach(RedisJobQueue.this::tell);
+            add.measures.forEach(Runnable::run);
             return answer(add, deadline);
         }
 
@@ -580,6 +605,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             combineAsync(add, () -> {
                 try {
                     add.deliveries.forEach(RedisJobQueue.this::tell);
+                    add.measures.forEach(Runnable::run);
                     result.complete(answer(add, deadline));
                 } catch (Throwable e) {
                     result.completeExceptionally(e);
@@ -605,10 +631,11 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
         @Override
         void send(List<PendingAdd> batch) {
-            List<Delivery> deliveries = holdingDeliveries(() -> sendHeld(batch));
+            Held held = holding(() -> sendHeld(batch));
             for (PendingAdd a : batch) {
-                a.deliveries = deliveries;
+                a.deliveries = held.deliveries();
             }
+            batch.get(0).measures = held.measures();
         }
 
         private void sendHeld(List<PendingAdd> batch) {

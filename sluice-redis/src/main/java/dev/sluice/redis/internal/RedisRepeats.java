@@ -216,7 +216,7 @@ final class RedisRepeats<T> {
             for (int i = 1; i < added.size(); i++) {
                 var job = queue.snapshot(added.get(i), null, false);
                 events.add(l -> l.onAdded(job));
-                queue.metrics.tell(m -> m.added(job.group()));
+                queue.measure(() -> queue.metrics.tell(m -> m.added(job.group())));
             }
         } finally {
             queue.deliver(sequenced.ticket(), events);

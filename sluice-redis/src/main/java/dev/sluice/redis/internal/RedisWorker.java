@@ -327,6 +327,8 @@ final class RedisWorker<T> implements Worker<T> {
         final long startedMicros;
         /** The group's scope in the script's statistics: {@code u} without a group, else {@code g<group>}. */
         final String scope;
+        /** How long the job waited since it was ready, by the engine's clock; -1 if the claim did not say. */
+        final long waitedNanos;
 
         volatile boolean lost;
         SluiceClock.Timer timeout;
@@ -343,10 +345,10 @@ final class RedisWorker<T> implements Worker<T> {
             this.startedMicros = Replies.number(SnapshotField.STARTED_AT.of(r));
             this.scope = job.group() == null ? "u" : "g" + job.group();
             if (SnapshotField.READY_AT.in(r)) {
-                long waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
+                waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
                 queue.pendingStats.time(scope, 'w', waitedNanos);
-                String group = job.group();
-                queue.metrics.tell(m -> m.started(group, Duration.ofNanos(waitedNanos)));
+            } else {
+                waitedNanos = -1;
             }
         }
     }
@@ -752,6 +754,8 @@ final class RedisWorker<T> implements Worker<T> {
         RuntimeException failure;
         /** The telling of the call's events, for the slot's thread once the combiner let it go. */
         List<RedisJobQueue.Delivery> deliveries = List.of();
+        /** The telling of the call's metrics, for this request's thread once the combiner let it go (one per call). */
+        List<Runnable> measures = List.of();
 
         Request(Slot slot, Claimed job, Ending ending, boolean claimNext, boolean bySlot) {
             this.slot = slot;
@@ -801,6 +805,7 @@ final class RedisWorker<T> implements Worker<T> {
         Ended submit(Request request) {
             combine(request);
             request.deliveries.forEach(queue::tell);
+            request.measures.forEach(Runnable::run);
             if (request.failure != null) {
                 throw request.failure;
             }
@@ -809,10 +814,11 @@ final class RedisWorker<T> implements Worker<T> {
 
         @Override
         void send(List<Request> batch) {
-            List<RedisJobQueue.Delivery> deliveries = queue.holdingDeliveries(() -> sendHeld(batch));
+            RedisJobQueue.Held held = queue.holding(() -> sendHeld(batch));
             for (Request r : batch) {
-                r.deliveries = deliveries;
+                r.deliveries = held.deliveries();
             }
+            batch.get(0).measures = held.measures();
         }
 
         private void sendHeld(List<Request> batch) {
@@ -947,6 +953,9 @@ final class RedisWorker<T> implements Worker<T> {
                 Claimed next = null;
                 if (r.claimNext && at < reply.size()) {
                     next = r.slot.took(reply.get(at++), events);
+                    if (next != null) {
+                        measureStart(next);
+                    }
                 }
                 measured |= next != null;
                 r.slot.nextDue = nextDue;
@@ -958,7 +967,16 @@ final class RedisWorker<T> implements Worker<T> {
         }
     }
 
-    /** Tells the queue's metrics of an ending the script recorded as {@code happened}. */
+    /** Tells the queue's metrics that {@code job} started (once the combiner let go: see {@link RedisJobQueue#holding}). */
+    private void measureStart(Claimed job) {
+        if (job.waitedNanos >= 0 && !queue.metrics.isEmpty()) {
+            String group = job.job.group();
+            Duration waited = Duration.ofNanos(job.waitedNanos);
+            queue.measure(() -> queue.metrics.tell(m -> m.started(group, waited)));
+        }
+    }
+
+    /** Tells the queue's metrics of an ending the script recorded as {@code happened} (as {@link #measureStart}). */
     private void measure(Request r, String happened, Duration processing) {
         MetricsSet.Ending ending = MetricsSet.Ending.ofWord(happened);
         if (ending == null || queue.metrics.isEmpty()) {
@@ -972,7 +990,8 @@ final class RedisWorker<T> implements Worker<T> {
             default -> Job.Attempt.Outcome.INTERRUPTED;
         };
         Result.Scope scope = r.ending.detail() instanceof Result.RateLimited limited ? limited.scope() : null;
-        queue.metrics.ended(r.job.job.group(), ending, outcome, scope, processing);
+        String group = r.job.job.group();
+        queue.measure(() -> queue.metrics.ended(group, ending, outcome, scope, processing));
     }
 
     /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
