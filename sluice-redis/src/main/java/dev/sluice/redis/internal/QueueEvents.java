@@ -352,12 +352,12 @@ final class QueueEvents<T> {
     /**
      * Tells the events placed so far that are next in order, and returns once those through {@code target} were
      * told, unless this thread is telling an event itself (they are told after it), or after {@link
-     * #DELIVERY_WAIT_NANOS}. It runs listeners: call it holding no lock and no combined call another thread waits
-     * for.
+     * #DELIVERY_WAIT_NANOS}; for {@link #NOTHING_TO_TELL} (a call that made no events of its own) it does nothing.
+     * It runs listeners: call it holding no lock and no combined call another thread waits for.
      */
     void tellThrough(long target) {
-        drain();
         if (target != NOTHING_TO_TELL) {
+            drain();
             awaitDelivered(target);
         }
     }
