@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.testkit.QueueContractSupport.Events;
 import dev.sluice.testkit.redis.RedisServer;
@@ -24,11 +23,7 @@ class RedisListenerOutageLogTest {
     void aListenedQueueLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {
         try (CapturedLogs captured = new CapturedLogs();
                 RedisServer redis = RedisServer.start();
-                Sluice sluice = RedisSluice.builder()
-                        .url(redis.uri())
-                        .commandTimeout(Duration.ofMillis(500))
-                        .retryInterval(Duration.ofMillis(100))
-                        .build()) {
+                Sluice sluice = Outages.quickToNotice(redis)) {
             JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
             Events events = new Events();
             queue.addListener(events);
@@ -38,14 +33,7 @@ class RedisListenerOutageLogTest {
                     .atMost(Duration.ofSeconds(20))
                     .until(() -> captured.debugLinesSaying("still cannot read its events") >= 5);
             redis.restart();
-            Awaitility.await("the engine reconnected")
-                    .atMost(Duration.ofSeconds(20))
-                    .ignoreExceptions()
-                    .until(() -> queue.add(
-                                    "n",
-                                    "p",
-                                    JobOptions.builder().jobId("after").build())
-                            != null);
+            Outages.awaitReconnected(queue);
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> events.log.contains("added after"));
             Awaitility.await("the reader reading again")
                     .atMost(Duration.ofSeconds(20))

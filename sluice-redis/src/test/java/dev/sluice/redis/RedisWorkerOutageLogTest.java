@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
@@ -28,11 +27,7 @@ class RedisWorkerOutageLogTest {
     void aWorkerLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {
         try (CapturedLogs captured = new CapturedLogs();
                 RedisServer redis = RedisServer.start();
-                Sluice sluice = RedisSluice.builder()
-                        .url(redis.uri())
-                        .commandTimeout(Duration.ofMillis(500))
-                        .retryInterval(Duration.ofMillis(100))
-                        .build()) {
+                Sluice sluice = Outages.quickToNotice(redis)) {
             JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
             AtomicInteger done = new AtomicInteger();
             Worker<String> worker = queue.worker(
@@ -49,14 +44,7 @@ class RedisWorkerOutageLogTest {
                     .atMost(Duration.ofSeconds(20))
                     .until(() -> captured.debugLinesSaying("still cannot reach Redis") >= 10);
             redis.restart();
-            Awaitility.await("the engine reconnected")
-                    .atMost(Duration.ofSeconds(20))
-                    .ignoreExceptions()
-                    .until(() -> queue.add(
-                                    "after",
-                                    "p",
-                                    JobOptions.builder().jobId("after").build())
-                            != null);
+            Outages.awaitReconnected(queue);
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> done.get() == 2);
             worker.close(Duration.ofSeconds(5));
 
