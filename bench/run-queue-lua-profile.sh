@@ -30,13 +30,7 @@ mkdir -p "$scratch/cp/$lua"
 cp sluice-redis/src/main/resources/$lua/queue-*.lua "$scratch/cp/$lua/"
 git apply --unsafe-paths --directory="$scratch/cp/$lua" bench/queue-lua-profile.patch
 
-port=6395
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$scratch" \
-  --logfile "$scratch/redis.log" &
-redis_pid=$!
-trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_private_redis "$scratch"
 
 "$JAVA" "-Dsluice.probe.concurrency=$concurrency" "-Dsluice.probe.jobs=$jobs" -cp "$scratch/cp:$JAR" \
   dev.sluice.bench.RedisQueueProbe "redis://127.0.0.1:$port" 2>/dev/null | grep -v '^SLF4J' || true

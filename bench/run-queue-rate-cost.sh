@@ -33,13 +33,7 @@ if git cat-file -e "$base:sluice-redis/src/main/resources/$lua/queue.lua" 2>/dev
   git show "$base:sluice-redis/src/main/resources/$lua/queue.lua" >"$scratch/old/$lua/queue-state.lua"
 fi
 
-port=6395
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$scratch" \
-  --logfile "$scratch/redis.log" &
-redis_pid=$!
-trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_private_redis "$scratch"
 
 for _ in 1 2; do
   "$JAVA" -cp "$scratch/old:$JAR" dev.sluice.bench.QueueRateCost "redis://127.0.0.1:$port" "$n" "$base" 2>/dev/null
