@@ -16,10 +16,14 @@ final class Events<T> extends ArrayList<Consumer<QueueListener<T>>> {
     /** Whether some listener hears the events: if not, none need be recorded (only metrics are told). */
     final boolean listened;
 
+    /** Whether some metrics are told of the changes: if not, none need be recorded. */
+    private final boolean metered;
+
     private transient List<Consumer<QueueMetrics>> measured;
 
-    Events(boolean listened) {
+    Events(boolean listened, boolean metered) {
         this.listened = listened;
+        this.metered = metered;
     }
 
     /** Whether {@code events} is a batch that listeners hear. */
@@ -27,9 +31,14 @@ final class Events<T> extends ArrayList<Consumer<QueueListener<T>>> {
         return events != null && events.listened;
     }
 
-    /** Records a change to tell the metrics of, if {@code events} is a batch. */
+    /** Whether {@code events} is a batch whose changes metrics are told of. */
+    static boolean metered(Events<?> events) {
+        return events != null && events.metered;
+    }
+
+    /** Records a change to tell the metrics of, if {@code events} is a batch that metrics are told of. */
     static void measure(Events<?> events, Consumer<QueueMetrics> change) {
-        if (events != null) {
+        if (metered(events)) {
             if (events.measured == null) {
                 events.measured = new ArrayList<>(2);
             }

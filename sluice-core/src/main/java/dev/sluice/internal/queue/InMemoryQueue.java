@@ -437,8 +437,10 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         } else {
             makeWaiting(record, now, false);
         }
-        String group = p.options.group();
-        Events.measure(events, m -> m.added(group));
+        if (Events.metered(events)) {
+            String group = p.options.group();
+            Events.measure(events, m -> m.added(group));
+        }
         if (Events.listened(events)) {
             Job<T> job = snapshot(record, payload);
             events.add(l -> l.onAdded(job));
@@ -701,7 +703,7 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
             Job.Attempt.Outcome outcome,
             Result.Scope scope,
             long now) {
-        if (events != null) {
+        if (Events.metered(events)) {
             String group = job.options.group();
             Duration processing = Duration.ofNanos(now - job.startedAt);
             Events.measure(events, m -> MetricsSet.tellEnded(m, group, ending, outcome, scope, processing));

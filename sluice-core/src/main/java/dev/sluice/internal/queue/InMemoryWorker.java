@@ -314,9 +314,11 @@ final class InMemoryWorker<T> implements Worker<T> {
             job = claimed;
             token = claimed.token;
             attempt = claimed.attemptsMade + 1;
-            String group = claimed.options.group();
-            Duration waited = Duration.ofNanos(claimed.startedAt - claimed.readyAt);
-            Events.measure(events, m -> m.started(group, waited));
+            if (Events.metered(events)) {
+                String group = claimed.options.group();
+                Duration waited = Duration.ofNanos(claimed.startedAt - claimed.readyAt);
+                Events.measure(events, m -> m.started(group, waited));
+            }
             if (Events.listened(events)) {
                 Undecoded<T> snapshot = queue.undecoded(claimed);
                 events.add(l -> l.onActive(snapshot.job()));

@@ -67,10 +67,11 @@ final class Listeners<T> {
      */
     Events<T> batch() {
         boolean listened = listeners.length > 0;
-        if (!listened && metrics.isEmpty()) {
+        boolean metered = !metrics.isEmpty();
+        if (!listened && !metered) {
             return null;
         }
-        Events<T> batch = new Events<>(listened);
+        Events<T> batch = new Events<>(listened, metered);
         if (listened) {
             outbox.add(batch);
         }
