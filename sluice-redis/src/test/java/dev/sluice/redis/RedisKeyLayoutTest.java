@@ -11,13 +11,10 @@ import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.time.ManualClock;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,19 +26,7 @@ class RedisKeyLayoutTest {
     private static final FixedWindow ONE_AN_HOUR = FixedWindow.of(1, Duration.ofHours(1));
 
     private final ManualClock clock = new ManualClock();
-    private StatefulRedisConnection<String, String> connection;
-    private RedisCommands<String, String> redis;
-
-    @BeforeEach
-    void connect() {
-        connection = TestEngines.client().connect();
-        redis = connection.sync();
-    }
-
-    @AfterEach
-    void disconnect() {
-        connection.close();
-    }
+    private final RedisCommands<String, String> redis = TestEngines.commands();
 
     /**
      * Pins a bug: prefix {@code P} with limiter {@code x:y} and prefix {@code P:x} with limiter {@code y} both wrote

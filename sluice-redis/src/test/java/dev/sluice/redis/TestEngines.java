@@ -5,6 +5,7 @@ import dev.sluice.testkit.redis.RedisServer;
 import dev.sluice.time.ManualClock;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,6 +17,8 @@ final class TestEngines {
     private static final AtomicLong PREFIXES = new AtomicLong();
     private static RedisClient client;
 
+    private static RedisCommands<String, String> commands;
+
     private TestEngines() {}
 
     /** A client to the shared test server, made once per JVM. */
@@ -25,6 +28,14 @@ final class TestEngines {
             Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown));
         }
         return client;
+    }
+
+    /** Commands on one connection to the shared test server, for tests that look at or write keys themselves. */
+    static synchronized RedisCommands<String, String> commands() {
+        if (commands == null) {
+            commands = client().connect().sync();
+        }
+        return commands;
     }
 
     /**

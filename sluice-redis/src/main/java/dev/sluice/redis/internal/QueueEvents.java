@@ -81,7 +81,10 @@ final class QueueEvents<T> {
     private final byte[] stream;
     private final byte[] listening;
     private final byte[] meta;
+    /** The hashes of payloads (of jobs not finished) and of job records (with a kept job's payload). */
     private final byte[] payloads;
+
+    private final byte[] jobs;
     private final byte[] cap;
 
     private final Object lock = new Object();
@@ -115,6 +118,7 @@ final class QueueEvents<T> {
         this.listening = RedisJobQueue.bytes(base + ":listening");
         this.meta = RedisJobQueue.bytes(base + ":m");
         this.payloads = RedisJobQueue.bytes(base + ":p");
+        this.jobs = RedisJobQueue.bytes(base + ":j");
         this.cap = RedisJobQueue.bytes(Integer.toString(engine.eventLogSize));
     }
 
@@ -722,21 +726,43 @@ final class QueueEvents<T> {
             return (kind.equals("completed") || kind.equals("failed")) && queue.awaits(Replies.text(entry.get(1)));
         }
 
+        /** The payloads Redis holds now for jobs {@code ids}: a waiting or running job's, or a kept job's. */
         private Map<String, byte[]> fetchPayloads(Set<String> ids) {
-            byte[][] fields = new byte[ids.size()][];
-            int i = 0;
-            for (String id : ids) {
-                fields[i++] = RedisJobQueue.bytes(id);
-            }
-            List<KeyValue<byte[], byte[]>> values =
-                    await(dedicated.commands().hmget(payloads, fields), 0, "read the payloads of the events of");
             Map<String, byte[]> out = new HashMap<>();
-            for (KeyValue<byte[], byte[]> value : values) {
+            List<byte[]> kept = new ArrayList<>();
+            for (KeyValue<byte[], byte[]> value :
+                    hmget(payloads, ids.stream().map(RedisJobQueue::bytes).toList())) {
                 if (value.hasValue()) {
                     out.put(new String(value.getKey(), StandardCharsets.UTF_8), value.getValue());
+                } else {
+                    kept.add(value.getKey());
+                }
+            }
+            if (!kept.isEmpty()) {
+                for (KeyValue<byte[], byte[]> record : hmget(jobs, kept)) {
+                    String id = new String(record.getKey(), StandardCharsets.UTF_8);
+                    try {
+                        byte[] payload = record.hasValue() ? JobRecord.keptPayload(record.getValue()) : null;
+                        if (payload != null) {
+                            out.put(id, payload);
+                        }
+                    } catch (IllegalStateException e) {
+                        LOG.warn(
+                                "{}: the record of job '{}' in Redis cannot be read; its events have no payload",
+                                queue,
+                                id,
+                                e);
+                    }
                 }
             }
             return out;
+        }
+
+        private List<KeyValue<byte[], byte[]>> hmget(byte[] key, List<byte[]> fields) {
+            return await(
+                    dedicated.commands().hmget(key, fields.toArray(byte[][]::new)),
+                    0,
+                    "read the payloads of the events of");
         }
     }
 

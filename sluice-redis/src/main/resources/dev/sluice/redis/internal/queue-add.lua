@@ -12,7 +12,7 @@
 local function insertAt(base, id)
   local groupArg = ARG[base + 2]
   local job = {}
-  for f = 1, R_SIZE - 1 do
+  for f = 1, R_CLAIM - 1 do
     job[f] = false -- R_CLAIM, last, stays absent while the job is not active: the record is a byte shorter
   end
   job[R_NAME] = ARG[base + 1]
@@ -22,7 +22,7 @@ local function insertAt(base, id)
   job[R_SEQ] = 0
   job[R_STARTED] = 0
   job[R_FINISHED] = 0
-  job[R_FINISH] = 0
+  job[R_FINISH] = 0 -- unused: the kept lists hold the finish order
   job[R_MADE] = 0
   job[R_RLIMITS] = 0
   job[R_PROGRESS] = 0

@@ -55,7 +55,7 @@ local function jobsPage(state, offset, limit)
     end
   else
     local key = state == 'COMPLETED' and KEPT.c or KEPT.f
-    ids = call('ZREVRANGE', key, offset, offset + limit - 1)
+    ids = call('LRANGE', key, offset, offset + limit - 1)
   end
   local reply = {}
   for _, id in ipairs(ids) do
@@ -86,13 +86,20 @@ local function removeUnstarted(id, job)
   emit('removed', id)
 end
 
--- Takes a finished job out of the kept ones and makes it wait again, its counts reset.
-local function revive(id, job)
+-- Takes a finished job out of the kept ones and makes it wait again, its counts reset. unlisted: as for
+-- removeFinished.
+local function revive(id, job, unlisted)
   countKept(groupName(job), job[R_STATE], -1)
-  call('ZREM', KEPT[job[R_STATE]], id)
+  if not unlisted then
+    call('LREM', KEPT[job[R_STATE]], -1, id)
+  end
+  if job[R_PAYLOAD] then
+    flushGone()
+    call('HSET', PAYLOADS, id, job[R_PAYLOAD])
+  end
+  job[R_PAYLOAD] = nil
   call('ZREM', EXPIRING, id)
   job[R_FINISHED] = 0
-  job[R_FINISH] = 0
   job[R_RESULT] = false
   job[R_MADE] = 0
   job[R_RLIMITS] = 0

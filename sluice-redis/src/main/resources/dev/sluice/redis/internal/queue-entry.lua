@@ -49,7 +49,7 @@ local function run()
     local job = loadJob(ARG[3])
     return job and snapshot(ARG[3], job) or false
   elseif cmd == 'counts' then
-    return { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0), call('ZCARD', KEPT.c), call('ZCARD', KEPT.f),
+    return { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0), call('LLEN', KEPT.c), call('LLEN', KEPT.f),
       mnum('added', 0), mnum('completed', 0), mnum('failed', 0) }
   elseif cmd == 'jobs' then
     return jobsPage(ARG[3], tonumber(ARG[4]), tonumber(ARG[5]))
@@ -87,10 +87,11 @@ local function run()
     revive(id, job)
     return 'ok'
   elseif cmd == 'retryFailed' then
-    local ids = call('ZRANGE', KEPT.f, 0, -1)
+    local ids = call('LRANGE', KEPT.f, 0, -1)
     for _, id in ipairs(ids) do
-      revive(id, loadJob(id))
+      revive(id, loadJob(id), true)
     end
+    call('DEL', KEPT.f)
     return #ids
   elseif cmd == 'clean' then
     -- ARGV: state ('c' or 'f'), age: jobs at least that old go ('none': too long an age, none goes).
@@ -99,15 +100,22 @@ local function run()
       return 0
     end
     local cutoff = now - tonumber(ARG[4])
-    local removed = 0
-    for _, id in ipairs(call('ZRANGE', key, 0, -1)) do
+    local kept = call('LRANGE', key, 0, -1)
+    prefetchJobs(kept)
+    local left = {}
+    for _, id in ipairs(kept) do
       local job = loadJob(id)
       if job[R_FINISHED] <= cutoff then
-        removeFinished(id, job)
-        removed = removed + 1
+        removeFinished(id, job, true)
+      else
+        left[#left + 1] = id
       end
     end
-    return removed
+    if #left < #kept then
+      call('DEL', key)
+      inChunks('RPUSH', key, left, 1000)
+    end
+    return #kept - #left
   elseif cmd == 'drain' then
     local doomed = {}
     for _, gid in ipairs(call('HKEYS', GROUPS)) do

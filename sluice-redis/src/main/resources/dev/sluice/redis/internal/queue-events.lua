@@ -26,6 +26,9 @@ local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f 
 -- a claim's snapshot adds: readyAt
 local function snapshot(id, job, payload)
   if payload == nil then
+    payload = job[R_PAYLOAD]
+  end
+  if payload == nil then
     flushGone()
     payload = call('HGET', PAYLOADS, id)
   end

@@ -72,10 +72,13 @@ local function repeatEvent(id, job, event)
   end
 end
 
--- Removes a finished job; its id is remembered for its de-duplication window, if one is left.
-local function removeFinished(id, job)
+-- Removes a finished job; its id is remembered for its de-duplication window, if one is left. unlisted: the caller
+-- takes it out of its kept list (which is linear in the list's length from its oldest end, where most go).
+local function removeFinished(id, job, unlisted)
   countKept(groupName(job), job[R_STATE], -1)
-  call('ZREM', KEPT[job[R_STATE]], id)
+  if not unlisted then
+    call('LREM', KEPT[job[R_STATE]], -1, id)
+  end
   call('ZREM', EXPIRING, id)
   deleteJob(id)
   buf.payloadsGone[#buf.payloadsGone + 1] = id
@@ -86,8 +89,6 @@ end
 local function finish(id, job, s)
   job[R_STATE] = s
   job[R_FINISHED] = now
-  madd('finishes', 1)
-  job[R_FINISH] = mnum('finishes', 0)
   local count, age
   if s == 'c' then
     count, age = job[R_KC_N], job[R_KC_AGE]
@@ -101,7 +102,7 @@ local function finish(id, job, s)
   countFinish(groupName(job), s)
   if count == 0 then
     if buf.keptEmpty[s] == nil then
-      buf.keptEmpty[s] = call('ZCARD', kept) == 0
+      buf.keptEmpty[s] = call('LLEN', kept) == 0
     end
     if buf.keptEmpty[s] then
       -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
@@ -115,14 +116,16 @@ local function finish(id, job, s)
   end
   buf.keptEmpty[s] = nil
   countKept(groupName(job), s, 1)
-  call('ZADD', kept, int(job[R_FINISH]), id)
+  job[R_CLAIM] = false
+  job[R_PAYLOAD] = call('HGET', PAYLOADS, id)
+  buf.payloadsGone[#buf.payloadsGone + 1] = id
+  local length = call('LPUSH', kept, id)
   saveJob(id, job)
-  local evict = count < KEEP_ALL and call('ZCARD', kept) - count or 0
+  local evict = count < KEEP_ALL and length - count or 0
   if evict > 0 then
-    local oldest = call('ZRANGE', kept, 0, evict - 1)
-    for _, old in ipairs(oldest) do
+    for _, old in ipairs(call('RPOP', kept, evict)) do
       local o = old == id and job or loadJob(old)
-      removeFinished(old, o)
+      removeFinished(old, o, true)
     end
   end
   if age >= 0 and (evict <= 0 or jobExists(id)) then

@@ -128,6 +128,15 @@ local OPENED = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
 -- process) or '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
 -- Replies {the codec the queue was created with, the epoch of its settings, the stamp of the settings given}.
 COMMANDS.open = function()
+  for _, key in ipairs({ KEPT.c, KEPT.f }) do
+    -- a kept set of the earlier layout (a sorted set by finish number) becomes the list this one keeps, newest
+    -- first: once per queue, in the first open by this version; linear in the jobs kept
+    if call('TYPE', key).ok == 'zset' then
+      local ids = call('ZRANGE', key, 0, -1)
+      call('DEL', key)
+      inChunks('LPUSH', key, ids, 1000)
+    end
+  end
   call('HSETNX', META, 'codec', ARG[3])
   call('HSETNX', META, 'epoch', ARG[4])
   mset('todo', int(call('LLEN', REP_TODO)))

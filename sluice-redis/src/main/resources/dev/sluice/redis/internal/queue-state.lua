@@ -17,7 +17,8 @@
 --                       failed), id and order counters, pause, configuration (concurrency, maxWaiting, group
 --                       defaults)
 --   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below)
---   B:p          hash   job id -> payload bytes, as the codec encoded them
+--   B:p          hash   job id -> payload bytes, as the codec encoded them, while the job is not finished (a kept
+--                       job's is in its record)
 --   B:w:<g>      zset   group g's waiting jobs: score -priority, member "<16 hex order><id>"
 --   B:ring       list   groups that may start a job, served round-robin
 --   B:g          hash   group g -> its record (cmsgpack array, fields G_*); absent when it holds nothing
@@ -25,7 +26,7 @@
 --   B:park       zset   paused groups, score the end of the pause
 --   B:d          zset   delayed jobs: score when due, member "<16 hex order><id>"
 --   B:a          zset   active jobs: score when the lease runs out, member id
---   B:c, B:f     zset   completed and failed jobs kept: score the finish number, member id
+--   B:c, B:f     list   completed and failed jobs kept: ids, the latest finished first
 --   B:x          zset   kept jobs with an age: score when they go, member id
 --   B:ids        zset   ids of removed jobs still de-duplicating: score until when
 --   B:sg         zset   groups released within the statistics' life (a day), whose statistics are kept: score
@@ -90,8 +91,9 @@ local R_NAME, R_GROUP, R_STATE, R_OPTS, R_CREATED, R_SEQ, R_KEY, R_READY, R_RUNA
 local R_FINISHED, R_FINISH, R_MADE, R_RLIMITS, R_PROGRESS, R_RESULT = 11, 12, 13, 14, 15, 16
 local R_FREASON, R_FCLASS, R_FTRACE, R_ATTEMPTS, R_HISTORY, R_TOKEN, R_STALLS, R_MAXSTALLS = 17, 18, 19, 20, 21, 22, 23, 24
 local R_MAX_ATTEMPTS, R_PRIORITY, R_KC_N, R_KC_AGE, R_KF_N, R_KF_AGE, R_MAX_RL, R_DEDUP = 25, 26, 27, 28, 29, 30, 31, 32
-local R_REPEAT, R_SCHEDULED, R_CLAIM = 33, 34, 35
-local R_SIZE = 35
+-- R_CLAIM is absent while the job is not active, unless R_PAYLOAD follows it: the payload of a kept finished job,
+-- moved into its record from B:p when it finished (one hash entry fewer per kept job), and back when it waits again
+local R_REPEAT, R_SCHEDULED, R_CLAIM, R_PAYLOAD = 33, 34, 35, 36
 -- the group record
 local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD, G_PARKED = 1, 2, 3, 4, 5, 6, 7
 

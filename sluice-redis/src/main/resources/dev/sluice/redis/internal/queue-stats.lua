@@ -209,8 +209,8 @@ COMMANDS.stats = function()
     for _, v in ipairs(statsOf('q')) do
       reply[#reply + 1] = v
     end
-    reply[7] = call('ZCARD', KEPT.c)
-    reply[8] = call('ZCARD', KEPT.f)
+    reply[7] = call('LLEN', KEPT.c)
+    reply[8] = call('LLEN', KEPT.f)
     reply[11] = mnum('added', 0)
     return reply
   end
