@@ -24,7 +24,6 @@ import dev.sluice.queue.QueueMetrics;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
-import dev.sluice.queue.Retention;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -74,6 +73,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     final byte[] key;
     final JobOptionsText optionsText;
+    /** The values of each job an add sends. */
+    final AddFields addFields;
+
     private final RedisRepeats<T> repeats;
     private final QueueEvents<T> events;
     /** Waits in Redis for work while this process's workers have none. */
@@ -101,6 +103,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.settings = new QueueSettings(name, codec.name());
         this.key = bytes(RedisKeys.queueBase(engine.keyPrefix(), name));
         this.optionsText = new JobOptionsText(name);
+        this.addFields = new AddFields(optionsText);
         this.repeats = new RedisRepeats<>(this);
         this.events = new QueueEvents<>(this);
         this.watcher = new WorkWatcher(this, "mk", "work");
@@ -450,20 +453,18 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return payloads;
     }
 
-    static final int ADD_FIELDS = 16;
-
     /**
      * Adds the jobs, all or none, in a call of their own, waiting for room until {@code deadline} on the engine clock
      * at most.
      */
     private List<Added<T>> addAlone(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
-        byte[][] args = new byte[3 + prepared.size() * ADD_FIELDS][];
+        byte[][] args = new byte[3 + prepared.size() * AddFields.COUNT][];
         args[0] = bytes("add");
         // 'w': if the queue is full, this producer waits for room, and the script notes it (see awaitRoom)
         args[2] = bytes(prepared.size() + (deadline == Long.MIN_VALUE ? "" : "w"));
         int at = 3;
         for (QueueChecks.Prepared p : prepared) {
-            at = jobFields(args, at, p, "", 0);
+            at = addFields.write(args, at, p, "", 0);
         }
         while (true) {
             checkOpen();
@@ -645,14 +646,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             for (PendingAdd a : batch) {
                 jobs += a.prepared.size();
             }
-            byte[][] args = new byte[3 + batch.size() + jobs * ADD_FIELDS][];
+            byte[][] args = new byte[3 + batch.size() + jobs * AddFields.COUNT][];
             args[0] = bytes("add");
             args[2] = bytes(batch.size() + "i");
             int at = 3;
             for (PendingAdd a : batch) {
                 args[at++] = bytes(Integer.toString(a.prepared.size()));
                 for (QueueChecks.Prepared p : a.prepared) {
-                    at = jobFields(args, at, p, "", 0);
+                    at = addFields.write(args, at, p, "", 0);
                 }
             }
             try {
@@ -707,37 +708,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
                 shortfall.acknowledged(),
                 shortfall.required(),
                 ids);
-    }
-
-    /**
-     * Writes the {@value #ADD_FIELDS} values the script takes for a new job into {@code args} from {@code at}: a
-     * run of repeatable job {@code repeatId} (empty for none) is due at {@code scheduledMicros}.
-     *
-     * @return where the next job's values go
-     */
-    int jobFields(byte[][] args, int at, QueueChecks.Prepared p, String repeatId, long scheduledMicros) {
-        JobOptions o = p.options();
-        args[at++] = bytes(p.id() == null ? "" : p.id());
-        args[at++] = bytes(p.name());
-        args[at++] = bytes(o.group() == null ? "" : o.group());
-        args[at++] = bytes(optionsText.encode(o));
-        args[at++] = p.payload();
-        args[at++] = bytes(Long.toString(micros(o.delay())));
-        args[at++] = bytes(Integer.toString(o.attempts()));
-        args[at++] = bytes(Integer.toString(o.priority()));
-        at = retention(args, at, o.keepCompleted());
-        at = retention(args, at, o.keepFailed());
-        args[at++] = bytes(Integer.toString(o.maxRateLimits()));
-        args[at++] = bytes(o.deduplicateFor() == null ? "-1" : Long.toString(micros(o.deduplicateFor())));
-        args[at++] = bytes(repeatId);
-        args[at++] = bytes(Long.toString(scheduledMicros));
-        return at;
-    }
-
-    private static int retention(byte[][] args, int at, Retention r) {
-        args[at++] = bytes(Integer.toString(r.maxCount()));
-        args[at++] = bytes(r.maxAge() == null ? "-1" : Long.toString(micros(r.maxAge())));
-        return at;
     }
 
     private QueueFullException full(List<Object> reply) {

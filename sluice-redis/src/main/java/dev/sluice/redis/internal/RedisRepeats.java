@@ -187,7 +187,7 @@ final class RedisRepeats<T> {
             String pending,
             List<RepeatPlanner.Run> runs,
             boolean dropOld) {
-        byte[][] args = new byte[10 + runs.size() * RedisJobQueue.ADD_FIELDS][];
+        byte[][] args = new byte[10 + runs.size() * AddFields.COUNT][];
         int at = 0;
         args[at++] = RedisJobQueue.bytes("repSave");
         args[at++] = RedisJobQueue.bytes(queue.now());
@@ -203,7 +203,7 @@ final class RedisRepeats<T> {
         for (RepeatPlanner.Run run : runs) {
             JobOptions runOptions = resolved.toBuilder().jobId(run.id()).build();
             QueueChecks.Prepared prepared = new QueueChecks.Prepared(run.id(), r.templateName, payload, runOptions);
-            at = queue.jobFields(args, at, prepared, id, micros(run.at()));
+            at = queue.addFields.write(args, at, prepared, id, micros(run.at()));
         }
         RedisJobQueue.Sequenced sequenced = queue.callInOrder(true, args);
         List<Consumer<QueueListener<T>>> events = new ArrayList<>();
