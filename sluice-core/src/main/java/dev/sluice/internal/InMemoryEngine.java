@@ -98,6 +98,7 @@ public final class InMemoryEngine implements Sluice {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        listeners.awaitMakings();
         limiters.close();
         listeners.clear();
         List<CompletableFuture<Void>> closing = new ArrayList<>();

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -48,6 +49,25 @@ public final class EngineListeners {
     private volatile Entry[] entries = NONE;
     /** The {@link Entry#safe} of each entry, in order: what the limiters tell; written with {@link #entries}. */
     private volatile LimiterListener[] decisionListeners = NO_LISTENERS;
+    /**
+     * The limiters and queues being made now, each by the one thread that makes it, outside any lock (a Redis queue's
+     * making is a round trip): a name's other openers wait for its making only.
+     */
+    private final ConcurrentHashMap<Making, CompletableFuture<Object>> making = new ConcurrentHashMap<>();
+
+    /** A name in one engine map: the map by identity. */
+    private record Making(Object map, String name) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Making m && m.map == map && m.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(map) * 31 + name.hashCode();
+        }
+    }
+
     /** The limiters and queues announced so far; guarded by {@link #lock}. */
     private final Set<Object> announced = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -156,15 +176,40 @@ public final class EngineListeners {
     }
 
     private <V> V open(ConcurrentHashMap<String, V> map, String name, Function<String, V> factory, Consumer<V> check) {
-        boolean[] made = {false};
-        // made inside the map's computeIfAbsent: an engine's close, which clears the map, waits for a making in
-        // progress before it closes the connection the making uses
-        V value = map.computeIfAbsent(name, n -> {
-            made[0] = true;
-            return factory.apply(n);
-        });
+        V value = map.get(name);
+        boolean made = false;
+        while (value == null) {
+            Making key = new Making(map, name);
+            CompletableFuture<Object> mine = new CompletableFuture<>();
+            CompletableFuture<Object> other = making.putIfAbsent(key, mine);
+            if (other != null) {
+                // another thread makes it: its value, or, should its making fail, a making of this thread's own
+                value = map.get(name);
+                if (value == null) {
+                    other.exceptionally(e -> null).join();
+                    value = map.get(name);
+                }
+                continue;
+            }
+            try {
+                value = map.get(name);
+                if (value == null) {
+                    // a close that began before this making was registered does not wait for it: it must not start
+                    checkOpen();
+                    value = factory.apply(name);
+                    map.put(name, value);
+                    made = true;
+                }
+                mine.complete(value);
+            } catch (RuntimeException | Error e) {
+                mine.completeExceptionally(e);
+                throw e;
+            } finally {
+                making.remove(key, mine);
+            }
+        }
         check.accept(value);
-        if (made[0]) {
+        if (made) {
             Entry[] told = NONE;
             synchronized (lock) {
                 if (announced.add(value)) {
@@ -176,6 +221,16 @@ public final class EngineListeners {
             }
         }
         return value;
+    }
+
+    /**
+     * Waits until no limiter or queue is being made: an engine's close calls it after it is marked closed, before
+     * it closes what a making uses (a connection), since a making that began before then goes on.
+     */
+    public void awaitMakings() {
+        for (CompletableFuture<Object> each : making.values()) {
+            each.exceptionally(e -> null).join();
+        }
     }
 
     /** What limiter {@code limiter} tells: its own {@code listener}, then these. */

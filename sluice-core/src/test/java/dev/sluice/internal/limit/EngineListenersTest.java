@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +100,63 @@ class EngineListenersTest {
         assertThat(other.name()).isEqualTo("other");
         release.countDown();
         assertThat(slow.get(10, TimeUnit.SECONDS).name()).isEqualTo("slow");
+    }
+
+    /**
+     * Pins the cause of an issue: names were made inside the map's computeIfAbsent, so a slow making (a Redis queue's
+     * round trip) held up every name in its bin; "Aa" and "BB" have one hash code, so they always share one.
+     */
+    @Test
+    void aSlowMakingHoldsUpNoOtherNameAndItsOtherOpenersWaitForIt() throws Exception {
+        CountDownLatch making = new CountDownLatch(1);
+        AtomicInteger made = new AtomicInteger();
+        CompletableFuture<RateLimiter> slow = onAnotherThread(() -> listeners.limiter(limiters, "Aa", n -> {
+            made.incrementAndGet();
+            making.countDown();
+            await(release);
+            return limiterNamed(n);
+        }));
+        assertThat(making.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<RateLimiter> sameName = onAnotherThread(() -> listeners.limiter(limiters, "Aa", n -> {
+            made.incrementAndGet();
+            return limiterNamed(n);
+        }));
+
+        RateLimiter other = onAnotherThread(() -> listeners.limiter(limiters, "BB", this::limiterNamed))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(other.name()).isEqualTo("BB");
+        assertThat(sameName).isNotDone();
+        release.countDown();
+        assertThat(sameName.get(10, TimeUnit.SECONDS)).isSameAs(slow.get(10, TimeUnit.SECONDS));
+        assertThat(made).hasValue(1);
+    }
+
+    @Test
+    void aCloseWaitsForAMakingInProgressAndNoMakingBeginsAfterIt() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        EngineListeners ofEngine = new EngineListeners("engine", closed::get);
+        CountDownLatch making = new CountDownLatch(1);
+        CompletableFuture<RateLimiter> slow = onAnotherThread(() -> ofEngine.limiter(limiters, "slow", n -> {
+            making.countDown();
+            await(release);
+            return limiterNamed(n);
+        }));
+        assertThat(making.await(10, TimeUnit.SECONDS)).isTrue();
+        closed.set(true);
+
+        Thread closing = Thread.ofPlatform().start(ofEngine::awaitMakings);
+        Awaitility.await("the close waiting")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> closing.getState() == Thread.State.WAITING);
+        assertThat(closing.isAlive()).isTrue();
+        release.countDown();
+        closing.join(10_000);
+        assertThat(closing.isAlive()).as("the close, once the making ended").isFalse();
+        assertThat(slow.get(10, TimeUnit.SECONDS).name()).isEqualTo("slow");
+        assertThatThrownBy(() -> ofEngine.limiter(limiters, "late", this::limiterNamed))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(limiters).doesNotContainKey("late");
     }
 
     /** A listener that logs the limiters it is told of: "name opened". */

@@ -168,6 +168,7 @@ public final class RedisEngine implements Sluice {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        listeners.awaitMakings();
         limiters.clear();
         listeners.clear();
         List<CompletableFuture<Void>> closing = new java.util.ArrayList<>();
