@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The whole queue contract on a real Redis Cluster of 3 masters: every key of a queue shares its hash slot, so each
  * call runs on the master that owns the queue.
  */
+@Tag("slow")
 class ClusterQueueContractTest extends QueueContract {
     private static final AtomicLong PREFIXES = new AtomicLong();
     private static RedisCluster cluster;

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -49,6 +50,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * limit; chains whose keys share a hash slot are one script, all or nothing; chains across slots are refused
  * before anything is taken.
  */
+@Tag("slow")
 class ClusterTest {
     private static final int KEYS = 300;
     private static final Pattern TAG = Pattern.compile("\\{([^}]*)}");

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once, although one of the processes is killed with {@code kill -9} while it holds jobs: those go to the other
  * processes once their lease runs out.
  */
+@Tag("slow")
 class ManyWorkerProcessesTest {
     private static final int JOBS = 400;
     private static final long LEASE_MILLIS = 1_000;

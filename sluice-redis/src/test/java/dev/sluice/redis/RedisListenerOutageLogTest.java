@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * with the whole stack trace): one warning naming the cause when the outage begins, one line when the reader reads
  * again; the failed reads in between only at debug.
  */
+@Tag("slow")
 class RedisListenerOutageLogTest {
     @Test
     void aListenedQueueLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {

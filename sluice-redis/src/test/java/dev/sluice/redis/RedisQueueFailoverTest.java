@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * buffered for them (a few MB) and lose the rest: adds of 16 MB made meanwhile are acknowledged and lost without the
  * wait, and not acknowledged with it.
  */
+@Tag("slow")
 class RedisQueueFailoverTest {
     private static final int BIG_JOBS = 40;
     private static final String BIG_PAYLOAD = "x".repeat(400_000);

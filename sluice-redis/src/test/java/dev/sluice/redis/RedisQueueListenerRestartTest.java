@@ -15,12 +15,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A listener follows another process's events through a restart of Redis (its append-only file keeps the queue):
  * it hears what happened before and after, without being told again or told of anything missed.
  */
+@Tag("slow")
 class RedisQueueListenerRestartTest {
     private RedisServer redis;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * reaches the OS before the answer), but while a background fsync is slow Redis postpones the write for up to 2 s
  * and answers anyway, and this test would then depend on the machine's disk.
  */
+@Tag("slow")
 class RedisQueueOutageTest {
     private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
     private static final Duration OUTAGE = Duration.ofSeconds(10);

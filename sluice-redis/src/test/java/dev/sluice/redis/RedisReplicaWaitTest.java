@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code waitForReplicas}: an add returns once the replicas have the job, throws {@link ReplicaWaitException}
  * naming how many acknowledged it when too few do, and a worker whose ending too few acknowledge goes on.
  */
+@Tag("slow")
 class RedisReplicaWaitTest {
     private static JobOptions id(String id) {
         return JobOptions.builder().jobId(id).build();

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A redis-sentinel:// URL reaches the master the Sentinel names, and follows it through a failover. */
+@Tag("slow")
 class RedisSentinelTest {
 
     @Test

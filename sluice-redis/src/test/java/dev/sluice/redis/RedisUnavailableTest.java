@@ -23,9 +23,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Redis killed, restarted or stalled mid-run: each failure policy does what it promises, and recovers. */
+@Tag("slow")
 class RedisUnavailableTest {
     private static final Duration TIMEOUT = Duration.ofMillis(200);
     private static final Duration RETRY = Duration.ofMillis(100);

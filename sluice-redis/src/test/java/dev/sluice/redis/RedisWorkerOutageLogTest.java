@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * worded for producers: "the outcome is unknown, a retry with the same job id is safe"): one warning when it
  * begins, naming the cause in the worker's own words, and one line when it ends; no stack trace.
  */
+@Tag("slow")
 class RedisWorkerOutageLogTest {
     @Test
     void aWorkerLogsOneLineWhenAnOutageBeginsAndOneWhenItEnds() throws Exception {

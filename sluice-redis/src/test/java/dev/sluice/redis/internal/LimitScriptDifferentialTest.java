@@ -26,6 +26,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The script against the in-memory engine, which is the specification: random sequences of requests (acquires,
  * peeks, refunds, resets and releases), on the same virtual clock, must get the same decisions to the nanosecond.
  */
+@Tag("slow")
 class LimitScriptDifferentialTest {
     private static final long TWO_52 = 1L << 52;
     private static final Instant[] STARTS = {

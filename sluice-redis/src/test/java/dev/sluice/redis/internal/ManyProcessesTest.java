@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * +5 s, since the scripts read Redis TIME; the control shows the check would see skew: scripts made to take the
  * skewed caller clocks break the token bucket's bound.
  */
+@Tag("slow")
 class ManyProcessesTest {
     private static final int PROCESSES = 3;
     private static final int THREADS = 4;

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * restarted. Each process now restores the settings it knows before the next call that relies on them. Engines on
  * the same keys stand for processes; the server is this class's own, restarted empty.
  */
+@Tag("slow")
 class RedisQueueSettingsLossTest {
     private static final SlidingWindowLog FOUR_A_SECOND = SlidingWindowLog.of(4, Duration.ofSeconds(1));
 

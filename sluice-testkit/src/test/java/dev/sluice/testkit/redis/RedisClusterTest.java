@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(90)
+@Tag("slow")
 class RedisClusterTest {
     @Test
     void threeMastersFormAClusterThatServesEverySlot() throws IOException {
