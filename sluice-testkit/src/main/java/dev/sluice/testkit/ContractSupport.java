@@ -35,6 +35,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every contract suite shares: the engine hook, a {@link ManualClock} and an engine on it for each
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.Timeout;
  * suite): on virtual time, a test that waits forever is a bug.
  */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(EnclosingContract.class)
 public abstract class ContractSupport {
     /** One millisecond in nanoseconds. */
     protected static final long MS = 1_000_000L;
@@ -72,16 +74,31 @@ public abstract class ContractSupport {
     /** For subclasses: the contract suites. */
     protected ContractSupport() {}
 
+    /** The {@link QueueContract} or {@link RateLimiterContract} this suite is nested in, if any; set before each test. */
+    Object enclosing;
+
     /**
      * The one hook an engine implements: a new, empty engine whose every decision is made on {@code clock}, used
      * as given. It is a {@link ManualClock} for every test but one (which runs on {@link SluiceClock#system()} and
      * checks invariants only): sleeping on it must advance it, and tasks scheduled on it must run when it is
-     * advanced.
+     * advanced. A suite nested in a {@link QueueContract} or {@link RateLimiterContract} takes that contract's; a
+     * suite subclassed alone overrides it.
      *
      * @param clock the clock of every decision the engine makes
      * @return a new engine, empty and open, that the suite closes
+     * @throws IllegalStateException if the suite is neither nested in a contract nor overrides this
      */
-    protected abstract Sluice newEngine(SluiceClock clock);
+    protected Sluice newEngine(SluiceClock clock) {
+        if (enclosing instanceof QueueContract queues) {
+            return queues.newEngine(clock);
+        }
+        if (enclosing instanceof RateLimiterContract limiters) {
+            return limiters.newEngine(clock);
+        }
+        throw new IllegalStateException(getClass().getName()
+                + " has no engine to test: override newEngine(SluiceClock), or nest it in a QueueContract or a"
+                + " RateLimiterContract");
+    }
 
     /** Sets {@link #clock} to a new manual clock at {@link #T0} and {@link #engine} to a new engine on it. */
     @BeforeEach

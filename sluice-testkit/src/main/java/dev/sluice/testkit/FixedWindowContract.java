@@ -99,10 +99,13 @@ public abstract class FixedWindowContract extends ContractSupport {
      * The longest window the engine accepts: the policy's own bound (about 73 years) unless the engine has a
      * smaller one, which it must then enforce with a clear error.
      *
-     * @return the longest window; {@code Long.MAX_VALUE / 4} nanoseconds unless the engine overrides it
+     * @return the enclosing {@link RateLimiterContract}'s, for a nested suite; else {@code Long.MAX_VALUE / 4}
+     *     nanoseconds unless the engine overrides it
      */
     protected Duration longestWindow() {
-        return Duration.ofNanos(Long.MAX_VALUE / 4);
+        return enclosing instanceof RateLimiterContract limiters
+                ? limiters.longestWindow()
+                : Duration.ofNanos(Long.MAX_VALUE / 4);
     }
 
     @Test

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Nested;
  * }
  * }</pre>
  *
- * <p>Each nested suite is also an abstract class of its own ({@link QueueJobsContract}, {@link
+ * <p>Each nested suite takes this contract's engine hooks (a suite nested in a subclass of it too), and is also an
+ * abstract class of its own ({@link QueueJobsContract}, {@link
  * QueueRetryContract}, ...) that can be subclassed alone. The suites use the public API only ({@code
  * dev.sluice.queue}, {@code dev.sluice.limit}, {@code dev.sluice.time}).
  *
@@ -51,465 +52,155 @@ public abstract class QueueContract {
     /** Adding and reading jobs: every field, counts, pages by state. */
     @Nested
     @DisplayName("adding and reading jobs: every field, counts, pages by state")
-    class Jobs extends QueueJobsContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Jobs extends QueueJobsContract {}
 
     /** Pause, resume, remove, retry, clean, drain. */
     @Nested
     @DisplayName("pause, resume, remove, retry, clean, drain")
-    class Management extends QueueManagementContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Management extends QueueManagementContract {}
 
     /** De-duplication by job id, also after removal. */
     @Nested
     @DisplayName("de-duplication by job id, also after removal")
-    class Deduplication extends QueueDeduplicationContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Deduplication extends QueueDeduplicationContract {}
 
     /** Failures: attempts, backoff, unrecoverable, null results. */
     @Nested
     @DisplayName("failures: attempts, backoff, unrecoverable, null results")
-    class Retries extends QueueRetryContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Retries extends QueueRetryContract {}
 
     /** Timeouts on the engine clock: TIMED_OUT, interrupted, retried. */
     @Nested
     @DisplayName("timeouts on the engine clock: TIMED_OUT, interrupted, retried")
-    class Timeouts extends QueueTimeoutContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Timeouts extends QueueTimeoutContract {}
 
     /** Retention of finished jobs: all, none, last n, for an age. */
     @Nested
     @DisplayName("retention of finished jobs: all, none, last n, for an age")
-    class Retention extends QueueRetentionContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Retention extends QueueRetentionContract {}
 
     /** Result.rateLimited: group or queue pause, no attempt used. */
     @Nested
     @DisplayName("Result.rateLimited: group or queue pause, no attempt used")
-    class RateLimitedResults extends QueueRateLimitedResultContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class RateLimitedResults extends QueueRateLimitedResultContract {}
 
     /** Queue and group rates and concurrency, changed at run time. */
     @Nested
     @DisplayName("queue and group rates and concurrency, changed at run time")
-    class Limits extends QueueLimitsContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Limits extends QueueLimitsContract {}
 
     /** Fairness: groups round-robin, priority within a group. */
     @Nested
     @DisplayName("fairness: groups round-robin, priority within a group")
-    class Fairness extends QueueFairnessContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Fairness extends QueueFairnessContract {}
 
     /** Repeatable jobs: cron, fixed rate, fixed delay, bounds, re-registration. */
     @Nested
     @DisplayName("repeatable jobs: cron, fixed rate, fixed delay, bounds, re-registration")
-    class Repeatables extends QueueRepeatContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Repeatables extends QueueRepeatContract {}
 
     /** Bounded queue: reject or block on the engine clock. */
     @Nested
     @DisplayName("maxWaiting: a full queue rejects, or blocks on the engine clock")
-    class MaxWaiting extends QueueMaxWaitingContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class MaxWaiting extends QueueMaxWaitingContract {}
 
     /** Listener events in order, after the change. */
     @Nested
     @DisplayName("listener events in order, after the change")
-    class Listeners extends QueueListenerContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Listeners extends QueueListenerContract {}
 
     /** Metrics told of this process's changes, with the engine's times. */
     @Nested
     @DisplayName("metrics told of this process's changes, with the engine's times")
-    class Metrics extends QueueMetricsContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Metrics extends QueueMetricsContract {}
 
     /** Statistics per queue and per group. */
     @Nested
     @DisplayName("statistics per queue and per group")
-    class Stats extends QueueStatsContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Stats extends QueueStatsContract {}
 
     /** Workers: manual, started, close with a deadline. */
     @Nested
     @DisplayName("workers: manual, started, close with a deadline")
-    class Workers extends QueueWorkerContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Workers extends QueueWorkerContract {}
 
     /** Groups created on use, released when idle, nothing lost. */
     @Nested
     @DisplayName("groups created on use, released when idle, nothing lost")
-    class Groups extends QueueGroupsContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Groups extends QueueGroupsContract {}
 
     /** Per-group counts as jobs move; jobs due together in add order; paused groups back in order. */
     @Nested
     @DisplayName("per-group counts as jobs move; jobs due together in add order; paused groups back in order")
-    class GroupBookkeeping extends QueueGroupBookkeepingContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class GroupBookkeeping extends QueueGroupBookkeepingContract {}
 
     /** Registering a repeatable again: the same one is kept, another template replaces its pending run. */
     @Nested
     @DisplayName("registering a repeatable again: the same one is kept, another template replaces its pending run")
-    class ReRegistration extends QueueReRegistrationContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class ReRegistration extends QueueReRegistrationContract {}
 
     /** Bad input: clear messages, nothing changed. */
     @Nested
     @DisplayName("bad input: clear messages, nothing changed")
-    class BadInput extends QueueBadInputContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class BadInput extends QueueBadInputContract {}
 
     /** addAsync and addBulkAsync: the caller never blocks */
     @Nested
     @DisplayName("addAsync and addBulkAsync: the caller never blocks")
-    class AsyncAdds extends QueueAsyncContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class AsyncAdds extends QueueAsyncContract {}
 
     /** Boundaries in time: at the instant a state ends, the new state holds. */
     @Nested
     @DisplayName("boundaries in time: at the instant a state ends, the new state holds")
-    class TimeBoundaries extends QueueTimeBoundaryContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class TimeBoundaries extends QueueTimeBoundaryContract {}
 
     /** whenFinished and awaitIdle: outcomes with results, idle on the engine clock */
     @Nested
     @DisplayName("whenFinished and awaitIdle: outcomes with results, idle on the engine clock")
-    class Awaiting extends QueueAwaitContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Awaiting extends QueueAwaitContract {}
 
     /** results of any type, stored by a codec */
     @Nested
     @DisplayName("results of any type, stored by a codec")
-    class ResultCodecs extends QueueResultCodecContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class ResultCodecs extends QueueResultCodecContract {}
 
     /** Result.runAgainAfter: delayed again, no attempt used, no pause */
     @Nested
     @DisplayName("Result.runAgainAfter: delayed again, no attempt used, no pause")
-    class RunAgain extends QueueRunAgainContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class RunAgain extends QueueRunAgainContract {}
 
     /** retry(id, state): completed jobs as well as failed ones */
     @Nested
     @DisplayName("retry(id, state): completed jobs as well as failed ones")
-    class RetryFinished extends QueueRetryFinishedContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class RetryFinished extends QueueRetryFinishedContract {}
 
     /** progress: 0 to 100, checked at the call */
     @Nested
     @DisplayName("progress: 0 to 100, checked at the call")
-    class Progress extends QueueProgressContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Progress extends QueueProgressContract {}
 
     /** Payloads the codec cannot decode: the job fails, nothing else is disturbed. */
     @Nested
     @DisplayName("payloads the codec cannot decode: the job fails, nothing else is disturbed")
-    class Codecs extends QueueCodecContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Codecs extends QueueCodecContract {}
 
     /** After the engine closes: every use of a queue or worker refuses; what it is stays readable. */
     @Nested
     @DisplayName("after the engine closes: every use of a queue or worker refuses; what it is stays readable")
-    class ClosedEngine extends QueueClosedEngineContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class ClosedEngine extends QueueClosedEngineContract {}
 
     /** Started workers woken when work appears, blocked producers let in when room appears. */
     @Nested
     @DisplayName("started workers woken when work appears, blocked producers let in when room appears")
-    class Wakes extends QueueWakeContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Wakes extends QueueWakeContract {}
 
     /** How calls and attempts end: events told at once, idle exactly, running jobs in start order. */
     @Nested
     @DisplayName("how calls and attempts end: events told at once, idle exactly, running jobs in start order")
-    class Outcomes extends QueueOutcomeContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Outcomes extends QueueOutcomeContract {}
 
     /** Real threads: exactly once, counts add up, close loses nothing. */
     @Nested
     @DisplayName("real threads: exactly once, counts add up, close loses nothing")
-    class Concurrency extends QueueConcurrencyContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return QueueContract.this.newEngine(clock);
-        }
-
-        @Override
-        protected EngineDifferences differences() {
-            return QueueContract.this.differences();
-        }
-    }
+    class Concurrency extends QueueConcurrencyContract {}
 }

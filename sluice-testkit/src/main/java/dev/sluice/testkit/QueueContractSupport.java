@@ -61,10 +61,11 @@ public abstract class QueueContractSupport extends ContractSupport {
     /**
      * Where the engine differs from the in-memory one, as the specification allows.
      *
-     * @return {@link EngineDifferences#none()} unless overridden
+     * @return the enclosing {@link QueueContract}'s, for a nested suite; else {@link EngineDifferences#none()} unless
+     *     overridden
      */
     protected EngineDifferences differences() {
-        return EngineDifferences.none();
+        return enclosing instanceof QueueContract queues ? queues.differences() : EngineDifferences.none();
     }
 
     /**

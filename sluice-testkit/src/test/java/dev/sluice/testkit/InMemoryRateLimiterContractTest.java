@@ -18,10 +18,5 @@ class InMemoryRateLimiterContractTest extends RateLimiterContract {
     /** Bounded key table: eviction of idle keys, shared overflow. */
     @Nested
     @DisplayName("bounded key table: eviction of idle keys, shared overflow")
-    class KeyTable extends KeyTableContract {
-        @Override
-        protected Sluice newEngine(SluiceClock clock) {
-            return Sluice.inMemory(clock);
-        }
-    }
+    class KeyTable extends KeyTableContract {}
 }
