@@ -184,11 +184,8 @@ public final class EngineListeners {
             CompletableFuture<Object> other = making.putIfAbsent(key, mine);
             if (other != null) {
                 // another thread makes it: its value, or, should its making fail, a making of this thread's own
+                other.exceptionally(e -> null).join();
                 value = map.get(name);
-                if (value == null) {
-                    other.exceptionally(e -> null).join();
-                    value = map.get(name);
-                }
                 continue;
             }
             try {
