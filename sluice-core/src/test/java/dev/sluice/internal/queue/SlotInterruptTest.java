@@ -77,6 +77,11 @@ class SlotInterruptTest {
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
     }
 
+    /**
+     * The runner starts once the interrupter runs, and goes on past its million attempts until an interrupt has
+     * landed inside one (10 s at most): on a busy machine the interrupter could otherwise get no time before the
+     * runner is done, and the race this test is about would not be run.
+     */
     @Test
     void anInterruptRacingTheEndOfItsAttemptNeverReachesTheNextOne() throws Exception {
         int attempts = 1_000_000;
@@ -84,8 +89,15 @@ class SlotInterruptTest {
         java.util.concurrent.atomic.AtomicInteger current = new java.util.concurrent.atomic.AtomicInteger(-1);
         java.util.concurrent.atomic.AtomicInteger leaked = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicInteger delivered = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch interrupting = new java.util.concurrent.CountDownLatch(1);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         Thread runner = new Thread(() -> {
-            for (int i = 0; i < attempts; i++) {
+            try {
+                interrupting.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            for (int i = 0; i < attempts || delivered.get() == 0 && System.nanoTime() < deadline; i++) {
                 if (Thread.currentThread().isInterrupted()) {
                     leaked.incrementAndGet();
                     Thread.interrupted();
@@ -99,12 +111,13 @@ class SlotInterruptTest {
                 }
                 slot.leave();
             }
-            current.set(attempts);
+            current.set(Integer.MAX_VALUE);
         });
         slot.thread = runner;
         Thread interrupter = new Thread(() -> {
+            interrupting.countDown();
             int i;
-            while ((i = current.get()) < attempts) {
+            while ((i = current.get()) < Integer.MAX_VALUE) {
                 if (i >= 0) {
                     slot.interruptAttempt(i % 2 == 0 ? job : other, i);
                 }
