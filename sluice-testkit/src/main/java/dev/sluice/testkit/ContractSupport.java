@@ -63,6 +63,9 @@ public abstract class ContractSupport {
      */
     protected static final long T0 = 1_767_225_600L * SECOND;
 
+    /** The longest span a policy may describe ({@code Long.MAX_VALUE / 4} ns, about 73 years): the policies' bound. */
+    static final Duration POLICY_BOUND = Duration.ofNanos(Long.MAX_VALUE / 4);
+
     private final List<Sluice> engines = new ArrayList<>();
 
     /** The clock of this test, at {@link #T0} when the test starts. */

@@ -49,7 +49,7 @@ public abstract class RateLimiterContract {
      * @return the longest span; {@code Long.MAX_VALUE / 4} nanoseconds unless the engine overrides it
      */
     protected Duration longestWindow() {
-        return Duration.ofNanos(Long.MAX_VALUE / 4);
+        return ContractSupport.POLICY_BOUND;
     }
 
     /** Token bucket: capacity, continuous refill, exact retry-after. */
