@@ -81,10 +81,11 @@ final class QueueEvents<T> {
     private final byte[] stream;
     private final byte[] listening;
     private final byte[] meta;
-    /** The hashes of payloads (of jobs not finished) and of job records (with a kept job's payload). */
+    /** The payloads of jobs not finished. */
     private final byte[] payloads;
-
+    /** The job records: a kept finished job's payload is in its record. */
     private final byte[] jobs;
+
     private final byte[] cap;
 
     private final Object lock = new Object();
