@@ -17,19 +17,34 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * The one Lua script ({@code limit.lua}) that makes every rate-limit decision on Redis, and the protocol to
- * call it: the keys and arguments of an {@code acquire}, {@code peek}, {@code release}, {@code refund} or {@code
- * reset}, and the parsing of the reply.
+ * The one Lua script ({@link #FILES}, joined in that order) that makes every rate-limit decision on Redis, and the
+ * protocol to call it: the keys and arguments of an {@code acquire}, {@code peek}, {@code release}, {@code refund}
+ * or {@code reset}, and the parsing of the reply.
  *
  * <p>An acquire decides one or more layers (a chain is several) all or nothing, atomically, with the same
  * numbers the in-memory algorithms give at the same time. Times are nanoseconds since the Unix epoch; the
  * script reads Redis's clock ({@code TIME}) unless given a time, which tests do to run on a virtual clock.
  */
 final class LimitScript {
+    /**
+     * The files of the script, by concern, in the order they are joined into one chunk ({@code limit-call.lua} has
+     * why): each uses the locals of the files before it.
+     */
+    static final List<String> FILES = List.of(
+            "limit-call.lua",
+            "limit-time.lua",
+            "limit-gcra.lua",
+            "limit-fixed.lua",
+            "limit-counter.lua",
+            "limit-log.lua",
+            "limit-leases.lua",
+            "limit-entry.lua");
+
     /** The script's text. */
-    static final String SOURCE = load("limit.lua");
+    static final String SOURCE = FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = sha1(SOURCE);

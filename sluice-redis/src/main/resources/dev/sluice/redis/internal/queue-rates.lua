@@ -1,6 +1,6 @@
 -- Limits and rates: the limits of a group (its own or the defaults) and the rate decisions of queues and groups,
--- made by limit.lua's algorithms (runLimit, which QueueScript puts before the library), each rate decided once
--- per call (callRates); and orderKey, the waiting order's member prefix.
+-- made by the limit script's algorithms (runLimit, which QueueScript puts before the library), each rate decided
+-- once per call (callRates); and orderKey, the waiting order's member prefix.
 -- Keys: B:gl (groups' own limits), B:m (defaults, rate generations), B:rate:q:<n>, B:rate:d:<g>:<n>,
 -- B:rate:o:<g>:<n> (and each with :aux: the limiter state, see queue-state.lua).
 
@@ -39,7 +39,7 @@ local function newGeneration()
   return int(call('HINCRBY', META, 'rgen', 1))
 end
 
--- Asks the limiter algorithm (limit.lua, the same code as the limiters' script) whether one start may go now
+-- Asks the limiter algorithm (limit-*.lua, the same code as the limiters' script) whether one start may go now
 -- under rate (as limitsOf gives it), in the state of scope: 'acquire' takes it, 'peek' only asks. Returns
 -- whether it may, and if not, in how many microseconds (rounded up) it may.
 local function askRate(scope, rate, operation, permits)

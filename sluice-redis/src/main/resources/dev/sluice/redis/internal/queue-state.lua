@@ -32,7 +32,7 @@
 --   B:sg         zset   groups released within the statistics' life (a day), whose statistics are kept: score
 --                       when released
 --   B:rate:q:<n>, B:rate:d:<g>:<n>, B:rate:o:<g>:<n> (and each with :aux)
---                       the limiter state (limit.lua's) of the queue's rate, and of group g under the default or
+--                       the limiter state (limit-*.lua's) of the queue's rate, and of group g under the default or
 --                       its own rate; n is the rate's generation (meta rgq, rgd; B:gl), new when a rate is set that
 --                       cannot carry the old one's state over. Each expires by itself.
 --   B:ev         stream the queue's latest events, for the listeners of every process (see queue-events.lua)
