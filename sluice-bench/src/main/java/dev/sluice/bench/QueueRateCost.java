@@ -21,13 +21,14 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What rates cost Redis per processed job: N waiting jobs processed at concurrency 100, with no rate, with an exact
+ * What rates cost Redis per processed job: N waiting jobs processed at concurrency C, with no rate, with an exact
  * sliding-log queue rate too high to throttle, in 10 groups, and in 10 groups each with such a rate, three rounds
  * of each in turn; Redis CPU is the queue
  * library's calls' own time (INFO commandstats, FCALL or EVALSHA), per job. bench/run-queue-rate-cost.sh runs it
- * with the engine's queue library of two commits side by side.
+ * with the engines of two commits side by side.
  *
- * <p>Arguments: the Redis URL (its data and functions are flushed), N, and a label for the printed lines.
+ * <p>Arguments: the Redis URL (its data and functions are flushed), N, a label for the printed lines, and C
+ * (100 if not given).
  */
 public final class QueueRateCost {
     private QueueRateCost() {}
@@ -36,6 +37,7 @@ public final class QueueRateCost {
         String url = args[0];
         int n = Integer.parseInt(args[1]);
         String label = args[2];
+        int concurrency = args.length > 3 ? Integer.parseInt(args[3]) : 100;
         RedisClient client = RedisClient.create(url);
         RedisCommands<String, String> admin = client.connect().sync();
         admin.flushall();
@@ -74,7 +76,7 @@ public final class QueueRateCost {
                                 done.incrementAndGet();
                                 return Result.done();
                             },
-                            WorkerOptions.concurrency(100))) {
+                            WorkerOptions.concurrency(concurrency))) {
                         while (done.get() < n) {
                             Thread.sleep(20);
                         }

@@ -43,8 +43,18 @@ final class LimitScript {
             "limit-leases.lua",
             "limit-entry.lua");
 
-    /** The script's text. */
-    static final String SOURCE = FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
+    /** The files joined: functions ({@code limitEntry}, {@code limitDecide}, ...), without a call of any. */
+    static final String FUNCTIONS = FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
+
+    /**
+     * The script's text: the first file's functions, the commonest call answered by them before the other files
+     * make theirs (a script's call makes every function it passes anew), then the rest.
+     */
+    static final String SOURCE = load(FILES.get(0))
+            + "\nlocal refused = limitClock(ARGV[2])\nif refused then\n  return refused\nend\n"
+            + "local commonest = limitCommonest(KEYS, ARGV)\nif commonest then\n  return commonest\nend\n"
+            + FILES.stream().skip(1).map(LimitScript::load).collect(Collectors.joining("\n"))
+            + "\nreturn limitOperate(KEYS, ARGV)\n";
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = sha1(SOURCE);

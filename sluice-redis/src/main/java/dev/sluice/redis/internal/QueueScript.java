@@ -28,10 +28,12 @@ final class QueueScript {
             "queue-settings.lua");
 
     /**
-     * The limiter script wrapped as a function, {@code runLimit(KEYS, ARGV)}, then the queue script: queue and
-     * group rates are decided by the very algorithms the limiters use, one copy of each.
+     * The limiter's functions in a block that keeps their locals to themselves, whose algorithms the queue calls
+     * through the table {@code LIMIT} (queue and group rates are decided by the very algorithms the limiters use,
+     * one copy of each), then the queue library.
      */
-    private static final String LIBRARY = "local function runLimit(KEYS, ARGV)\n" + LimitScript.SOURCE + "\nend\n"
+    private static final String LIBRARY = "local LIMIT = {}\ndo\n" + LimitScript.FUNCTIONS
+            + "\nLIMIT.clockAt, LIMIT.view, LIMIT.decide = limitClockAt, limitView, limitDecide\nend\n"
             + FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
 
     /** The library as a script, for {@code EVALSHA}: it defines everything, then runs the call. */

@@ -1,9 +1,8 @@
 -- Fixed window: state key "<window start>|<count>|<window>", windows aligned on the epoch (nowMod). Also the
--- table of builders: each kind but gcra is built when a call first uses it.
+-- table of builders: each kind but gcra is built when a call first uses it (kindNamed).
 -- Keys: the state key only. Cost: one GET, one SET when permits are taken.
 
 -- now mod w, for 0 < w <= 2^52: the offset of now into its epoch-aligned window of length w.
-local nowMods = {}
 local function nowMod(w)
   local cached = nowMods[w]
   if cached then
@@ -47,11 +46,24 @@ local function nowMod(w)
   return result
 end
 
--- The other kinds are built when a call first uses them.
+-- The kinds by name, each built when a call first uses it (kindNamed) and kept while the chunk is: a script's
+-- call builds only the kinds it uses, a library of Redis functions builds each once.
 local builders = {}
+local built = {}
 
 function builders.gcra()
   return gcra
+end
+
+-- The kind of layer named name ('gcra', 'fixed', 'counter', 'log', 'leases'), or nil if there is none.
+local function kindNamed(name)
+  local kind = built[name]
+  if not kind then
+    local build = builders[name]
+    kind = build and build()
+    built[name] = kind
+  end
+  return kind
 end
 
 function builders.fixed()

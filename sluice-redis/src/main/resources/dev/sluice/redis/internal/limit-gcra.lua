@@ -198,14 +198,3 @@ function gcra.refund(view, _, permits)
   view.d, view.tat = d, at(d)
   gcra.save(view)
 end
-
--- The commonest call, one token bucket or GCRA layer, is answered here, before the rest of the file makes
--- the other kinds' functions.
-if ARGV[1] == 'acquire' and ARGV[4] == '1' and ARGV[5] == 'gcra' then
-  local view = gcra.load(KEYS[1], KEYS[2], tonumber(ARGV[6]), ARGV[6])
-  local allowed, remaining, retry, reset = gcra.decide(view, tonumber(ARGV[7]), tonumber(ARGV[3]), true)
-  if allowed == 1 then
-    gcra.save(view)
-  end
-  return { nowSec, nowNs, allowed, remaining, retry, reset, '' }
-end

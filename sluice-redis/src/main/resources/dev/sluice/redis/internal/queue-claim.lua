@@ -106,7 +106,7 @@ end
 -- together, one command for all.
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
-  callRates.of = {}
+  callRates.of, callRates.clock = {}, nil
   for _ = 1, n do
     local job = claimOne(leaseFor, maxStalls, ref)
     if job == nil then

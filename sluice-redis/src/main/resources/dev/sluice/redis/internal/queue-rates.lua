@@ -1,6 +1,7 @@
 -- Limits and rates: the limits of a group (its own or the defaults) and the rate decisions of queues and groups,
--- made by the limit script's algorithms (runLimit, which QueueScript puts before the library), each rate decided
--- once per call (callRates); and orderKey, the waiting order's member prefix.
+-- made by the limit script's algorithms (LIMIT, which QueueScript puts before the library: one layer's decision
+-- costs its load, decide and save, nothing more), each rate decided once per call (callRates); and orderKey, the
+-- waiting order's member prefix.
 -- Keys: B:gl (groups' own limits), B:m (defaults, rate generations), B:rate:q:<n>, B:rate:d:<g>:<n>,
 -- B:rate:o:<g>:<n> (and each with :aux: the limiter state, see queue-state.lua).
 
@@ -39,48 +40,45 @@ local function newGeneration()
   return int(call('HINCRBY', META, 'rgen', 1))
 end
 
--- Asks the limiter algorithm (limit-*.lua, the same code as the limiters' script) whether one start may go now
--- under rate (as limitsOf gives it), in the state of scope: 'acquire' takes it, 'peek' only asks. Returns
--- whether it may, and if not, in how many microseconds (rounded up) it may.
-local function askRate(scope, rate, operation, permits)
-  local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
-  local key = B .. ':rate:' .. scope
-  local seconds = math.floor(now / 1000000)
-  local time = format('%d %d', seconds, (now - seconds * 1000000) * 1000)
-  local reply = runLimit({ key, key .. ':aux' }, { operation, time, permits or '1', '1', kind, span, limit, '' })
-  if reply[3] == 1 then
-    return true, 0, tonumber(reply[4])
-  end
-  return false, math.ceil(tonumber(reply[5]) / 1000)
-end
-
 -- The rates of a claim call (the queue's, each group's), each decided once per call for all of the call's claims:
--- one peek tells how many starts a rate allows now, and they are taken together with one acquire when the call
--- ends. Every claim of a call starts at the same instant, so taking k permits at once is exactly what k takes in
--- turn would be. One table, since the library is near Lua's 200 locals: callRates.of[scope] = { rate, left, taken }.
+-- one peek tells how many starts a rate allows now, and they are taken together, from the state that peek read,
+-- when the call ends. Every claim of a call starts at the same instant, so taking k permits at once is exactly
+-- what k takes in turn would be. One table, since the library is near Lua's 200 locals: callRates.of[scope] =
+-- { view, limit, left, taken }, view the state of the scope's limiter (LIMIT.view) until permits are taken from it;
+-- callRates.clock, the time the limiter algorithms were last set to.
 local callRates = { of = {} }
 
 -- Takes the permits of the starts counted under scope (all scopes if nil) so far.
 function callRates.settle(only)
   for scope, r in pairs(callRates.of) do
     if (only == nil or scope == only) and r.taken > 0 then
-      askRate(scope, r.rate, 'acquire', int(r.taken))
-      r.taken = 0
+      LIMIT.decide(r.view, r.limit, r.taken, true)
+      r.taken, r.view = 0, nil
     end
   end
 end
 
--- Whether rate lets one more start of this call go now in the state of scope; if not, in how many microseconds
--- one may. A start it allows is counted with callRates.took.
+-- Whether rate (as limitsOf gives it) lets one more start of this call go now in the state of scope; if not, in
+-- how many microseconds (rounded up) one may. A start it allows is counted with callRates.took. The limiter
+-- algorithm is limit-*.lua's, the same code as the limiters' script.
 function callRates.allows(scope, rate)
   local r = callRates.of[scope]
   if r == nil or r.left == 0 then
     callRates.settle(scope)
-    local may, wait, remaining = askRate(scope, rate, 'peek')
-    if not may then
-      return false, wait
+    if callRates.clock ~= now then
+      local seconds = math.floor(now / 1000000)
+      LIMIT.clockAt(seconds, (now - seconds * 1000000) * 1000, ARG[2] ~= '')
+      callRates.clock = now
     end
-    callRates.of[scope] = { rate = rate, left = remaining + 1, taken = 0 }
+    local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
+    local key = B .. ':rate:' .. scope
+    local view = LIMIT.view(kind, key, key .. ':aux', span)
+    limit = tonumber(limit)
+    local allowed, remaining, retry = LIMIT.decide(view, limit, 1, false)
+    if allowed == 0 then
+      return false, math.ceil(tonumber(retry) / 1000)
+    end
+    callRates.of[scope] = { view = view, limit = limit, left = remaining + 1, taken = 0 }
   end
   return true, 0
 end
