@@ -24,6 +24,7 @@ final class QueueScript {
             "queue-add.lua",
             "queue-finish.lua",
             "queue-admin.lua",
+            "queue-commands.lua",
             "queue-entry.lua",
             "queue-settings.lua");
 

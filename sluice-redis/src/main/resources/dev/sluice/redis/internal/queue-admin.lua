@@ -1,5 +1,6 @@
 -- Administration: a page of jobs by state (jobs), removing a waiting or delayed job, running a finished job
--- again (retry, retryFailed), and dropping the pending run of a repeatable job; run() calls them.
+-- again (retry, retryFailed), and dropping the pending run of a repeatable job; the commands of
+-- queue-commands.lua call them.
 -- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:g, B:ring, B:rep:p.
 -- Cost: a page is O(offset + limit).
 

@@ -1,6 +1,6 @@
 -- The queue's settings: opening a queue, changing its limits, and restoring its settings after Redis lost them.
--- Joined after the other queue-*.lua files (QueueScript.FILES), whose locals it uses; run() reaches these
--- commands through COMMANDS.
+-- Joined after the other queue-*.lua files (QueueScript.FILES), whose locals it uses; entry() runs these
+-- commands from COMMANDS.
 --
 -- Settings: the codec, and concurrency, maxWaiting, gconc, gmax, rate, grate (fields of B:m), and 'gl:<g>' for
 -- the own limits of group g (names in keys) in B:gl.

@@ -52,7 +52,7 @@
 -- that each file uses the locals of the files before it (the chunk is near Lua's limit of 200 locals): this
 -- one (keys, constants), queue-records.lua, queue-rates.lua, queue-stats.lua, queue-groups.lua, queue-moves.lua,
 -- queue-housekeeping.lua, queue-events.lua, queue-claim.lua, queue-add.lua, queue-finish.lua, queue-admin.lua,
--- queue-entry.lua (run() and entry(): the dispatcher), queue-settings.lua.
+-- queue-commands.lua (the commands, one function each), queue-entry.lua (entry()), queue-settings.lua.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 
 -- set by entry(): a library of Redis functions may use neither Redis's API nor the standard library while it

@@ -1,6 +1,6 @@
 -- Statistics: per scope (the queue or a group) wait and processing times, totals and completions per second,
 -- counted in the call and written once at its end (flushCounts); and the table COMMANDS, with the commands
--- stats, groups, statsAdd and repPop (run() looks them up there).
+-- stats, groups, statsAdd and repPop (entry() runs them from there).
 -- Keys: B:s:<scope> (hash, expires a day after its last change), B:sg (released groups), B:c, B:f (counts of
 -- kept jobs), B:g, B:m; repPop: B:rep:todo.
 -- Cost: groups is O(groups held + groups released within the life).
@@ -189,8 +189,8 @@ local function statsOf(scope)
     tonumber(fields.kf or '0'), latency(fields, 'w'), latency(fields, 'p'), tonumber(fields.add or '0') }
 end
 
--- Commands that run() calls from this table rather than spelling them out: Lua lets a function use at most 60
--- local variables of the functions around it (upvalues), and run() uses nearly all of them.
+-- The commands, one function each, by name: entry() runs the call's (see queue-entry.lua). Defined here, the
+-- first file that adds to it; queue-commands.lua has most of them.
 local COMMANDS = {}
 
 -- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
