@@ -11,30 +11,75 @@ import java.util.Map;
  * (counts per bucket and the largest) and completions per second, per scope as the queue script names them
  * ({@code q} for the queue, {@code u} for the jobs without a group, {@code g<name>} for a group). The queue
  * writes them in one call, every second while there are some and before it reads statistics, so that a job's
- * lifecycle does not pay a dozen statistics commands in Redis. Thread-safe.
+ * lifecycle does not pay a dozen statistics commands in Redis. Recording a job's times costs a few array
+ * increments, not a map entry per figure. Thread-safe.
  */
 final class PendingStats {
-    /** A bucket count, a largest time or a second's completions of one scope. */
-    private record Field(String scope, char kind, long number) {}
+    private static final String QUEUE = "q";
 
-    private Map<Field, Long> pending = new HashMap<>();
+    /** What one scope measured since the last {@link #take}. */
+    private static final class Scope {
+        final Times waits = new Times();
+        final Times processing = new Times();
+        /** The second whose completions {@link #inSecond} counts; earlier seconds' counts are in {@link #seconds}. */
+        long second = Long.MIN_VALUE;
+
+        long inSecond;
+        final Map<Long, Long> seconds = new HashMap<>(4);
+
+        void completed(long at, long amount) {
+            if (at != second) {
+                if (inSecond > 0) {
+                    seconds.merge(second, inSecond, Long::sum);
+                }
+                Long before = seconds.remove(at);
+                second = at;
+                inSecond = before == null ? 0 : before;
+            }
+            inSecond += amount;
+        }
+    }
+
+    /** Counts per {@link Histogram#bucket} (rows of 32, made when first used) and the largest time; -1: none. */
+    private static final class Times {
+        final long[][] rows = new long[64][];
+        long max = -1;
+
+        void add(int bucket, long amount) {
+            long[] row = rows[bucket >>> 5];
+            if (row == null) {
+                row = rows[bucket >>> 5] = new long[32];
+            }
+            row[bucket & 31] += amount;
+        }
+    }
+
+    private Map<String, Scope> scopes = new HashMap<>();
+
+    private Scope scope(String name) {
+        Scope scope = scopes.get(name);
+        if (scope == null) {
+            scope = new Scope();
+            scopes.put(name, scope);
+        }
+        return scope;
+    }
 
     /** Records a wait ({@code kind} 'w') or processing ('p') time of a job of group scope {@code scope}. */
     synchronized void time(String scope, char kind, long nanos) {
         long value = Math.max(0, nanos);
         int bucket = Histogram.bucket(value);
-        char maxKind = kind == 'w' ? 'W' : 'P';
-        for (String s : new String[] {"q", scope}) {
-            pending.merge(new Field(s, kind, bucket), 1L, Long::sum);
-            pending.merge(new Field(s, maxKind, 0), value, Math::max);
+        for (Scope s : new Scope[] {scope(QUEUE), scope(scope)}) {
+            Times times = kind == 'w' ? s.waits : s.processing;
+            times.add(bucket, 1);
+            times.max = Math.max(times.max, value);
         }
     }
 
     /** Records a completion of a job of group scope {@code scope} in epoch second {@code second}. */
     synchronized void completed(String scope, long second) {
-        for (String s : new String[] {"q", scope}) {
-            pending.merge(new Field(s, 's', second), 1L, Long::sum);
-        }
+        scope(QUEUE).completed(second, 1);
+        scope(scope).completed(second, 1);
     }
 
     /**
@@ -43,28 +88,59 @@ final class PendingStats {
      * the bucket or second, and the amount; empty if nothing is pending.
      */
     synchronized List<String> take() {
-        if (pending.isEmpty()) {
+        if (scopes.isEmpty()) {
             return List.of();
         }
-        List<String> args = new ArrayList<>(4 * pending.size());
-        for (Map.Entry<Field, Long> e : pending.entrySet()) {
-            Field f = e.getKey();
-            args.add(f.scope());
-            args.add(String.valueOf(f.kind()));
-            args.add(Long.toString(f.number()));
-            args.add(Long.toString(e.getValue()));
+        List<String> args = new ArrayList<>();
+        for (Map.Entry<String, Scope> e : scopes.entrySet()) {
+            String name = e.getKey();
+            Scope s = e.getValue();
+            times(args, name, 'w', s.waits);
+            times(args, name, 'p', s.processing);
+            s.completed(Long.MIN_VALUE, 0);
+            for (Map.Entry<Long, Long> second : s.seconds.entrySet()) {
+                add(args, name, 's', second.getKey(), second.getValue());
+            }
         }
-        pending = new HashMap<>();
+        scopes = new HashMap<>();
         return args;
+    }
+
+    private static void times(List<String> args, String scope, char kind, Times times) {
+        for (int octave = 0; octave < times.rows.length; octave++) {
+            long[] row = times.rows[octave];
+            for (int sub = 0; row != null && sub < row.length; sub++) {
+                if (row[sub] > 0) {
+                    add(args, scope, kind, octave * 32L + sub, row[sub]);
+                }
+            }
+        }
+        if (times.max >= 0) {
+            add(args, scope, Character.toUpperCase(kind), 0, times.max);
+        }
+    }
+
+    private static void add(List<String> args, String scope, char kind, long number, long amount) {
+        args.add(scope);
+        args.add(String.valueOf(kind));
+        args.add(Long.toString(number));
+        args.add(Long.toString(amount));
     }
 
     /** Puts back what {@link #take} took, after a write that failed. */
     synchronized void putBack(List<String> taken) {
         for (int i = 0; i < taken.size(); i += 4) {
+            Scope s = scope(taken.get(i));
             char kind = taken.get(i + 1).charAt(0);
-            Field f = new Field(taken.get(i), kind, Long.parseLong(taken.get(i + 2)));
+            long number = Long.parseLong(taken.get(i + 2));
             long amount = Long.parseLong(taken.get(i + 3));
-            pending.merge(f, amount, kind == 'W' || kind == 'P' ? Math::max : Long::sum);
+            switch (kind) {
+                case 'w' -> s.waits.add((int) number, amount);
+                case 'p' -> s.processing.add((int) number, amount);
+                case 'W' -> s.waits.max = Math.max(s.waits.max, amount);
+                case 'P' -> s.processing.max = Math.max(s.processing.max, amount);
+                default -> s.completed(number, amount);
+            }
         }
     }
 }
