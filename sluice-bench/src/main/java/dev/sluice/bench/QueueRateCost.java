@@ -84,19 +84,22 @@ public final class QueueRateCost {
                     long took = System.nanoTime() - t0;
                     String stats = admin.info("commandstats");
                     double usec = 0;
+                    double calls = 0;
                     for (String line : stats.split("\r?\n")) {
                         if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")) {
                             for (String part :
                                     line.substring(line.indexOf(':') + 1).split(",")) {
                                 if (part.startsWith("usec=")) {
                                     usec += Double.parseDouble(part.substring(5));
+                                } else if (part.startsWith("calls=")) {
+                                    calls += Double.parseDouble(part.substring(6));
                                 }
                             }
                         }
                     }
                     System.out.printf(
-                            "%s round %d %s: %.1f us Redis per job, %.0f jobs/s%n",
-                            label, round, variant, usec / n, n / (took / 1e9));
+                            "%s round %d %s: %.1f us Redis per job, %.0f jobs/s, %.2f calls per job%n",
+                            label, round, variant, usec / n, n / (took / 1e9), calls / n);
                 }
             }
         }
