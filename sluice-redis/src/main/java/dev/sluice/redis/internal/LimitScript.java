@@ -30,8 +30,8 @@ import java.util.stream.Collectors;
  */
 final class LimitScript {
     /**
-     * The files of the script, by concern, in the order they are joined into one chunk ({@code limit-call.lua} has
-     * why): each uses the locals of the files before it.
+     * The files of the limiter's functions, by concern, in the order they are joined into one chunk ({@code
+     * limit-call.lua} has why): each uses the locals of the files before it. The queue library holds them too.
      */
     static final List<String> FILES = List.of(
             "limit-call.lua",
@@ -40,21 +40,24 @@ final class LimitScript {
             "limit-fixed.lua",
             "limit-counter.lua",
             "limit-log.lua",
-            "limit-leases.lua",
-            "limit-entry.lua");
+            "limit-leases.lua");
 
-    /** The files joined: functions ({@code limitEntry}, {@code limitDecide}, ...), without a call of any. */
-    static final String FUNCTIONS = FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
+    /** The script's own start, which answers the commonest call before any function is made. */
+    static final String START = "limit-script.lua";
 
-    /**
-     * The script's text: the first file's functions, the commonest call answered by them before the other files
-     * make theirs (a script's call makes every function it passes anew), then the rest.
-     */
-    static final String SOURCE = load(FILES.get(0))
-            + "\nlocal refused = limitClock(ARGV[2])\nif refused then\n  return refused\nend\n"
-            + "local commonest = limitCommonest(KEYS, ARGV)\nif commonest then\n  return commonest\nend\n"
-            + FILES.stream().skip(1).map(LimitScript::load).collect(Collectors.joining("\n"))
-            + "\nreturn limitOperate(KEYS, ARGV)\n";
+    /** The script's own end: the operations of its protocol, by the functions. */
+    static final String END = "limit-entry.lua";
+
+    /** The queue library's way in to the functions ({@code limitView}, {@code limitDecide}). */
+    static final String QUEUE_WAY = "limit-decide.lua";
+
+    /** The functions, joined, and the queue library's way in to them: no call of any. */
+    static final String FUNCTIONS =
+            FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n")) + "\n" + load(QUEUE_WAY);
+
+    /** The script's text: its start, the functions, its end. */
+    static final String SOURCE = load(START) + "\n"
+            + FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n")) + "\n" + load(END);
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = sha1(SOURCE);
