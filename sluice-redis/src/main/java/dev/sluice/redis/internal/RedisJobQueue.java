@@ -3,7 +3,6 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.MetricsSet;
-import dev.sluice.internal.queue.Outcomes;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.LimitPolicy;
@@ -32,7 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -76,7 +74,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     /** The adds of this process's producers, in the order they were called. */
     private final RedisAdds<T> adds;
 
-    private final QueueEvents<T> events;
+    final QueueEvents<T> events;
     /** Waits in Redis for work while this process's workers have none. */
     final WorkWatcher watcher;
     /** Waits in Redis for room while this process's producers wait for it. */
@@ -84,14 +82,15 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
     private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, List<CompletableFuture<Job<T>>>> outcomes = new ConcurrentHashMap<>();
+    /** Whoever in this process waits for a job's outcome or for the queue to be idle. */
+    private final RedisOutcomes<T> outcomes;
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
     /** Signalled when a call of this process may have made work or room: waiting workers and producers look again. */
     private final Object changed = new Object();
 
     private long changes;
-    private volatile boolean closed;
+    volatile boolean closed;
 
     private RedisJobQueue(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
         this.engine = engine;
@@ -108,6 +107,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.watcher = new WorkWatcher(this, "mk", "work");
         this.roomWatcher = new WorkWatcher(this, "rm", "room");
         this.adds = new RedisAdds<>(this);
+        this.outcomes = new RedisOutcomes<>(this);
     }
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
@@ -469,7 +469,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
      * endings does, so that the events a call builds are always the last it made).
      */
     boolean hearsEndings() {
-        return !listeners.isEmpty() || !outcomes.isEmpty() || events.held();
+        return !listeners.isEmpty() || outcomes.anyAwaited() || events.held();
     }
 
     /** Tells every listener how many of the events {@code from} to {@code through} it missed. */
@@ -492,41 +492,22 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
     void finished(Job<T> job) {
-        List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());
-        if (waiting != null) {
-            Outcomes.completeLater(name, waiting, job, null);
-        }
+        outcomes.finished(job);
     }
 
     /** A job of this queue was taken out before it finished, by a call of any process: whoever waits for it is told. */
     void removedBeforeFinishing(String id) {
-        List<CompletableFuture<Job<T>>> waiting = outcomes.remove(id);
-        if (waiting != null) {
-            Outcomes.completeLater(name, waiting, null, Outcomes.removedBeforeFinished(name, id));
-        }
-        signal();
+        outcomes.removedBeforeFinishing(id);
     }
 
     /** Events were missed: whoever waits for a job's outcome, or for the queue to be idle, looks again. */
     void eventsMissed() {
-        signal();
-        for (String id : List.copyOf(outcomes.keySet())) {
-            try {
-                Optional<Job<T>> job = job(id);
-                if (job.isEmpty() && !finishing.contains(id)) {
-                    removedBeforeFinishing(id);
-                } else if (job.isPresent() && isFinished(job.get())) {
-                    finished(job.get());
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("{}: after missed events, job '{}' could not be looked at again", this, id, e);
-            }
-        }
+        outcomes.eventsMissed();
     }
 
     /** Whether someone in this process waits for job {@code id}'s outcome. */
     boolean awaits(String id) {
-        return id != null && outcomes.containsKey(id);
+        return outcomes.awaits(id);
     }
 
     boolean hasListeners() {
@@ -606,114 +587,14 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public CompletableFuture<Job<T>> whenFinished(String id) {
         checkOpen();
         QueueChecks.checkJobId(id);
-        Optional<Job<T>> before = job(id);
-        if (before.isPresent() && isFinished(before.get())) {
-            return CompletableFuture.completedFuture(before.get());
-        }
-        if (before.isEmpty() && !finishing.contains(id)) {
-            return CompletableFuture.failedFuture(new JobNotFoundException(name, id));
-        }
-        CompletableFuture<Job<T>> future = new CompletableFuture<>();
-        // heard from the events of every process: held before the job is looked at again, so that no ending
-        // after that is missed
-        events.hold(false);
-        outcomes.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>()).add(future);
-        future.whenComplete((job, failure) -> {
-            forgetOutcome(id, future);
-            events.release();
-        });
-        Optional<Job<T>> now;
-        try {
-            now = job(id);
-        } catch (RuntimeException e) {
-            future.completeExceptionally(e);
-            throw e;
-        }
-        if (now.isEmpty()) {
-            if (finishing.contains(id)) {
-                Thread.ofVirtual().name("sluice-" + name + "-outcome").start(() -> awaitFinishing(id, future));
-                return future;
-            }
-            if (!future.isDone()) {
-                future.completeExceptionally(new JobNotFoundException(name, id));
-            }
-            return future;
-        }
-        if (isFinished(now.get())) {
-            future.complete(now.get());
-        }
-        return future;
-    }
-
-    private static boolean isFinished(Job<?> job) {
-        return job.state() == JobState.COMPLETED || job.state() == JobState.FAILED;
-    }
-
-    /**
-     * A job gone while a worker of this process records its end (kept by none): that worker completes the
-     * future; if it did not (its lease was lost), the job is reported missing once the worker is done.
-     */
-    private void awaitFinishing(String id, CompletableFuture<Job<T>> future) {
-        try {
-            while (!future.isDone() && finishing.contains(id) && !closed) {
-                awaitChangeAfter(changes(), POLL_MILLIS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!future.isDone()) {
-            future.completeExceptionally(closed ? Limits.closed(this) : Outcomes.removedBeforeFinished(name, id));
-        }
-    }
-
-    private void forgetOutcome(String id, CompletableFuture<Job<T>> future) {
-        outcomes.computeIfPresent(id, (k, list) -> {
-            list.remove(future);
-            return list.isEmpty() ? null : list;
-        });
+        return outcomes.whenFinished(id);
     }
 
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         checkOpen();
         QueueChecks.checkAwaitIdle(timeout);
-        if (isIdle()) {
-            return true;
-        }
-        if (timeout.isZero()) {
-            return false;
-        }
-        boolean[] timedOut = {false};
-        long nanos = timeout.compareTo(Duration.ofNanos(SluiceClock.MAX_NANOS)) > 0
-                ? SluiceClock.MAX_NANOS
-                : timeout.toNanos();
-        // every way the queue becomes idle, in any process, is an event (drained, removed): the reader signals
-        events.hold(false);
-        SluiceClock.Timer timer = clock().schedule(nanos, () -> {
-            timedOut[0] = true;
-            signal();
-        });
-        try {
-            while (true) {
-                long seen = changes();
-                checkOpen();
-                if (isIdle()) {
-                    return true;
-                }
-                if (timedOut[0]) {
-                    return false;
-                }
-                awaitChangeAfter(seen, Long.MAX_VALUE);
-            }
-        } finally {
-            timer.cancel();
-            events.release();
-        }
-    }
-
-    private boolean isIdle() {
-        JobCounts c = counts();
-        return c.waiting() + c.delayed() + c.active() == 0;
+        return outcomes.awaitIdle(timeout);
     }
 
     @Override
@@ -1049,9 +930,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         for (RedisWorker<T> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));
         }
-        for (List<CompletableFuture<Job<T>>> waiting : List.copyOf(outcomes.values())) {
-            Outcomes.completeLater(name, waiting, null, Limits.closed(this));
-        }
+        outcomes.closed();
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
 
