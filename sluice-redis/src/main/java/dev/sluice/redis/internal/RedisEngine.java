@@ -183,7 +183,7 @@ public final class RedisEngine implements Sluice {
             // a worker that does not close in time keeps its jobs' leases, which run out: nothing is lost
         }
         for (RedisJobQueue<?> queue : queues.values()) {
-            queue.writeStatsQuietly();
+            queue.stats.writeStatsQuietly();
             queue.closeEvents();
         }
         queues.clear();

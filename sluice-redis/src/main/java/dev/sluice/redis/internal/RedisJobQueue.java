@@ -33,12 +33,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -622,102 +620,28 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return page;
     }
 
-    /** The times and completions this process's workers measured, until they are written to Redis. */
-    final PendingStats pendingStats = new PendingStats();
     /** This process's metrics of the queue, told by its adds and its workers. */
     final MetricsSet metrics;
-
-    private final AtomicBoolean statsWriteScheduled = new AtomicBoolean();
-
-    /** After a worker recorded statistics: writes them within a second. */
-    void statsRecorded() {
-        if (statsWriteScheduled.compareAndSet(false, true)) {
-            clock().schedule(STATS_WRITE_NANOS, () -> {
-                statsWriteScheduled.set(false);
-                writeStatsQuietly();
-            });
-        }
-    }
-
-    private static final long STATS_WRITE_NANOS = 1_000_000_000L;
-
-    /** Writes the pending statistics to Redis; what cannot be written is kept for the next write. */
-    void writeStats() {
-        List<String> taken = pendingStats.take();
-        if (taken.isEmpty()) {
-            return;
-        }
-        try {
-            call(false, "statsAdd", taken.toArray(String[]::new));
-        } catch (RuntimeException e) {
-            pendingStats.putBack(taken);
-            throw e;
-        }
-    }
-
-    /** {@link #writeStats}, logging a failure; the statistics are kept for the next write. */
-    void writeStatsQuietly() {
-        try {
-            writeStats();
-        } catch (RuntimeException e) {
-            LOG.debug("writing the statistics of {} failed; they are kept for the next write", this, e);
-            statsRecorded();
-        }
-    }
+    /** The statistics: what this process's workers measured, and the queue's as Redis holds them. */
+    final RedisStats stats = new RedisStats(this);
 
     @Override
     public QueueStats stats() {
         checkOpen();
-        writeStats();
-        return stats(Replies.list(call(false, "stats", "")));
+        return stats.stats();
     }
 
     @Override
     public QueueStats stats(String group) {
         checkOpen();
         QueueChecks.checkLookedUpGroup(group);
-        writeStats();
-        return stats(Replies.list(call(false, "stats", group == null ? "=" : "=" + group)));
+        return stats.stats(group);
     }
 
     @Override
     public List<String> groups() {
         checkOpen();
-        TreeSet<String> names = new TreeSet<>();
-        for (Object group : Replies.list(call(false, "groups"))) {
-            String inKeys = Replies.text(group);
-            if (inKeys.startsWith("g")) { // "u" is the ungrouped jobs
-                names.add(inKeys.substring(1));
-            }
-        }
-        return List.copyOf(names);
-    }
-
-    private static QueueStats stats(List<Object> r) {
-        JobCounts counts = new JobCounts(
-                Replies.number(r.get(0)),
-                Replies.number(r.get(1)),
-                Replies.number(r.get(2)),
-                Replies.number(r.get(6)),
-                Replies.number(r.get(7)));
-        return new QueueStats(
-                counts,
-                Replies.number(r.get(10)),
-                Replies.number(r.get(3)),
-                Replies.number(r.get(4)),
-                Replies.number(r.get(5)) / 60.0,
-                latency(r.get(8)),
-                latency(r.get(9)));
-    }
-
-    private static QueueStats.Latency latency(Object reply) {
-        List<Object> l = Replies.list(reply);
-        return new QueueStats.Latency(
-                Replies.number(l.get(0)),
-                Duration.ofNanos(Replies.number(l.get(1))),
-                Duration.ofNanos(Replies.number(l.get(2))),
-                Duration.ofNanos(Replies.number(l.get(3))),
-                Duration.ofNanos(Replies.number(l.get(4))));
+        return stats.groups();
     }
 
     // ---------------------------------------------------------------- managing

@@ -346,7 +346,7 @@ final class RedisWorker<T> implements Worker<T> {
             this.scope = job.group() == null ? "u" : "g" + job.group();
             if (SnapshotField.READY_AT.in(r)) {
                 waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
-                queue.pendingStats.time(scope, 'w', waitedNanos);
+                queue.stats.pending.time(scope, 'w', waitedNanos);
             } else {
                 waitedNanos = -1;
             }
@@ -936,9 +936,9 @@ final class RedisWorker<T> implements Worker<T> {
                         measured = true;
                         long processingNanos = (now - r.job.startedMicros) * 1000;
                         String happened = Replies.text(reply.get(at + 2));
-                        queue.pendingStats.time(r.job.scope, 'p', processingNanos);
+                        queue.stats.pending.time(r.job.scope, 'p', processingNanos);
                         if (happened.equals("completed")) {
-                            queue.pendingStats.completed(r.job.scope, Math.floorDiv(now, 1_000_000));
+                            queue.stats.pending.completed(r.job.scope, Math.floorDiv(now, 1_000_000));
                         }
                         measure(r, happened, Duration.ofNanos(processingNanos));
                     }
@@ -962,7 +962,7 @@ final class RedisWorker<T> implements Worker<T> {
                 r.answer = new Ended(owned[i], next);
             }
             if (measured) {
-                queue.statsRecorded();
+                queue.stats.statsRecorded();
             }
         }
     }
