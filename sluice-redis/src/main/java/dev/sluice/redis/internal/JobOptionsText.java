@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -45,18 +46,26 @@ final class JobOptionsText {
         return out.toString();
     }
 
-    /** The text decoded last and its options: jobs added alike (no id of their own) share one text. */
-    private record Decoded(String text, JobOptions options) {}
+    /**
+     * Texts decoded lately and their options, at most {@link #MOST_DECODED} (then forgotten all at once): jobs added
+     * alike share one text, one per group they are in. A text with a job id of its own is one job's: not kept.
+     */
+    private final Map<String, JobOptions> decoded = new ConcurrentHashMap<>();
 
-    private volatile Decoded lastDecoded;
+    private static final int MOST_DECODED = 256;
 
     JobOptions decode(String text) {
-        Decoded last = lastDecoded;
-        if (last != null && last.text().equals(text)) {
-            return last.options();
+        JobOptions options = decoded.get(text);
+        if (options != null) {
+            return options;
         }
-        JobOptions options = decodeAnew(text);
-        lastDecoded = new Decoded(text, options);
+        options = decodeAnew(text);
+        if (text.startsWith("-")) {
+            if (decoded.size() >= MOST_DECODED) {
+                decoded.clear();
+            }
+            decoded.put(text, options);
+        }
         return options;
     }
 
