@@ -3,8 +3,9 @@ package dev.sluice.internal.queue;
 import dev.sluice.queue.Codec;
 
 /**
- * The payload a processor sees: decoded by the queue's codec when the processor first asks for it. A payload the
- * codec cannot decode fails its own job for good ({@link Undecodable}), and nothing else.
+ * The payload a processor sees: decoded by the queue's codec when the processor (or whoever else needs it) first
+ * asks for it, once, whichever thread asks. A payload the codec cannot decode fails its own job for good ({@link
+ * Undecodable}), and nothing else.
  */
 public final class LazyPayload<T> {
     private final String jobId;
@@ -25,7 +26,7 @@ public final class LazyPayload<T> {
      *
      * @throws Undecodable if the codec cannot decode it
      */
-    public T get() {
+    public synchronized T get() {
         if (!decoded) {
             try {
                 payload = codec.decode(bytes);

@@ -316,13 +316,20 @@ final class RedisWorker<T> implements Worker<T> {
 
     // ---------------------------------------------------------------- jobs
 
-    /** A job claimed by a slot: its id, the token that owns it, its attempt number and its snapshot. */
+    /**
+     * A job claimed by a slot: its id, the token that owns it, its attempt number and its snapshot. The payload is
+     * decoded once, when first needed (by the processor, or for a listener), never on the call's lane.
+     */
     private final class Claimed {
         final String id;
         final long token;
         final int attempt;
+        /** The snapshot without its payload (null), for the options and group. */
         final Job<T> job;
-        final byte[] payload;
+
+        final LazyPayload<T> payload;
+        private final Object reply;
+        private Job<T> withPayload;
         /** When the attempt started, epoch microseconds on Redis's clock (or the test clock). */
         final long startedMicros;
         /** The group's scope in the script's statistics: {@code u} without a group, else {@code g<group>}. */
@@ -339,8 +346,9 @@ final class RedisWorker<T> implements Worker<T> {
             List<Object> r = Replies.list(reply);
             this.id = Replies.text(SnapshotField.ID.of(r));
             this.token = Replies.number(SnapshotField.TOKEN.of(r));
-            this.payload = Replies.bytes(SnapshotField.PAYLOAD.of(r));
-            this.job = queue.snapshot(reply, null, false);
+            this.payload = new LazyPayload<>(id, Replies.bytes(SnapshotField.PAYLOAD.of(r)), queue.codec());
+            this.reply = reply;
+            this.job = queue.snapshot(reply, null, true);
             this.attempt = job.attemptsMade() + 1;
             this.startedMicros = Replies.number(SnapshotField.STARTED_AT.of(r));
             this.scope = job.group() == null ? "u" : "g" + job.group();
@@ -350,6 +358,20 @@ final class RedisWorker<T> implements Worker<T> {
             } else {
                 waitedNanos = -1;
             }
+        }
+
+        /** The snapshot with its payload, as listeners hear it; null for a payload the codec cannot decode. */
+        synchronized Job<T> withPayload() {
+            if (withPayload == null) {
+                T decoded;
+                try {
+                    decoded = payload.get();
+                } catch (LazyPayload.Undecodable e) {
+                    decoded = null;
+                }
+                withPayload = queue.snapshot(reply, decoded, true);
+            }
+            return withPayload;
         }
     }
 
@@ -609,7 +631,7 @@ final class RedisWorker<T> implements Worker<T> {
             if (timeout != null) {
                 job.timeout = clock().schedule(timeout.toNanos(), () -> timedOut(job, timeout));
             }
-            events.add(l -> l.onActive(job.job));
+            events.add(l -> l.onActive(job.withPayload()));
             queue.signal();
             return job;
         }
@@ -997,21 +1019,19 @@ final class RedisWorker<T> implements Worker<T> {
     /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
     private final class Context implements JobContext<T> {
         private final Claimed claimed;
-        private final LazyPayload<T> payload;
 
         Context(Claimed claimed) {
             this.claimed = claimed;
-            this.payload = new LazyPayload<>(claimed.id, claimed.payload, queue.codec());
         }
 
         @Override
         public Job<T> job() {
-            return queue.job(claimed.id).orElse(claimed.job);
+            return queue.job(claimed.id).orElseGet(claimed::withPayload);
         }
 
         @Override
         public T payload() {
-            return payload.get();
+            return claimed.payload.get();
         }
 
         @Override
