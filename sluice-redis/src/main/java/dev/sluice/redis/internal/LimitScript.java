@@ -20,9 +20,9 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The one Lua script ({@link #FILES}, joined in that order) that makes every rate-limit decision on Redis, and the
- * protocol to call it: the keys and arguments of an {@code acquire}, {@code peek}, {@code release}, {@code refund}
- * or {@code reset}, and the parsing of the reply.
+ * The one Lua script ({@link #START}, {@link #FILES} and {@link #END}, joined in that order) that makes every
+ * rate-limit decision on Redis, and the protocol to call it: the keys and arguments of an {@code acquire}, {@code
+ * peek}, {@code release}, {@code refund} or {@code reset}, and the parsing of the reply.
  *
  * <p>An acquire decides one or more layers (a chain is several) all or nothing, atomically, with the same
  * numbers the in-memory algorithms give at the same time. Times are nanoseconds since the Unix epoch; the
@@ -51,13 +51,15 @@ final class LimitScript {
     /** The queue library's way in to the functions ({@code limitView}, {@code limitDecide}). */
     static final String QUEUE_WAY = "limit-decide.lua";
 
+    /** The files joined: the algorithms, with no way in. */
+    private static final String ALGORITHMS =
+            FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n"));
+
     /** The functions, joined, and the queue library's way in to them: no call of any. */
-    static final String FUNCTIONS =
-            FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n")) + "\n" + load(QUEUE_WAY);
+    static final String FUNCTIONS = ALGORITHMS + "\n" + load(QUEUE_WAY);
 
     /** The script's text: its start, the functions, its end. */
-    static final String SOURCE = load(START) + "\n"
-            + FILES.stream().map(LimitScript::load).collect(Collectors.joining("\n")) + "\n" + load(END);
+    static final String SOURCE = load(START) + "\n" + ALGORITHMS + "\n" + load(END);
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = sha1(SOURCE);
