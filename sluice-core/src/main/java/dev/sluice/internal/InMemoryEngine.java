@@ -91,7 +91,8 @@ public final class InMemoryEngine implements Sluice {
 
     /**
      * Refuses every further use of the engine, its limiters and its queues, then waits for every queue's
-     * workers to close; a second call does nothing.
+     * workers to close and for its listeners to hear what happened before (10 s at most); a second call does
+     * nothing.
      */
     @Override
     public void close() {
@@ -102,9 +103,11 @@ public final class InMemoryEngine implements Sluice {
         limiters.close();
         listeners.clear();
         List<CompletableFuture<Void>> closing = new ArrayList<>();
-        queues.values().forEach(queue -> closing.add(queue.closeWorkers()));
+        List<InMemoryQueue<?>> closed = new ArrayList<>(queues.values());
+        closed.forEach(queue -> closing.add(queue.closeWorkers()));
         queues.clear();
         closing.forEach(CompletableFuture::join);
+        closed.forEach(InMemoryQueue::awaitListenersOnClose);
     }
 
     private void checkOpen() {

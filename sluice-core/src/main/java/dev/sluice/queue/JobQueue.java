@@ -436,12 +436,35 @@ public interface JobQueue<T> {
     void addListener(QueueListener<T> listener);
 
     /**
-     * Removes a listener added before.
+     * Removes a listener added before. Once this returns it is told no further event, even of changes made before
+     * that it had not heard yet (one it is being told at that moment may still be running).
      *
      * @param listener the listener, compared by identity
      * @return whether it was there
      */
     boolean removeListener(QueueListener<T> listener);
+
+    /**
+     * Blocks until this process's listeners have been told the events of every change this process made to the
+     * queue before the call (on an engine shared by processes, and the other processes' events that came before
+     * them), or until {@code timeout} has passed. Listeners are told on a thread of the queue's own after a change
+     * is made, not by the call that made it, so a test that checks what a listener heard calls this first:
+     *
+     * <pre>{@code
+     * queue.add("welcome", mail);
+     * queue.awaitListeners(Duration.ofSeconds(5));
+     * assertThat(heard).contains("welcome");
+     * }</pre>
+     *
+     * @param timeout the longest wait, in real time (telling is work of this process's threads, not of the
+     *     engine's clock); zero only looks
+     * @return {@code true} if they have been told, {@code false} if the time ran out first
+     * @throws IllegalArgumentException if {@code timeout} is null or negative
+     * @throws IllegalStateException if the engine is closed, or if a listener of this queue calls it (it would wait
+     *     for itself)
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    boolean awaitListeners(Duration timeout) throws InterruptedException;
 
     /**
      * Adds metrics that count and time the changes this process makes, from now on (see {@link QueueMetrics}). On an

@@ -4,15 +4,16 @@ import java.time.Duration;
 
 /**
  * Hears what happens to a queue's jobs. Every method has a do-nothing default; {@link #none()} does nothing.
- * Events are delivered after the change is made, outside the queue's locks, one at a time and in the order
- * the changes happened (a job's {@code onAdded} comes before its {@code onActive}), on the thread that made
- * the change or on another thread that is delivering events at that moment. Keep listeners quick; what a
+ * Events are told after the change is made, on a thread of the queue's own (one per queue, never the thread that
+ * made the change, which does not wait for them), one at a time and in the order the changes happened (a job's
+ * {@code onAdded} comes before its {@code onActive}). {@link JobQueue#awaitListeners} waits until the events of the
+ * changes made so far have been told, for tests and for shutdowns; an engine's close waits for them too (10 s at
+ * most). A listener that blocks holds up the queue's other listeners, not its jobs: keep listeners quick. What a
  * listener throws is caught and logged (SLF4J, at WARN); it changes nothing in the queue.
  *
  * <p>On an engine shared by processes (Redis), a listener hears the changes every process makes, in the one
- * order they happened; a call of this process returns once its own events were told. Those of other processes
- * are told on a thread that reads them; their job snapshot is the job as it was at the change, with the payload
- * as the engine holds it when the event is read ({@code null} if the job is gone by then).
+ * order they happened. Its job snapshot is the job as it was at the change; for another process's change, with
+ * the payload as the engine holds it when the event is read ({@code null} if the job is gone by then).
  *
  * @param <T> the payload type
  */

@@ -193,7 +193,7 @@ final class QueueDemo {
             }
             long drainedAt = clock.nanos();
             Worker.CloseReport closed = worker.close(CLOSE_DEADLINE);
-            awaitListeners(clock, queue);
+            awaitListeners(queue);
             progress.row(Duration.ofNanos(clock.nanos() - started), unfinished(queue) == 0 ? "drained" : "stopped");
 
             printTable();
@@ -286,22 +286,9 @@ final class QueueDemo {
         return counts.waiting() + counts.delayed() + counts.active();
     }
 
-    /**
-     * Listeners hear of a change after the engine made it, so the engine's totals can be a moment ahead of
-     * ours: wait (a little) until every completion and failure the engine counted has been heard.
-     */
-    private void awaitListeners(SluiceClock clock, JobQueue<String> queue) throws InterruptedException {
-        long deadline = clock.nanos() + SECOND.toNanos();
-        while (clock.nanos() < deadline) {
-            QueueStats stats = queue.stats();
-            long done = tallies.values().stream().mapToLong(t -> t.done.sum()).sum();
-            long failed =
-                    tallies.values().stream().mapToLong(t -> t.failed.sum()).sum();
-            if (done >= stats.completed() && failed >= stats.failed()) {
-                return;
-            }
-            clock.sleep(10_000_000L);
-        }
+    /** Waits until the tracker has heard every change the worker made (its listener runs on a thread of its own). */
+    private static void awaitListeners(JobQueue<String> queue) throws InterruptedException {
+        queue.awaitListeners(SECOND);
     }
 
     /**

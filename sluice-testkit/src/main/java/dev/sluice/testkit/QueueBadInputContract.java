@@ -53,6 +53,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     private void assertNothingAdded(JobQueue<?> queue, Events events) {
         assertThat(queue.counts().total()).isZero();
+        told(queue);
         assertThat(events.log).isEmpty();
     }
 
@@ -371,6 +372,8 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> queue.addBulkAsync(null), "jobs", "null");
         assertRejected(() -> queue.whenFinished(null), "job id", "null");
         assertRejected(() -> queue.awaitIdle(null), "timeout", "null");
+        assertRejected(() -> queue.awaitListeners(null), "timeout", "null");
+        assertRejected(() -> queue.awaitListeners(Duration.ofSeconds(-1)), "timeout", "zero or positive", "-1 s");
         assertRejected(() -> queue.job(null), "job id", "null");
         assertRejected(() -> queue.remove(null), "job id", "null");
         assertRejected(() -> queue.retry(null), "job id", "null");

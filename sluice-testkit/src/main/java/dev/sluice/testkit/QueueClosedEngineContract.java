@@ -119,6 +119,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("groupLimits(String)", () -> queue.groupLimits("g"));
         uses.put("addListener(QueueListener)", () -> queue.addListener(new Events()));
         uses.put("removeListener(QueueListener)", () -> queue.removeListener(listener));
+        uses.put("awaitListeners(Duration)", () -> queue.awaitListeners(Duration.ZERO));
         uses.put("addMetrics(QueueMetrics)", () -> queue.addMetrics(new QueueMetrics() {}));
         uses.put("removeMetrics(QueueMetrics)", () -> queue.removeMetrics(new QueueMetrics() {}));
         uses.put("stats()", queue::stats);

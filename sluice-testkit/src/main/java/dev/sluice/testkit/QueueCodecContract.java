@@ -81,6 +81,7 @@ public abstract class QueueCodecContract extends QueueContractSupport {
         Added<String> added = queue.add("n", "bad-1", withId("b"));
 
         assertThat(added.job().payload()).isEqualTo("bad-1");
+        told(queue);
         assertThat(events.log).containsExactly("added b");
         assertThat(events.snapshotOf("added b").payload()).isEqualTo("bad-1");
         Job<String> read = job(queue, "b");
@@ -113,6 +114,7 @@ public abstract class QueueCodecContract extends QueueContractSupport {
         assertDecodeFailure(job(queue, "b"));
         assertThat(ids(queue.jobs(JobState.FAILED, 0, 10))).containsExactly("b");
         assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 2, 1));
+        told(queue);
         assertThat(events.log).contains("active b", "failed b", "drained");
         assertThat(queue.payloadBytes("b")).hasValue("bad-1".getBytes(StandardCharsets.UTF_8));
     }

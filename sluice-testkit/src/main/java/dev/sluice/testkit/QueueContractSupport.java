@@ -145,6 +145,23 @@ public abstract class QueueContractSupport extends ContractSupport {
                 .pollInterval(Duration.ofMillis(1));
     }
 
+    /**
+     * Waits until {@code queue}'s listeners have heard every change this process made so far (listeners are told
+     * on the queue's own thread, after the change), failing the test after 10 s.
+     *
+     * @param queue the queue
+     */
+    protected static void told(JobQueue<?> queue) {
+        try {
+            assertThat(queue.awaitListeners(Duration.ofSeconds(10)))
+                    .as("the listeners of %s heard every change within 10 s", queue.name())
+                    .isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the listeners", e);
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------- queues
 
     /**

@@ -39,6 +39,7 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
         assertThat(again.job().createdAt()).isEqualTo(START);
         assertThat(again.job().options().priority()).isZero();
         assertThat(queue.counts()).isEqualTo(counts(1, 0, 0, 0, 0));
+        told(queue);
         assertThat(events.log).containsExactly("added x");
     }
 
@@ -99,12 +100,14 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
         clock.advanceNanos(30 * SECOND - MS); // 1 ms before the window ends (60.5 s)
         assertThat(queue.add("n", "third", options)).isEqualTo(new Added<String>(null, true));
         assertThat(queue.counts().total()).isZero();
+        told(queue);
         assertThat(events.log).isEmpty();
 
         clock.advance(Duration.ofMillis(2)); // 1 ms after it ended
         Added<String> after = queue.add("n", "fourth", options);
         assertThat(after.duplicate()).isFalse();
         assertThat(after.job().payload()).isEqualTo("fourth");
+        told(queue);
         assertThat(events.log).containsExactly("added x");
     }
 

@@ -356,6 +356,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
         assertThat(answers.get(2).job().name()).isEqualTo("c");
         assertThat(answers.get(2).job().payload()).isEqualTo("3");
         assertThat(queue.counts()).isEqualTo(counts(2, 1, 0, 0, 0));
+        told(queue);
         assertThat(events.log)
                 .containsExactly(
                         "added b1", "added b2", "added " + answers.get(2).job().id());
@@ -503,9 +504,11 @@ public abstract class QueueJobsContract extends QueueContractSupport {
         Events events = new Events();
         queue.addListener(events);
         queue.add("n", "p", withId("a"));
+        told(queue);
         assertThat(queue.removeListener(events)).isTrue();
         assertThat(queue.removeListener(events)).isFalse();
         queue.add("n", "p", withId("b"));
+        told(queue);
         assertThat(events.log).containsExactly("added a");
     }
 
@@ -515,12 +518,14 @@ public abstract class QueueJobsContract extends QueueContractSupport {
         List<Events> listeners = List.of(new Events(), new Events(), new Events(), new Events());
         listeners.forEach(queue::addListener);
         queue.add("n", "p", withId("a"));
+        told(queue);
 
         assertThat(queue.removeListener(listeners.get(1))).isTrue();
         assertThat(queue.removeListener(listeners.get(3))).isTrue();
         assertThat(queue.removeListener(listeners.get(0))).isTrue();
         assertThat(queue.removeListener(listeners.get(0))).isFalse();
         queue.add("n", "p", withId("b"));
+        told(queue);
 
         assertThat(listeners.get(0).log).containsExactly("added a");
         assertThat(listeners.get(1).log).containsExactly("added a");
@@ -528,6 +533,7 @@ public abstract class QueueJobsContract extends QueueContractSupport {
         assertThat(listeners.get(3).log).containsExactly("added a");
         assertThat(queue.removeListener(listeners.get(2))).isTrue();
         queue.add("n", "p", withId("c"));
+        told(queue);
         assertThat(listeners.get(2).log).containsExactly("added a", "added b");
     }
 

@@ -19,12 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Listener events: added, active, progress, completed, retrying, failed, rate-limited and drained, in order,
- * after the change, in the order the changes happened (across threads too), with the job as it is after the
- * change.
+ * Listener events: added, active, progress, completed, retrying, failed, rate-limited and drained, told after the
+ * change on a thread of the queue's own, in the order the changes happened (across threads too), with the job as it
+ * is after the change; {@code awaitListeners} and an engine's close wait for them.
  */
 public abstract class QueueListenerContract extends QueueContractSupport {
 
@@ -51,6 +52,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         clock.advance(Duration.ofSeconds(1));
         worker.runDue();
 
+        told(queue);
         assertThat(events.log)
                 .containsExactly(
                         "added j",
@@ -88,6 +90,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
         manualWorker(queue, throwing("fatal")).runDue();
 
+        told(queue);
         assertThat(events.log).containsExactly("added j", "active j", "failed j", "drained");
         Job<String> failed = events.snapshotOf("failed j");
         assertThat(failed.state()).isEqualTo(JobState.FAILED);
@@ -103,6 +106,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
 
         manualWorker(queue, throwing("again")).runDue();
 
+        told(queue);
         assertThat(events.log)
                 .containsExactly("added j", "active j", "retrying j again PT0S", "active j", "failed j", "drained");
         assertThat(events.snapshotOf("retrying j again PT0S").state()).isEqualTo(JobState.WAITING);
@@ -118,6 +122,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         manualWorker(queue, ctx -> Result.rateLimited(Result.Scope.GROUP, Duration.ofSeconds(5)))
                 .runDue();
 
+        told(queue);
         assertThat(events.log).containsExactly("added j", "active j", "rate-limited j GROUP PT5S");
         Job<String> limited = events.snapshotOf("rate-limited j GROUP PT5S");
         assertThat(limited.state()).isEqualTo(JobState.WAITING);
@@ -135,10 +140,12 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         Worker<String> worker = manualWorker(queue, completing());
 
         worker.runDue();
+        told(queue);
         assertThat(events.log).doesNotContain("drained");
 
         clock.advance(Duration.ofSeconds(1));
         worker.runDue();
+        told(queue);
         assertThat(events.log).containsOnlyOnce("drained");
         assertThat(events.log.get(events.log.size() - 1)).isEqualTo("drained");
         assertThat(events.log.get(events.log.size() - 2)).isEqualTo("completed later");
@@ -151,23 +158,24 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         queue.addListener(events);
         queue.add("n", "p", withId("j"));
         queue.add("n", "p", withId("j"));
+        told(queue);
         assertThat(events.log).containsExactly("added j");
     }
 
     @Test
-    void eventsComeAfterTheChangeAndTheListenerMayReadTheQueue() {
+    void eventsComeAfterTheChangeWithTheJobAsItWasThenAndTheListenerMayReadTheQueue() {
         JobQueue<String> queue = newQueue();
         List<String> seen = new CopyOnWriteArrayList<>();
         queue.addListener(new QueueListener<>() {
             @Override
             public void onAdded(Job<String> job) {
                 Optional<Job<String>> stored = queue.job(job.id());
-                seen.add("added " + stored.map(j -> j.state().toString()).orElse("missing"));
+                seen.add("added " + job.state() + " " + stored.isPresent());
             }
 
             @Override
             public void onActive(Job<String> job) {
-                seen.add("active " + queue.job(job.id()).orElseThrow().state());
+                seen.add("active " + job.state() + " " + queue.job(job.id()).isPresent());
             }
 
             @Override
@@ -180,7 +188,93 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         queue.add("n", "p", withId("j"));
         manualWorker(queue, completing()).runDue();
 
-        assertThat(seen).containsExactly("added WAITING", "active ACTIVE", "completed COMPLETED 1");
+        told(queue);
+        assertThat(seen).containsExactly("added WAITING true", "active ACTIVE true", "completed COMPLETED 1");
+    }
+
+    @Test
+    void listenersAreToldOnAThreadOfTheQueuesOwnSoThatAListenerThatBlocksHoldsUpNoCall() throws Exception {
+        JobQueue<String> queue = newQueue();
+        CountDownLatch release = new CountDownLatch(1);
+        List<Thread> tellers = new CopyOnWriteArrayList<>();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                tellers.add(Thread.currentThread());
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+
+        queue.add("n", "p", withId("a")); // its listener blocks: the add returns all the same
+        queue.add("n", "p", withId("b"));
+        manualWorker(queue, completing()).runDue();
+
+        assertThat(stateOf(queue, "b")).isEqualTo(JobState.COMPLETED);
+        assertThat(queue.awaitListeners(Duration.ofMillis(20)))
+                .as("not told while a listener blocks")
+                .isFalse();
+        release.countDown();
+        told(queue);
+        assertThat(tellers).hasSize(2).doesNotContain(Thread.currentThread());
+    }
+
+    @Test
+    void aListenerThatAwaitsTheListenersIsRefusedRatherThanWaitingForItself() {
+        JobQueue<String> queue = newQueue();
+        List<Throwable> thrown = new CopyOnWriteArrayList<>();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                try {
+                    queue.awaitListeners(Duration.ofSeconds(10));
+                } catch (Throwable e) {
+                    thrown.add(e);
+                }
+            }
+        });
+
+        queue.add("n", "p", withId("j"));
+
+        told(queue);
+        assertThat(thrown)
+                .singleElement()
+                .isInstanceOf(IllegalStateException.class)
+                .extracting(Throwable::getMessage)
+                .asString()
+                .contains("awaitListeners", "listener");
+    }
+
+    @Test
+    void anEnginesCloseWaitsForItsListenersToHearWhatHappenedBefore() {
+        JobQueue<String> queue = newQueue();
+        CountDownLatch release = new CountDownLatch(1);
+        Events events = new Events();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        queue.addListener(events);
+        queue.add("n", "p", withId("a"));
+        queue.add("n", "p", withId("b"));
+
+        Async<Void> closing = async(() -> {
+            engine.close();
+            return null;
+        });
+        release.countDown();
+        closing.future().join();
+
+        assertThat(events.log).containsExactly("added a", "added b");
     }
 
     @Test
@@ -260,6 +354,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         manualWorker(queue, completing()).runDue();
 
         assertThat(stateOf(queue, "j")).isEqualTo(JobState.COMPLETED);
+        told(queue);
         assertThat(events.log).containsExactly("added j", "active j", "completed j", "drained");
     }
 
@@ -301,6 +396,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         queue.addListener(second);
         queue.add("n", "p", withId("j"));
         manualWorker(queue, completing()).runDue();
+        told(queue);
         assertThat(second.log).isEqualTo(first.log).hasSize(4);
     }
 

@@ -49,6 +49,7 @@ public abstract class QueueMaxWaitingContract extends QueueContractSupport {
 
         assertThat(queue.job("extra")).isEmpty();
         assertThat(queue.counts()).isEqualTo(counts(2, 1, 0, 0, 0));
+        told(queue);
         assertThat(events.log).isEmpty();
         assertThat(clock.nanos()).as("reject does not wait").isEqualTo(T0);
     }

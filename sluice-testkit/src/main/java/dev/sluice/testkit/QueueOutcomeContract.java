@@ -30,9 +30,8 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
- * How calls and attempts end, as a caller sees it at once: the events a change causes are told before the call
- * that made it returns (a removal, a drain, a repeatable's registration or its next run, a timeout, a progress
- * report), a job rate-limited past its {@code maxRateLimits} fails as any failure does, {@code awaitIdle} tells
+ * How calls and attempts end, as a caller sees it: the events a change causes are told (a removal, a drain, a
+ * repeatable's registration or its next run, a timeout while the processor still runs, a progress report), a job rate-limited past its {@code maxRateLimits} fails as any failure does, {@code awaitIdle} tells
  * idle from busy exactly and hears a closing engine as any call does, and {@code jobs(ACTIVE)} lists the running
  * jobs by start time, then in the order they became ready.
  */
@@ -53,16 +52,17 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
         return events;
     }
 
-    // ------------------------------------------------------------------------------ events told at once
+    // ------------------------------------------------------------------------------ events a change causes
 
     @Test
-    void registeringARepeatableTellsOfItsFirstRunBeforeItReturns() {
+    void registeringARepeatableTellsOfItsFirstRunAndTheNext() {
         JobQueue<String> queue = newQueue();
         Events events = listening(queue);
 
         RepeatableJob<String> repeatable = queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
 
         assertThat(repeatable.id()).isEqualTo("r");
+        told(queue);
         assertThat(events.log).containsExactly("added " + runOf("r", 0), "added " + runOf("r", 1));
     }
 
@@ -74,30 +74,33 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
 
         clock.advance(Duration.ofMinutes(1));
 
+        told(queue);
         assertThat(events.log).containsExactly("added " + runOf("r", 2));
         assertThat(stateOf(queue, runOf("r", 1))).isEqualTo(JobState.WAITING);
     }
 
     @Test
-    void removingARepeatablesPendingRunTellsOfTheNextRunBeforeItReturns() {
+    void removingARepeatablesPendingRunTellsOfTheNextRun() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
         Events events = listening(queue);
 
         assertThat(queue.remove(runOf("r", 1))).isTrue();
 
+        told(queue);
         assertThat(events.log).containsExactly("added " + runOf("r", 2));
         assertThat(queue.remove(runOf("r", 1))).isFalse();
     }
 
     @Test
-    void drainingARepeatablesPendingRunTellsOfTheNextRunBeforeItReturns() {
+    void drainingARepeatablesPendingRunTellsOfTheNextRun() {
         JobQueue<String> queue = newQueue();
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p"));
         Events events = listening(queue);
 
         assertThat(queue.drain(true)).as("the run due now and the pending one").isEqualTo(2);
 
+        told(queue);
         assertThat(events.log).containsExactly("added " + runOf("r", 2));
         assertThat(queue.counts()).isEqualTo(counts(0, 1, 0, 0, 0));
     }
@@ -120,6 +123,8 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
         List<String> seenAtTimeout = new CopyOnWriteArrayList<>();
         manualWorker(queue, ctx -> {
                     clock.advance(Duration.ofSeconds(1)); // the attempt times out here, on this thread
+                    Thread.interrupted(); // the timeout interrupts the processor; the wait below must not end so
+                    told(queue);
                     seenAtTimeout.addAll(events.log);
                     return Result.done();
                 })
@@ -130,13 +135,14 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     }
 
     @Test
-    void progressIsToldBeforeTheReportReturns() {
+    void progressIsToldWhileTheProcessorRuns() {
         JobQueue<String> queue = newQueue();
         Events events = listening(queue);
         queue.add("n", "p", withId("j"));
         List<String> seenAfterProgress = new CopyOnWriteArrayList<>();
         manualWorker(queue, ctx -> {
                     ctx.progress(40);
+                    told(queue);
                     seenAfterProgress.addAll(events.log);
                     return Result.done();
                 })
@@ -163,6 +169,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
         Job<String> failed = job(queue, "j");
         assertThat(failed.state()).isEqualTo(JobState.FAILED);
         assertThat(failed.failure().reason()).contains("rate limited 2 times", "maxRateLimits 1");
+        told(queue);
         assertThat(events.log)
                 .containsExactly("added j", "active j", "rate-limited j QUEUE PT5S", "active j", "failed j", "drained");
         assertThat(events.snapshotOf("failed j").state()).isEqualTo(JobState.FAILED);
@@ -265,6 +272,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
 
         manualWorker(queue, completing()).runDue();
 
+        told(queue);
         assertThat(events.log)
                 .containsExactly(
                         "added a", "added b", "added later", "active a", "completed a", "active b", "completed b");

@@ -45,6 +45,7 @@ public abstract class QueueProgressContract extends QueueContractSupport {
         assertThat(refusals.get(0)).contains("-1");
         assertThat(refusals.get(3)).contains(String.valueOf(Integer.MAX_VALUE));
         assertThat(seen).containsOnly(40);
+        told(queue);
         assertThat(events.log).containsExactly("added j", "active j", "progress j 40", "completed j", "drained");
         assertThat(job(queue, "j").progress()).isEqualTo(40);
     }

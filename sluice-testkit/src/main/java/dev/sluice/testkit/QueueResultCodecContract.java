@@ -154,6 +154,7 @@ public abstract class QueueResultCodecContract extends QueueContractSupport {
 
         manualWorker(queue, ctx -> Result.done(new Receipt(7, "USD"), RECEIPTS)).runDue();
 
+        told(queue);
         assertThat(events.snapshotOf("completed j").result(RECEIPTS)).isEqualTo(new Receipt(7, "USD"));
     }
 

@@ -181,6 +181,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
         for (int failedAttempt = 1; failedAttempt <= 8; failedAttempt++) {
             // a zero delay (probability about 1e-8 per retry) would run the next attempt in the same runDue
             assertThat(worker.runDue()).isEqualTo(1);
+            told(queue);
             Duration delay = delays.get(failedAttempt - 1);
             long bound = Math.min(2_000, 100L << (failedAttempt - 1));
             assertThat(delay)
@@ -341,6 +342,7 @@ public abstract class QueueRetryContract extends QueueContractSupport {
         assertThat(job.attemptsMade()).isEqualTo(1);
         assertThat(job.failure().reason()).isEqualTo("bad input: no email address");
         assertThat(job.failure().exceptionClass()).isEqualTo(UnrecoverableJobException.class.getName());
+        told(queue);
         assertThat(events.log).noneMatch(e -> e.startsWith("retrying"));
         assertThat(events.log).contains("failed j");
     }

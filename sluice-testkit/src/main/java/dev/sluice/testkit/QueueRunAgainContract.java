@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,7 +155,7 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
     @Test
     void theListenerHearsTheRescheduleAfterTheChange() {
         JobQueue<String> queue = newQueue();
-        List<String> log = new ArrayList<>();
+        List<String> log = new CopyOnWriteArrayList<>();
         queue.addListener(new QueueListener<>() {
             @Override
             public void onRescheduled(Job<String> job, Duration delay) {
@@ -164,6 +165,7 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
         queue.add("n", "p", withId("j"));
         runningAgain(queue, new ArrayList<>(), 1, Duration.ofSeconds(7)).runDue();
 
+        told(queue);
         assertThat(log).containsExactly("rescheduled j DELAYED 7");
     }
 

@@ -378,7 +378,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     }
 
     @Test
-    void aParkedSlotTellsThatItsJobIsActiveBeforeTheProcessorRuns() {
+    void aParkedSlotsJobIsToldActiveWhileTheProcessorRuns() {
         JobQueue<String> queue = newQueue();
         Events events = new Events();
         queue.addListener(events);
@@ -386,10 +386,12 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         parkedWorker(
                 queue,
                 ctx -> {
+                    told(queue);
                     toldAtEntry.addAll(events.log);
                     return Result.done();
                 },
                 1);
+        told(queue);
         events.log.clear();
 
         queue.add("n", "p", withId("j"));

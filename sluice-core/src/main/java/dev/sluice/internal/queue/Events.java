@@ -21,6 +21,9 @@ final class Events<T> extends ArrayList<Consumer<QueueListener<T>>> {
 
     private transient List<Consumer<QueueMetrics>> measured;
 
+    /** Its place among the batches its queue's listeners are told, counted from 1 (see {@link Listeners}). */
+    long place;
+
     Events(boolean listened, boolean metered) {
         this.listened = listened;
         this.metered = metered;

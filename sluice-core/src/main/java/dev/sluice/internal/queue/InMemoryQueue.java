@@ -161,6 +161,24 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
     }
 
+    /**
+     * Once the engine's close has closed the workers: waits up to {@link #CLOSE_TELLING_NANOS} for the listeners to
+     * hear what happened before (the workers' last endings), unless a listener closes the engine.
+     */
+    public void awaitListenersOnClose() {
+        if (listeners.onLane()) {
+            return;
+        }
+        try {
+            listeners.awaitTold(CLOSE_TELLING_NANOS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The longest an engine's close waits for listeners to hear the changes made before it. */
+    private static final long CLOSE_TELLING_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
     @Override
     public String name() {
         return name;
@@ -1437,6 +1455,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     public boolean removeMetrics(QueueMetrics metrics) {
         checkOpen();
         return listeners.metrics().remove(metrics);
+    }
+
+    @Override
+    public boolean awaitListeners(Duration timeout) throws InterruptedException {
+        checkOpen();
+        return listeners.awaitTold(QueueChecks.checkAwaitListeners(timeout));
     }
 
     /** Under the lock, where a critical section starts to record events: see {@link Listeners#batch()}. */

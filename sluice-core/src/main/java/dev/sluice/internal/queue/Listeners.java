@@ -3,35 +3,51 @@ package dev.sluice.internal.queue;
 import dev.sluice.queue.QueueListener;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A queue's listeners, and the events waiting to be told to them. Events are recorded under the queue's lock
- * and delivered after it is released, batch after batch in the order the changes happened, by one thread at a
- * time. A listener that throws is logged and changes nothing else.
+ * A queue's listeners, and the events waiting to be told to them. Events are recorded under the queue's lock and
+ * told after it is released, batch after batch in the order the changes happened, on the queue's {@link
+ * DeliveryLane}: never by the thread that made the change. A listener that throws is logged and changes nothing
+ * else.
  */
 final class Listeners<T> {
     private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
 
     private final String queue;
     private final ReentrantLock lock;
+    /** Signalled, under {@link #lock}, whenever a batch has been told. */
+    private final Condition toldAll;
     /** Guarded by {@link #lock}. */
     private final ArrayDeque<Events<T>> outbox = new ArrayDeque<>();
-    /** Guarded by {@link #lock}. */
-    private boolean delivering;
+    /** Guarded by {@link #lock}: how many batches were queued, and how many of them have been told. */
+    private long queuedCount;
+
+    private long toldCount;
+
+    /**
+     * The place of the latest batch fired: a batch is queued where its critical section starts and fired after it,
+     * and some are never fired (a worker's slot that found no job and waits), but each is told in its turn.
+     */
+    private final AtomicLong firedThrough = new AtomicLong();
 
     @SuppressWarnings("unchecked")
     private volatile QueueListener<T>[] listeners = new QueueListener[0];
 
     private final MetricsSet metrics;
+    private final DeliveryLane lane;
 
     Listeners(String queue, ReentrantLock lock) {
         this.queue = queue;
         this.lock = lock;
+        this.toldAll = lock.newCondition();
         this.metrics = new MetricsSet(queue);
+        this.lane = new DeliveryLane("sluice-" + queue + "-listeners", this::drain);
     }
 
     MetricsSet metrics() {
@@ -74,43 +90,82 @@ final class Listeners<T> {
         Events<T> batch = new Events<>(listened, metered);
         if (listened) {
             outbox.add(batch);
+            batch.place = ++queuedCount;
         }
         return batch;
     }
 
     /**
-     * After the lock is released: delivers the queued batches in order, unless another thread is delivering
-     * (it delivers this batch too).
+     * After the lock is released: tells the metrics of the batch's changes now, and has the lane tell the listeners
+     * the queued batches in order.
      */
     void fire(Events<T> events) {
         if (events == null) {
             return;
         }
         events.tell(metrics);
-        if (!events.listened) {
-            return;
+        if (events.listened) {
+            firedThrough.accumulateAndGet(events.place, Math::max);
+            lane.kick();
         }
+    }
+
+    /** On the lane: tells the queued batches in order, until none is left. */
+    private void drain() {
         while (true) {
             Events<T> next;
             lock.lock();
             try {
-                if (delivering || (next = outbox.poll()) == null) {
-                    return;
-                }
-                delivering = true;
+                next = outbox.poll();
             } finally {
                 lock.unlock();
+            }
+            if (next == null) {
+                return;
             }
             try {
                 deliver(next);
             } finally {
                 lock.lock();
                 try {
-                    delivering = false;
+                    toldCount++;
+                    toldAll.signalAll();
                 } finally {
                     lock.unlock();
                 }
             }
+        }
+    }
+
+    /** Whether the calling thread is telling this queue's listeners now. */
+    boolean onLane() {
+        return lane.isLaneThread();
+    }
+
+    /**
+     * Waits until the listeners have been told every batch fired before the call (and every batch before those), or
+     * {@code nanos} have passed; whether they have.
+     *
+     * @throws IllegalStateException if called by a listener (it would wait for itself)
+     */
+    boolean awaitTold(long nanos) throws InterruptedException {
+        if (lane.isLaneThread()) {
+            throw new IllegalStateException(
+                    "awaitListeners was called by a listener of queue '" + queue + "', which would wait for itself");
+        }
+        lock.lock();
+        try {
+            long target = firedThrough.get();
+            long left = nanos;
+            while (toldCount < target) {
+                if (left <= 0) {
+                    return false;
+                }
+                left = toldAll.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -209,6 +209,15 @@ public final class QueueChecks {
         }
     }
 
+    /** The arguments of {@code awaitListeners(timeout)}; the timeout in nanoseconds, at most Long.MAX_VALUE. */
+    public static long checkAwaitListeners(Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "awaitListeners timeout must be zero or positive, was " + DurationText.format(timeout));
+        }
+        return timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+    }
+
     /** The arguments of {@code worker(processor, options)} on queue {@code queue}. */
     public static void checkWorker(String queue, Processor<?> processor, WorkerOptions options) {
         if (processor == null) {

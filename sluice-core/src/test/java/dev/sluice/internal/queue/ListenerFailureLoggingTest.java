@@ -10,12 +10,13 @@ import dev.sluice.time.ManualClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** A listener that throws is logged (issue 9: it was swallowed without a trace), and the queue goes on. */
 class ListenerFailureLoggingTest {
     @Test
-    void aThrowingListenerIsLoggedWithTheQueueAndItsException() {
+    void aThrowingListenerIsLoggedWithTheQueueAndItsException() throws InterruptedException {
         InMemoryQueue<String> queue =
                 new InMemoryQueue<>("engine", "orders", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
         queue.addListener(new QueueListener<>() {
@@ -34,6 +35,7 @@ class ListenerFailureLoggingTest {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             queue.add("n", "p");
+            assertThat(queue.awaitListeners(Duration.ofSeconds(10))).isTrue();
         } finally {
             System.setErr(err);
         }

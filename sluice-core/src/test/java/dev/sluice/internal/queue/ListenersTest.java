@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.queue.QueueListener;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +15,7 @@ class ListenersTest {
     private final ReentrantLock lock = new ReentrantLock();
     private final Listeners<String> listeners = new Listeners<>("q", lock);
     /** Who heard which drained event, in order: "a1" is listener a hearing event 1. */
-    private final List<String> heard = new ArrayList<>();
+    private final List<String> heard = Collections.synchronizedList(new ArrayList<>());
 
     private QueueListener<String> named(String name) {
         return new QueueListener<>() {
@@ -33,8 +36,26 @@ class ListenersTest {
         listeners.add(c);
     }
 
-    /** Records one event under the lock, as the queue does, and delivers it after. */
+    /** Records one event as the queue does, and waits until it was told (unless a listener records it). */
     private void drained() {
+        record();
+        if (!listeners.onLane()) {
+            awaitTold();
+        }
+    }
+
+    private void awaitTold() {
+        try {
+            assertThat(listeners.awaitTold(TimeUnit.SECONDS.toNanos(10)))
+                    .as("told in time")
+                    .isTrue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Records one event under the lock, as the queue does, and fires it after. */
+    private void record() {
         Events<String> batch;
         lock.lock();
         try {
@@ -139,5 +160,63 @@ class ListenersTest {
         drained();
 
         assertThat(heard).containsExactly("a", "b", "a", "b");
+    }
+
+    @Test
+    void listenersAreToldOnTheQueuesOwnThreadAndTheCallerDoesNotWaitForThem() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<Thread> tellers = Collections.synchronizedList(new ArrayList<>());
+        listeners.add(new QueueListener<>() {
+            @Override
+            public void onDrained() {
+                tellers.add(Thread.currentThread());
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+
+        record(); // the listener blocks: the change returns all the same
+        record();
+
+        assertThat(listeners.awaitTold(TimeUnit.MILLISECONDS.toNanos(50)))
+                .as("not told while the listener blocks")
+                .isFalse();
+        release.countDown();
+        awaitTold();
+        assertThat(tellers).hasSize(2).doesNotContain(Thread.currentThread());
+    }
+
+    @Test
+    void aListenerThatAwaitsTheListenersIsRefusedRatherThanWaitingForItself() {
+        List<Throwable> thrown = Collections.synchronizedList(new ArrayList<>());
+        listeners.add(new QueueListener<>() {
+            @Override
+            public void onDrained() {
+                try {
+                    listeners.awaitTold(TimeUnit.SECONDS.toNanos(10));
+                } catch (Throwable e) {
+                    thrown.add(e);
+                }
+            }
+        });
+
+        drained();
+
+        assertThat(thrown)
+                .singleElement()
+                .isInstanceOf(IllegalStateException.class)
+                .extracting(Throwable::getMessage)
+                .asString()
+                .contains("awaitListeners", "listener", "'q'");
+    }
+
+    @Test
+    void awaitingWithNothingQueuedReturnsAtOnce() throws Exception {
+        addABC();
+
+        assertThat(listeners.awaitTold(0)).isTrue();
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.DeliveryLane;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * stream on a connection of its own ({@code XREAD BLOCK}: it holds up no other call), and a renewer keeps the
  * queue's listening mark alive, so that every process's calls write their events. A call of this process that
  * made events hands its own over ({@link #settle}: built from its reply, with this process's exceptions and
- * payloads) and returns once they were told; the reader fills in the other processes' events between them, and
- * tells the listeners how many were missed where the stream no longer held them. Before it fills anything in,
+ * payloads) and returns; the reader fills in the other processes' events between them, and marks where the
+ * stream no longer held them (the listeners are told how many they missed). The queue's {@link DeliveryLane} tells
+ * the listeners what is next in order, one event at a time, on a thread of its own. Before it fills anything in,
  * the reader waits for this process's calls sent before its read came back, so that an event of this process is
  * told as the call built it, not as the stream holds it.
  */
@@ -52,14 +54,11 @@ final class QueueEvents<T> {
     /** How often a listening process renews the mark. */
     static final long RENEW_MILLIS = 10_000;
 
+    /** The longest a queue's close waits for its listeners to hear the events this process's calls made. */
+    private static final long CLOSE_TELLING_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     /** The most events one read takes. */
     private static final int READ_COUNT = 1_000;
-
-    /**
-     * The longest a call waits for its events to be told, behind events of other processes that this one has
-     * not read yet; past it the call returns and its events are told in their turn.
-     */
-    private static final long DELIVERY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /**
      * How long the reader waits after a read that brought only events this process had told already (its own
@@ -70,9 +69,6 @@ final class QueueEvents<T> {
 
     /** A call whose events this process does not hand over (nobody listens here). */
     static final long UNTRACKED = -1;
-
-    /** Whether this thread is telling listeners an event: a call it makes then does not wait for its own. */
-    private static final ThreadLocal<Boolean> IN_DELIVERY = ThreadLocal.withInitial(() -> false);
 
     private static final byte[] EVENT_COUNTER = {'e', 'v'};
 
@@ -100,7 +96,9 @@ final class QueueEvents<T> {
     /** Events to tell, by the first number each covers. */
     private final TreeMap<Long, Item<T>> pending = new TreeMap<>();
 
-    private boolean delivering;
+    /** The number of the last event this process's calls placed: {@link #awaitTold} waits for it. */
+    private long placedThrough;
+
     private long nextTicket;
     /** Tickets below it belong to a reader that stopped. */
     private long firstTicket;
@@ -121,7 +119,11 @@ final class QueueEvents<T> {
         this.payloads = RedisJobQueue.bytes(base + ":p");
         this.jobs = RedisJobQueue.bytes(base + ":j");
         this.cap = RedisJobQueue.bytes(Integer.toString(engine.eventLogSize));
+        this.lane = new DeliveryLane("sluice-" + queue.name() + "-listeners", this::drain);
     }
+
+    /** The thread that tells the listeners, one event at a time, in the queue's order. */
+    private final DeliveryLane lane;
 
     /**
      * An event to tell (null: nothing to tell listeners), or events missed, and what to do once told; it covers
@@ -203,8 +205,18 @@ final class QueueEvents<T> {
         return value == null ? 0 : Long.parseLong(new String(value, StandardCharsets.US_ASCII));
     }
 
-    /** Stops for good (the queue closed), and waits a little for the reader's threads to end. */
+    /**
+     * Stops for good (the queue closed), once the listeners have heard what this process's calls placed (10 s at
+     * most, not if a listener closes), and waits a little for the reader's threads to end.
+     */
     void close() {
+        if (!lane.isLaneThread()) {
+            try {
+                awaitTold(CLOSE_TELLING_NANOS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         List<Thread> threads;
         synchronized (lock) {
             closed = true;
@@ -347,6 +359,7 @@ final class QueueEvents<T> {
                 place(number, new Item<>(number, local.get(i), null));
             }
             target = range.last;
+            placedThrough = Math.max(placedThrough, target);
         }
         return target;
     }
@@ -355,15 +368,12 @@ final class QueueEvents<T> {
     static final long NOTHING_TO_TELL = Long.MIN_VALUE;
 
     /**
-     * Tells the events placed so far that are next in order, and returns once those through {@code target} were
-     * told, unless this thread is telling an event itself (they are told after it), or after {@link
-     * #DELIVERY_WAIT_NANOS}; for {@link #NOTHING_TO_TELL} (a call that made no events of its own) it does nothing.
-     * It runs listeners: call it holding no lock and no combined call another thread waits for.
+     * Has the lane tell the events placed so far that are next in order; returns at once. For {@link
+     * #NOTHING_TO_TELL} (a call that made no events of its own) it does nothing.
      */
     void tellThrough(long target) {
         if (target != NOTHING_TO_TELL) {
-            drain();
-            awaitDelivered(target);
+            lane.kick();
         }
     }
 
@@ -380,40 +390,50 @@ final class QueueEvents<T> {
         return before != null && before.getValue().through >= number;
     }
 
-    private void awaitDelivered(long target) {
-        if (IN_DELIVERY.get()) {
-            return;
+    /**
+     * Waits until the events this process's calls placed so far have been told (and so every event before them),
+     * or {@code nanos} have passed; whether they have. Nothing is left to tell once the reader stopped.
+     *
+     * @throws IllegalStateException if called by a listener (it would wait for itself)
+     */
+    boolean awaitTold(long nanos) throws InterruptedException {
+        if (lane.isLaneThread()) {
+            throw new IllegalStateException(
+                    "awaitListeners was called by a listener of " + queue + ", which would wait for itself");
         }
-        long deadline = System.nanoTime() + DELIVERY_WAIT_NANOS;
+        long deadline = System.nanoTime() + nanos;
         synchronized (lock) {
+            long target = placedThrough;
             long started = generation;
             while (delivered < target && generation == started && !closed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    LOG.debug("{}: a call returns before its events were told, behind events not read yet", queue);
-                    return;
+                    return false;
                 }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(lock, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
             }
+            return true;
         }
     }
 
     // ---------------------------------------------------------------- telling
 
-    /** Tells the queued events that are next in order, unless another thread is telling them (it tells these too). */
+    /** Under the lock: whether the event that comes next in order is placed (the lane may tell it). */
+    private boolean nextIsPlaced() {
+        Map.Entry<Long, Item<T>> next = pending.firstEntry();
+        while (next != null && next.getKey() <= delivered) {
+            pending.pollFirstEntry();
+            next = pending.firstEntry();
+        }
+        return next != null && next.getKey() == delivered + 1;
+    }
+
+    /** On the lane: tells the queued events that are next in order. */
     private void drain() {
         while (true) {
             Item<T> item;
             long from;
             synchronized (lock) {
-                if (delivering) {
-                    return;
-                }
                 Map.Entry<Long, Item<T>> next = pending.firstEntry();
                 while (next != null && next.getKey() <= delivered) {
                     pending.pollFirstEntry();
@@ -425,10 +445,7 @@ final class QueueEvents<T> {
                 pending.pollFirstEntry();
                 from = next.getKey();
                 item = next.getValue();
-                delivering = true;
             }
-            boolean outer = IN_DELIVERY.get();
-            IN_DELIVERY.set(true);
             try {
                 if (item.missed) {
                     queue.tellMissed(from, item.through);
@@ -441,10 +458,8 @@ final class QueueEvents<T> {
             } catch (RuntimeException e) {
                 LOG.warn("{}: handling an event failed; the queue goes on", queue, e);
             } finally {
-                IN_DELIVERY.set(outer);
                 synchronized (lock) {
                     delivered = Math.max(delivered, item.through);
-                    delivering = false;
                     lock.notifyAll();
                 }
             }
@@ -536,6 +551,10 @@ final class QueueEvents<T> {
                                 break;
                             }
                         }
+                        awaitTelling();
+                        if (stopped) {
+                            break;
+                        }
                         long block;
                         synchronized (lock) {
                             // nobody holds it: it stops soon, so it blocks no longer than that
@@ -601,6 +620,20 @@ final class QueueEvents<T> {
         }
 
         /**
+         * Waits while the lane has events to tell that it has not told yet, so that a listener that falls behind
+         * holds up the reading too (the events it has not heard wait in Redis, not in this process's memory, and
+         * those the stream no longer holds are told as missed). It reads on while what comes next is missing.
+         */
+        private void awaitTelling() throws InterruptedException {
+            synchronized (lock) {
+                while (!stopped && QueueEvents.this.generation == generation && nextIsPlaced()) {
+                    lane.kick();
+                    lock.wait(100);
+                }
+            }
+        }
+
+        /**
          * Fills in the events of {@code batch} that this process did not tell already, and tells what is next.
          * Returns whether there were any.
          */
@@ -660,7 +693,7 @@ final class QueueEvents<T> {
                     number = next;
                 }
             }
-            drain();
+            lane.kick();
             return news;
         }
 

@@ -285,9 +285,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     }
 
     /**
-     * Tells the listeners the events of call {@code ticket} in their place among the queue's events (of every
-     * process), and returns once they have been told (unless a listener itself called: then they are told after
-     * it returns). Inside {@link #holdingDeliveries} they are only placed, and told later by whoever the call was for.
+     * Places the events of call {@code ticket} among the queue's events (of every process), for the listeners to be
+     * told in their order on the queue's own thread. Inside {@link #holding} the placing is held back until the
+     * combiner let go, with the planning of repeatable jobs' runs the call listed.
      */
     void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
         boolean plan = PLAN_AFTER_DELIVERY.get();
@@ -314,8 +314,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private static final ThreadLocal<Boolean> PLAN_AFTER_DELIVERY = ThreadLocal.withInitial(() -> false);
 
     /**
-     * What telling a call's events takes, once they are placed in order: told through {@code target} (see {@link
-     * QueueEvents#tellThrough}), then the pending runs of repeatable jobs planned if the call listed some.
+     * What telling a call's events takes, once they are placed in order: the listeners' thread told of those through
+     * {@code target} (see {@link QueueEvents#tellThrough}), then the pending runs of repeatable jobs planned if the
+     * call listed some.
      */
     record Delivery(long target, boolean plan) {}
 
@@ -535,6 +536,12 @@ final class RedisJobQueue<T> implements JobQueue<T> {
             listeners.remove(added);
             throw e;
         }
+    }
+
+    @Override
+    public boolean awaitListeners(Duration timeout) throws InterruptedException {
+        checkOpen();
+        return events.awaitTold(QueueChecks.checkAwaitListeners(timeout));
     }
 
     @Override
