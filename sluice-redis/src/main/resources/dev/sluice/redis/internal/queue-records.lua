@@ -133,6 +133,10 @@ end
 local meta = nil -- the queue's hash, read once per call when needed
 local metaDirty = {}
 
+local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
+
+-- A field that madd changed holds false in meta until it is read as text or written: its number is in metaNumbers,
+-- so that a counter moved once per job is formatted once per call.
 local function m(field)
   if meta == nil then
     meta = {}
@@ -141,10 +145,13 @@ local function m(field)
       meta[flat[i]] = flat[i + 1]
     end
   end
-  return meta[field]
+  local value = meta[field]
+  if value == false then
+    value = int(metaNumbers[field])
+    meta[field] = value
+  end
+  return value
 end
-
-local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
 
 local function mnum(field, default)
   local v = metaNumbers[field]
@@ -175,7 +182,8 @@ end
 
 local function madd(field, delta)
   local n = mnum(field, 0) + delta
-  mset(field, int(n))
+  meta[field] = false
+  metaDirty[field] = true
   metaNumbers[field] = n
 end
 
@@ -197,7 +205,7 @@ local function flushMeta()
   local flat = {}
   for field in pairs(metaDirty) do
     flat[#flat + 1] = field
-    flat[#flat + 1] = meta[field]
+    flat[#flat + 1] = m(field)
   end
   if #flat > 0 then
     call('HSET', META, spread(flat))
