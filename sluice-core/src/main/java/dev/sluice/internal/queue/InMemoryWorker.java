@@ -110,7 +110,7 @@ final class InMemoryWorker<T> implements Worker<T> {
                     ending = null;
                     job = queue.isClosed() || state != WorkerState.MANUAL
                             ? null
-                            : queue.claim(slot, queue.clock().nanos());
+                            : queue.attempts.claim(slot, queue.clock().nanos());
                     if (job != null) {
                         slot.take(job, events);
                         active++;
@@ -193,7 +193,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             events = queue.events();
             for (Slot slot : slots) {
                 JobRecord job = slot.job;
-                if (job != null && queue.interrupt(job, slot.token, now, events)) {
+                if (job != null && queue.attempts.interrupt(job, slot.token, now, events)) {
                     returned++;
                     active--;
                     slot.job = null;
@@ -429,7 +429,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         /** Under the lock: the next job that may start at {@code now}, taken by this slot, or null. */
         private JobRecord claimNext(Events<T> events, long now) {
-            JobRecord next = queue.claim(this, now);
+            JobRecord next = queue.attempts.claim(this, now);
             if (next != null) {
                 take(next, events);
                 active++;
@@ -503,24 +503,24 @@ final class InMemoryWorker<T> implements Worker<T> {
                 return failure(current, owned, number, null, QueueChecks.NULL_RESULT);
             }
             if (result instanceof Result.RateLimited limited) {
-                return (events, now) -> queue.rateLimited(current, owned, limited, now, events);
+                return (events, now) -> queue.attempts.rateLimited(current, owned, limited, now, events);
             }
             if (result instanceof Result.RunAgain again) {
-                return (events, now) -> queue.runAgain(current, owned, again.delay(), now, events);
+                return (events, now) -> queue.attempts.runAgain(current, owned, again.delay(), now, events);
             }
             byte[] value = ((Result.Done) result).value();
-            return (events, now) -> queue.complete(current, owned, value, now, events);
+            return (events, now) -> queue.attempts.complete(current, owned, value, now, events);
         }
 
         /** Fails the job whatever attempts remain. */
         private Ending<T> failureForGood(JobRecord current, int owned, Throwable error, String reason) {
             return (events, now) ->
-                    queue.fail(current, owned, error, reason, Job.Attempt.Outcome.FAILED, null, now, events);
+                    queue.attempts.fail(current, owned, error, reason, Job.Attempt.Outcome.FAILED, null, now, events);
         }
 
         private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
-            AttemptRules.Retry retry = InMemoryQueue.retry(current, number, error, reason);
-            return (events, now) -> queue.fail(
+            AttemptRules.Retry retry = InMemoryAttempts.retry(current, number, error, reason);
+            return (events, now) -> queue.attempts.fail(
                     current, owned, error, retry.reason(), Job.Attempt.Outcome.FAILED, retry.delay(), now, events);
         }
     }
@@ -566,7 +566,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             if (percent < 0 || percent > 100) {
                 throw new IllegalArgumentException("progress must be between 0 and 100, was " + percent);
             }
-            queue.progress(record, token, percent);
+            queue.attempts.progress(record, token, percent);
         }
 
         @Override

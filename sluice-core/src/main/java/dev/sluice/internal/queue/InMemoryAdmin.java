@@ -1,0 +1,289 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.internal.limit.QueueRate;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The managing of an in-memory queue: pausing it, removing, retrying, cleaning and draining jobs, and its limits
+ * (rate, concurrency, groups' limits). Guarded by the queue's lock, as the rest of its state.
+ */
+final class InMemoryAdmin<T> {
+    private final InMemoryQueue<T> queue;
+
+    InMemoryAdmin(InMemoryQueue<T> queue) {
+        this.queue = queue;
+    }
+
+    void pause() {
+        queue.checkOpen();
+        queue.lock.lock();
+        try {
+            queue.paused = true;
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    void resume() {
+        queue.checkOpen();
+        queue.lock.lock();
+        try {
+            queue.paused = false;
+            queue.workAvailable.signalAll();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    boolean isPaused() {
+        queue.checkOpen();
+        queue.lock.lock();
+        try {
+            return queue.paused;
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    boolean remove(String id) {
+        queue.checkOpenWithJobId(id);
+        Events<T> events;
+        queue.lock.lock();
+        try {
+            JobRecord job = queue.store.get(id);
+            if (job == null) {
+                return false;
+            }
+            if (job.state == JobState.ACTIVE) {
+                throw new IllegalStateException(
+                        "job '" + id + "' of queue '" + queue.name + "' is active; a running job cannot be removed");
+            }
+            long now = queue.clock.nanos();
+            events = queue.events();
+            if (job.state == JobState.COMPLETED || job.state == JobState.FAILED) {
+                queue.store.removeFinished(job, now);
+            } else {
+                removeUnstarted(job, now, events);
+            }
+        } finally {
+            queue.lock.unlock();
+        }
+        queue.fire(events);
+        return true;
+    }
+
+    /** Removes a waiting or delayed job; a repeatable's pending run is followed by the next ({@code events} given). */
+    void removeUnstarted(JobRecord job, long now, Events<T> events) {
+        Group group = queue.groups.group(job);
+        if (job.state == JobState.WAITING) {
+            group.forgetWaiting();
+            queue.waitingCount--;
+        } else {
+            group.delayed--;
+            queue.delayedCount--;
+        }
+        queue.store.removeUnstarted(job);
+        if (queue.blockedProducers > 0) {
+            queue.roomAvailable.signalAll();
+        }
+        queue.groups.releaseIfIdle(group, now);
+        if (job.repeatId != null) {
+            queue.repeats.removed(job, now, events);
+        }
+        queue.waiters.removed(job.id);
+        queue.signalIfIdle();
+    }
+
+    void retry(String id, JobState from) {
+        queue.checkOpenWithJobId(id);
+        QueueChecks.checkRetryFrom(from);
+        queue.lock.lock();
+        try {
+            JobRecord job = queue.store.get(id);
+            if (job == null) {
+                throw new JobNotFoundException(queue.name, id);
+            }
+            if (job.state != from) {
+                throw new IllegalStateException("job '" + id + "' of queue '" + queue.name + "' is " + job.state
+                        + "; only a " + from + " job can be retried as " + from);
+            }
+            revive(job, queue.clock.nanos());
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    int retryFailed() {
+        queue.checkOpen();
+        queue.lock.lock();
+        try {
+            List<JobRecord> failed = new ArrayList<>();
+            queue.store.forEachNewestFirst(JobState.FAILED, failed::add);
+            long now = queue.clock.nanos();
+            for (int i = failed.size() - 1; i >= 0; i--) {
+                revive(failed.get(i), now);
+            }
+            return failed.size();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    private void revive(JobRecord job, long now) {
+        queue.store.revive(job);
+        job.result = null;
+        job.attemptsMade = 0;
+        job.rateLimits = 0;
+        job.failure = null;
+        queue.makeWaiting(job, now, false);
+    }
+
+    int clean(JobState state, Duration age) {
+        queue.checkOpen();
+        QueueChecks.checkClean(state, age);
+        queue.lock.lock();
+        try {
+            long now = queue.clock.nanos();
+            long cutoff = RetentionRules.cleanCutoff(age, now);
+            List<JobRecord> old = new ArrayList<>();
+            queue.store.forEachNewestFirst(state, job -> {
+                if (job.finishedAt <= cutoff) {
+                    old.add(job);
+                }
+            });
+            for (JobRecord job : old) {
+                queue.store.removeFinished(job, now);
+            }
+            return old.size();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    int drain(boolean delayedToo) {
+        queue.checkOpen();
+        Events<T> events;
+        int drained;
+        queue.lock.lock();
+        try {
+            long now = queue.clock.nanos();
+            events = queue.events();
+            List<JobRecord> doomed = new ArrayList<>();
+            for (Group group : queue.groups.all()) {
+                group.forEachWaiting(doomed::add);
+            }
+            if (delayedToo) {
+                doomed.addAll(queue.store.delayedJobs());
+            }
+            for (JobRecord job : doomed) {
+                removeUnstarted(job, now, events);
+            }
+            drained = doomed.size();
+        } finally {
+            queue.lock.unlock();
+        }
+        queue.fire(events);
+        return drained;
+    }
+
+    // ---------------------------------------------------------------- limits
+
+    void setRate(LimitPolicy policy) {
+        queue.checkOpen();
+        QueueOptions.builder().rate(policy).build();
+        queue.lock.lock();
+        try {
+            if (policy == null) {
+                queue.rate = null;
+            } else if (queue.rate != null && queue.rate.canAdopt(policy)) {
+                queue.rate.update(policy);
+            } else {
+                queue.rate = new QueueRate(queue.name, policy, queue.clock, 1);
+            }
+            queue.rateBlockedUntil = Long.MIN_VALUE;
+            limitsChanged();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    void setConcurrency(int value) {
+        queue.checkOpen();
+        QueueOptions.builder().concurrency(value).build();
+        queue.lock.lock();
+        try {
+            queue.concurrency = value;
+            limitsChanged();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    void setGroupDefaults(GroupLimits limits) {
+        queue.checkOpen();
+        if (limits == null) {
+            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
+        }
+        queue.lock.lock();
+        try {
+            queue.groups.setDefaults(limits);
+            limitsChanged();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    void setGroupLimits(String group, GroupLimits limits) {
+        queue.checkOpen();
+        JobOptions.builder().group(group);
+        if (limits == null) {
+            throw new IllegalArgumentException(
+                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
+        }
+        queue.lock.lock();
+        try {
+            queue.groups.setOwn(group, limits);
+            limitsChanged();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    void clearGroupLimits(String group) {
+        queue.checkOpen();
+        JobOptions.builder().group(group);
+        queue.lock.lock();
+        try {
+            queue.groups.clearOwn(group);
+            limitsChanged();
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    GroupLimits groupLimits(String group) {
+        queue.checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        queue.lock.lock();
+        try {
+            return queue.groups.limitsOf(Group.Key.of(group));
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    /** Lets every group be looked at again under the new limits. */
+    private void limitsChanged() {
+        queue.groups.limitsChanged();
+        queue.workAvailable.signalAll();
+        queue.roomAvailable.signalAll();
+    }
+}
