@@ -3,25 +3,17 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.DeliveryLane;
-import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
-import dev.sluice.queue.Result;
-import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -58,56 +50,56 @@ final class QueueEvents<T> {
     private static final long CLOSE_TELLING_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /** The most events one read takes. */
-    private static final int READ_COUNT = 1_000;
+    static final int READ_COUNT = 1_000;
 
     /**
      * How long the reader waits after a read that brought only events this process had told already (its own
      * calls'), so that a process whose listeners hear mostly its own calls reads them in batches rather than one
      * read each: other processes' events wait that much longer at most.
      */
-    private static final Duration OWN_EVENTS_PAUSE = Duration.ofMillis(1);
+    static final Duration OWN_EVENTS_PAUSE = Duration.ofMillis(1);
 
     /** A call whose events this process does not hand over (nobody listens here). */
     static final long UNTRACKED = -1;
 
     private static final byte[] EVENT_COUNTER = {'e', 'v'};
 
-    private final RedisJobQueue<T> queue;
-    private final RedisEngine engine;
-    private final byte[] stream;
-    private final byte[] listening;
+    final RedisJobQueue<T> queue;
+    final RedisEngine engine;
+    final byte[] stream;
+    final byte[] listening;
     private final byte[] meta;
     /** The payloads of jobs not finished. */
-    private final byte[] payloads;
+    final byte[] payloads;
     /** The job records: a kept finished job's payload is in its record. */
-    private final byte[] jobs;
+    final byte[] jobs;
 
-    private final byte[] cap;
+    final byte[] cap;
 
-    private final Object lock = new Object();
+    final Object lock = new Object();
 
     // guarded by lock
-    private int holders;
-    private volatile Reader reader;
-    private long generation;
+    int holders;
+    private volatile EventReader<T> reader;
+    long generation;
     private boolean closed;
     /** Every event up to this number has been told, or was before this process began to listen. */
-    private long delivered;
+    long delivered;
     /** Events to tell, by the first number each covers. */
-    private final TreeMap<Long, Item<T>> pending = new TreeMap<>();
+    final TreeMap<Long, Item<T>> pending = new TreeMap<>();
 
     /** The number of the last event this process's calls placed: {@link #awaitTold} waits for it. */
     private long placedThrough;
 
-    private long nextTicket;
+    long nextTicket;
     /** Tickets below it belong to a reader that stopped. */
     private long firstTicket;
     /** Calls sent and not yet settled. */
-    private final TreeSet<Long> unsettled = new TreeSet<>();
+    final TreeSet<Long> unsettled = new TreeSet<>();
     /** What the replies of unsettled calls said of their events. */
     private final Map<Long, Range> ranges = new HashMap<>();
     /** The threads of the current reader and of stopped ones that had not ended yet, for tests: none is left. */
-    private final List<Thread> recentThreads = new ArrayList<>();
+    final List<Thread> recentThreads = new ArrayList<>();
 
     QueueEvents(RedisJobQueue<T> queue) {
         this.queue = queue;
@@ -123,13 +115,13 @@ final class QueueEvents<T> {
     }
 
     /** The thread that tells the listeners, one event at a time, in the queue's order. */
-    private final DeliveryLane lane;
+    final DeliveryLane lane;
 
     /**
      * An event to tell (null: nothing to tell listeners), or events missed, and what to do once told; it covers
      * the numbers from its key in {@link #pending} to {@code through}.
      */
-    private record Item<T>(long through, Consumer<QueueListener<T>> event, boolean missed, Runnable after) {
+    record Item<T>(long through, Consumer<QueueListener<T>> event, boolean missed, Runnable after) {
         Item(long through, Consumer<QueueListener<T>> event, Runnable after) {
             this(through, event, false, after);
         }
@@ -197,7 +189,7 @@ final class QueueEvents<T> {
     private long idleSince;
 
     /** Under the lock: whether {@code current} has had no holder for long enough to stop. */
-    private boolean idleTooLong(Reader current) {
+    boolean idleTooLong(EventReader<T> current) {
         return reader == current && holders == 0 && System.nanoTime() - idleSince >= LINGER_NANOS;
     }
 
@@ -252,7 +244,7 @@ final class QueueEvents<T> {
         generation++;
         delivered = start;
         pending.clear();
-        Reader next = new Reader(generation, start);
+        EventReader<T> next = new EventReader<>(this, generation, start);
         reader = next;
         recentThreads.removeIf(t -> !t.isAlive());
         next.begin();
@@ -260,8 +252,8 @@ final class QueueEvents<T> {
     }
 
     /** Under the lock. */
-    private void stop() {
-        Reader current = reader;
+    void stop() {
+        EventReader<T> current = reader;
         if (current == null) {
             return;
         }
@@ -294,7 +286,7 @@ final class QueueEvents<T> {
      * #UNTRACKED} if nobody here listens.
      */
     long ticket() {
-        if (reader == null || !queue.hasListeners()) {
+        if (reader == null || !queue.listeners.any()) {
             return UNTRACKED;
         }
         synchronized (lock) {
@@ -385,7 +377,7 @@ final class QueueEvents<T> {
     }
 
     /** Under the lock. */
-    private boolean covered(long number) {
+    boolean covered(long number) {
         Map.Entry<Long, Item<T>> before = pending.floorEntry(number);
         return before != null && before.getValue().through >= number;
     }
@@ -419,7 +411,7 @@ final class QueueEvents<T> {
     // ---------------------------------------------------------------- telling
 
     /** Under the lock: whether the event that comes next in order is placed (the lane may tell it). */
-    private boolean nextIsPlaced() {
+    boolean nextIsPlaced() {
         Map.Entry<Long, Item<T>> next = pending.firstEntry();
         while (next != null && next.getKey() <= delivered) {
             pending.pollFirstEntry();
@@ -448,9 +440,9 @@ final class QueueEvents<T> {
             }
             try {
                 if (item.missed) {
-                    queue.tellMissed(from, item.through);
+                    queue.listeners.tellMissed(from, item.through);
                 } else if (item.event != null) {
-                    queue.tell(item.event, from);
+                    queue.listeners.tell(item.event, from);
                 }
                 if (item.after != null) {
                     item.after.run();
@@ -466,398 +458,9 @@ final class QueueEvents<T> {
         }
     }
 
-    private Item<T> missed(long from, long through) {
+    Item<T> missed(long from, long through) {
         LOG.debug("{}: events {} to {} are not in Redis; listeners are told they missed them", queue, from, through);
         return new Item<>(through, null, true, queue::eventsMissed);
-    }
-
-    // ---------------------------------------------------------------- the reader
-
-    /** An entry read from the stream: its number and its packed event. */
-    private record Raw(long number, byte[] packed) {}
-
-    /** An entry decoded: its number, and what to tell. */
-    private record Decoded<T>(long number, Item<T> item) {}
-
-    /** Follows the stream for one run of holders; its threads end when it stops. */
-    private final class Reader {
-        private final long generation;
-        private long lastRead;
-        private volatile boolean stopped;
-        private volatile Connection.Dedicated dedicated;
-        private Thread thread;
-        private Thread renewer;
-        private long blockMillis = engine.connection.eventBlockMillis;
-        private boolean failing;
-
-        Reader(long generation, long start) {
-            this.generation = generation;
-            this.lastRead = start;
-        }
-
-        /** Under the lock. */
-        void begin() {
-            thread = Thread.ofVirtual()
-                    .name("sluice-" + queue.name() + "-events")
-                    .start(this::read);
-            renewer = Thread.ofVirtual()
-                    .name("sluice-" + queue.name() + "-listening")
-                    .start(this::renew);
-            recentThreads.add(thread);
-            recentThreads.add(renewer);
-        }
-
-        void stop() {
-            stopped = true;
-            Connection.Dedicated connection = dedicated;
-            if (connection != null) {
-                connection.close();
-            }
-            thread.interrupt();
-            renewer.interrupt();
-        }
-
-        private void renew() {
-            while (!stopped) {
-                try {
-                    Thread.sleep(RENEW_MILLIS);
-                } catch (InterruptedException e) {
-                    continue;
-                }
-                synchronized (lock) {
-                    if (holders == 0) {
-                        continue; // nobody here listens: let the mark lapse unless others renew it
-                    }
-                }
-                RedisClusterAsyncCommands<byte[], byte[]> keys = engine.connection.keys;
-                try {
-                    await(keys.set(listening, cap, SetArgs.Builder.px(LISTEN_TTL_MILLIS)), 0, "keep listening to");
-                    await(keys.pexpire(stream, LISTEN_TTL_MILLIS), 0, "keep listening to");
-                } catch (SluiceException e) {
-                    // the reader, which runs while this does, tells of the outage once
-                    LOG.debug("{}; events written meanwhile are kept while the mark lasts", e.getMessage(), e);
-                }
-            }
-        }
-
-        private void read() {
-            long backoff = 0;
-            try {
-                while (!stopped) {
-                    try {
-                        if (dedicated == null) {
-                            dedicated = engine.connection.openDedicated();
-                            if (stopped) {
-                                break;
-                            }
-                        }
-                        awaitTelling();
-                        if (stopped) {
-                            break;
-                        }
-                        long block;
-                        synchronized (lock) {
-                            // nobody holds it: it stops soon, so it blocks no longer than that
-                            block = holders == 0
-                                    ? Math.min(blockMillis, TimeUnit.NANOSECONDS.toMillis(LINGER_NANOS))
-                                    : blockMillis;
-                        }
-                        List<StreamMessage<byte[], byte[]>> batch = await(
-                                dedicated
-                                        .commands()
-                                        .xread(
-                                                XReadArgs.Builder.block(block).count(READ_COUNT),
-                                                XReadArgs.StreamOffset.from(stream, "0-" + lastRead)),
-                                TimeUnit.MILLISECONDS.toNanos(block),
-                                "read the events of");
-                        if (failing) {
-                            failing = false;
-                            LOG.info("{} reads its events from Redis again", queue);
-                        }
-                        backoff = 0;
-                        if (batch != null && !batch.isEmpty() && !handle(batch)) {
-                            // only this process's own events, told already: let the next read gather more
-                            Thread.sleep(OWN_EVENTS_PAUSE);
-                        }
-                        synchronized (lock) {
-                            if (idleTooLong(this)) {
-                                QueueEvents.this.stop();
-                            }
-                        }
-                    } catch (SluiceException | io.lettuce.core.RedisException e) {
-                        if (stopped) {
-                            break;
-                        }
-                        if (e.getCause() instanceof RedisCommandTimeoutException && blockMillis > 1) {
-                            // the application's client times out blocking reads sooner than they block
-                            blockMillis = Math.max(1, blockMillis / 2);
-                            continue;
-                        }
-                        backoff = Math.min(
-                                Math.max(TimeUnit.MILLISECONDS.toNanos(10), backoff * 2), engine.retryIntervalNanos());
-                        if (!failing) {
-                            failing = true;
-                            LOG.warn(
-                                    "{} cannot read its events from Redis ({}); it tries again every {} ms at most",
-                                    queue,
-                                    ConnectFailure.reason(e),
-                                    TimeUnit.NANOSECONDS.toMillis(engine.retryIntervalNanos()));
-                            LOG.debug("{} cannot read its events from Redis", queue, e);
-                        } else {
-                            LOG.debug("{} still cannot read its events from Redis", queue, e);
-                        }
-                        TimeUnit.NANOSECONDS.sleep(backoff);
-                    }
-                }
-            } catch (InterruptedException e) {
-                // stopped
-            } finally {
-                Connection.Dedicated connection = dedicated;
-                if (connection != null) {
-                    connection.closeAndWait(Duration.ofSeconds(1));
-                }
-            }
-        }
-
-        /**
-         * Waits while the lane has events to tell that it has not told yet, so that a listener that falls behind
-         * holds up the reading too (the events it has not heard wait in Redis, not in this process's memory, and
-         * those the stream no longer holds are told as missed). It reads on while what comes next is missing.
-         */
-        private void awaitTelling() throws InterruptedException {
-            synchronized (lock) {
-                while (!stopped && QueueEvents.this.generation == generation && nextIsPlaced()) {
-                    lane.kick();
-                    lock.wait(100);
-                }
-            }
-        }
-
-        /**
-         * Fills in the events of {@code batch} that this process did not tell already, and tells what is next.
-         * Returns whether there were any.
-         */
-        private boolean handle(List<StreamMessage<byte[], byte[]>> batch) throws InterruptedException {
-            awaitCallsSentBefore();
-            List<Raw> needed = new ArrayList<>();
-            long top = lastRead;
-            boolean news;
-            synchronized (lock) {
-                if (QueueEvents.this.generation != generation) {
-                    return true;
-                }
-                for (StreamMessage<byte[], byte[]> message : batch) {
-                    long last = numberOf(message.getId());
-                    top = Math.max(top, last);
-                    List<byte[]> events = eventsOf(message);
-                    long number = last - events.size() + 1;
-                    for (byte[] packed : events) {
-                        if (number > delivered && !covered(number)) {
-                            needed.add(new Raw(number, packed));
-                        }
-                        number++;
-                    }
-                }
-            }
-            lastRead = top;
-            List<Decoded<T>> decoded = decode(needed);
-            synchronized (lock) {
-                if (QueueEvents.this.generation != generation) {
-                    return true;
-                }
-                int at = 0;
-                long number = delivered + 1;
-                news = !needed.isEmpty();
-                while (number <= top) {
-                    Map.Entry<Long, Item<T>> cover = pending.floorEntry(number);
-                    if (cover != null && cover.getValue().through >= number) {
-                        number = cover.getValue().through + 1;
-                        continue;
-                    }
-                    while (at < decoded.size() && decoded.get(at).number < number) {
-                        at++;
-                    }
-                    if (at < decoded.size() && decoded.get(at).number == number) {
-                        pending.put(number, decoded.get(at).item);
-                        number++;
-                        continue;
-                    }
-                    // not in the stream: missed up to the next number known
-                    long next = at < decoded.size() ? decoded.get(at).number : top + 1;
-                    Long queued = pending.ceilingKey(number);
-                    if (queued != null && queued < next) {
-                        next = queued;
-                    }
-                    pending.put(number, missed(number, next - 1));
-                    news = true;
-                    number = next;
-                }
-            }
-            lane.kick();
-            return news;
-        }
-
-        /**
-         * Waits until this process's calls sent before now have handed over their events: any of them may have
-         * made events of the batch just read. Bounded: a call that takes longer is told from the stream.
-         */
-        private void awaitCallsSentBefore() throws InterruptedException {
-            long deadline = System.nanoTime() + 3 * engine.timeoutNanos() + TimeUnit.SECONDS.toNanos(1);
-            synchronized (lock) {
-                long horizon = nextTicket;
-                while (!stopped && !unsettled.isEmpty() && unsettled.first() < horizon) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(lock, left);
-                }
-            }
-        }
-
-        /** The events of {@code raws}, with the payloads Redis holds for their jobs now. */
-        private List<Decoded<T>> decode(List<Raw> raws) {
-            boolean listeners = queue.hasListeners();
-            List<List<Object>> entries = new ArrayList<>(raws.size());
-            boolean[] awaited = new boolean[raws.size()];
-            Set<String> wanted = new LinkedHashSet<>();
-            for (int i = 0; i < raws.size(); i++) {
-                Raw raw = raws.get(i);
-                List<Object> entry;
-                try {
-                    entry = Replies.list(MessagePack.decode(raw.packed));
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: event {} in Redis cannot be read; it is skipped", queue, raw.number, e);
-                    entry = null;
-                }
-                entries.add(entry);
-                // decided once: a waiter that comes later reads the finished job itself
-                awaited[i] = entry != null && awaited(entry);
-                if (entry != null && entry.get(2) != null && (listeners || awaited[i])) {
-                    wanted.add(Replies.text(entry.get(1)));
-                }
-            }
-            Map<String, byte[]> payloadOf = wanted.isEmpty() ? Map.of() : fetchPayloads(wanted);
-            List<Decoded<T>> decoded = new ArrayList<>(raws.size());
-            for (int i = 0; i < raws.size(); i++) {
-                List<Object> entry = entries.get(i);
-                Item<T> item = null;
-                if (entry != null) {
-                    try {
-                        item = item(raws.get(i).number, entry, listeners, awaited[i], payloadOf);
-                    } catch (RuntimeException e) {
-                        LOG.warn("{}: event {} in Redis cannot be read; it is skipped", queue, raws.get(i).number, e);
-                    }
-                }
-                decoded.add(new Decoded<>(
-                        raws.get(i).number, item == null ? new Item<>(raws.get(i).number, null, null) : item));
-            }
-            return decoded;
-        }
-
-        private boolean awaited(List<Object> entry) {
-            String kind = Replies.text(entry.get(0));
-            return (kind.equals("completed") || kind.equals("failed")) && queue.awaits(Replies.text(entry.get(1)));
-        }
-
-        /** The payloads Redis holds now for jobs {@code ids}: a waiting or running job's, or a kept job's. */
-        private Map<String, byte[]> fetchPayloads(Set<String> ids) {
-            Map<String, byte[]> out = new HashMap<>();
-            List<byte[]> kept = new ArrayList<>();
-            for (KeyValue<byte[], byte[]> value :
-                    hmget(payloads, ids.stream().map(RedisJobQueue::bytes).toList())) {
-                if (value.hasValue()) {
-                    out.put(new String(value.getKey(), StandardCharsets.UTF_8), value.getValue());
-                } else {
-                    kept.add(value.getKey());
-                }
-            }
-            if (!kept.isEmpty()) {
-                for (KeyValue<byte[], byte[]> record : hmget(jobs, kept)) {
-                    String id = new String(record.getKey(), StandardCharsets.UTF_8);
-                    try {
-                        byte[] payload = record.hasValue() ? JobRecord.keptPayload(record.getValue()) : null;
-                        if (payload != null) {
-                            out.put(id, payload);
-                        }
-                    } catch (IllegalStateException e) {
-                        LOG.warn(
-                                "{}: the record of job '{}' in Redis cannot be read; its events have no payload",
-                                queue,
-                                id,
-                                e);
-                    }
-                }
-            }
-            return out;
-        }
-
-        private List<KeyValue<byte[], byte[]>> hmget(byte[] key, List<byte[]> fields) {
-            return await(
-                    dedicated.commands().hmget(key, fields.toArray(byte[][]::new)),
-                    0,
-                    "read the payloads of the events of");
-        }
-    }
-
-    /**
-     * The item for event {@code number}, packed as emit() in {@code queue-events.lua} writes it: told to {@code listeners}
-     * if any, and to the waiters of its job if it ends the job and is {@code awaited}.
-     */
-    private Item<T> item(
-            long number, List<Object> entry, boolean listeners, boolean awaited, Map<String, byte[]> payloadOf) {
-        String kind = Replies.text(entry.get(0));
-        String id = Replies.textOrNull(entry.get(1));
-        if (kind.equals("drained")) {
-            return new Item<>(number, listeners ? QueueListener::onDrained : null, queue::signal);
-        }
-        if (kind.equals("removed")) {
-            return new Item<>(number, null, () -> queue.removedBeforeFinishing(id));
-        }
-        boolean ends = awaited && (kind.equals("completed") || kind.equals("failed"));
-        if (!listeners && !ends) {
-            return new Item<>(number, null, null);
-        }
-        List<Object> fields = new ArrayList<>(Replies.list(entry.get(2)));
-        fields.set(SnapshotField.PAYLOAD.ordinal(), payloadOf.get(id));
-        Job<T> job = queue.snapshot(fields, null, false);
-        Consumer<QueueListener<T>> event = switch (kind) {
-            case "added" -> l -> l.onAdded(job);
-            case "active" -> l -> l.onActive(job);
-            case "progress" -> {
-                int percent = (int) Replies.number(entry.get(3));
-                yield l -> l.onProgress(job, percent);
-            }
-            case "completed" -> l -> l.onCompleted(job);
-            case "failed" -> l -> l.onFailed(job);
-            case "retrying" -> {
-                Duration delay = micros(entry.get(3));
-                Object errorClass = entry.get(4);
-                Throwable error = errorClass == null
-                        ? null
-                        : new RemoteFailure(Replies.text(errorClass), Replies.textOrNull(entry.get(5)));
-                yield l -> l.onRetrying(job, error, delay);
-            }
-            case "rate-limited" -> {
-                Result.Scope scope = Result.Scope.valueOf(Replies.text(entry.get(3)));
-                Duration retryAfter = micros(entry.get(4));
-                yield l -> l.onRateLimited(job, scope, retryAfter);
-            }
-            case "rescheduled" -> {
-                Duration delay = micros(entry.get(3));
-                yield l -> l.onRescheduled(job, delay);
-            }
-            default -> null; // an event of a newer version of Sluice: nothing to tell
-        };
-        return new Item<>(number, listeners ? event : null, ends ? () -> queue.finished(job) : null);
-    }
-
-    private static Duration micros(Object value) {
-        return Duration.of(Math.max(0, Replies.number(value)), ChronoUnit.MICROS);
-    }
-
-    private static long numberOf(String streamId) {
-        return Long.parseLong(streamId.substring(streamId.indexOf('-') + 1));
     }
 
     /**
@@ -917,7 +520,7 @@ final class QueueEvents<T> {
      *
      * @throws SluiceException saying what could not be done, if Redis fails, refuses or is too slow
      */
-    private <V> V await(RedisFuture<V> future, long extraNanos, String doing) {
+    <V> V await(RedisFuture<V> future, long extraNanos, String doing) {
         long timeout = engine.timeoutNanos() + extraNanos;
         try {
             return future.get(timeout, TimeUnit.NANOSECONDS);

@@ -109,11 +109,11 @@ final class RedisAdds<T> {
         }
         while (true) {
             queue.checkOpen();
-            args[1] = RedisJobQueue.bytes(queue.now());
-            RedisJobQueue.Sequenced sequenced = queue.callConfirmed(args);
+            args[1] = RedisJobQueue.bytes(queue.calls.now());
+            QueueCalls.Sequenced sequenced = queue.calls.callConfirmed(args);
             List<Object> reply = Replies.list(sequenced.reply());
             if (Replies.text(reply.get(0)).equals("full")) {
-                queue.deliver(sequenced.ticket(), List.of());
+                queue.calls.deliver(sequenced.ticket(), List.of());
                 QueueFullException full = full(reply);
                 if (!awaitRoom(deadline, full)) {
                     throw full;
@@ -167,8 +167,8 @@ final class RedisAdds<T> {
                 options,
                 0,
                 0,
-                RedisJobQueue.instant(decided.get(1)),
-                delayed ? RedisJobQueue.instant(decided.get(3)) : null,
+                JobSnapshots.instant(decided.get(1)),
+                delayed ? JobSnapshots.instant(decided.get(3)) : null,
                 null,
                 null,
                 0,
@@ -178,7 +178,7 @@ final class RedisAdds<T> {
     }
 
     /** Tells this process's waiting threads and listeners of the jobs an add call added. */
-    private void tellAdded(RedisJobQueue.Sequenced sequenced, List<Job<T>> fresh) {
+    private void tellAdded(QueueCalls.Sequenced sequenced, List<Job<T>> fresh) {
         if (!fresh.isEmpty()) {
             queue.signal();
         }
@@ -187,13 +187,13 @@ final class RedisAdds<T> {
             events.add(l -> l.onAdded(job));
         }
         if (!fresh.isEmpty() && !queue.metrics.isEmpty()) {
-            queue.measure(() -> {
+            queue.calls.measure(() -> {
                 for (Job<T> job : fresh) {
                     queue.metrics.tell(m -> m.added(job.group()));
                 }
             });
         }
-        queue.deliver(sequenced.ticket(), events);
+        queue.calls.deliver(sequenced.ticket(), events);
     }
 
     /** An add waiting in {@link Combiner}: its jobs, and how the call that carried it answered. */
@@ -205,7 +205,7 @@ final class RedisAdds<T> {
         /** The call's reply if the queue (or a job's group) was full: the producer then adds on its own. */
         List<Object> full;
         /** The telling of the call's events, for the producer's thread once the combiner let it go. */
-        List<RedisJobQueue.Delivery> deliveries = List.of();
+        List<QueueCalls.Delivery> deliveries = List.of();
         /** The telling of the call's metrics, for this producer's thread once the combiner let it go (one per call). */
         List<Runnable> measures = List.of();
 
@@ -236,7 +236,7 @@ final class RedisAdds<T> {
         List<Added<T>> add(List<QueueChecks.Prepared> prepared, List<T> payloads, long deadline) {
             PendingAdd add = new PendingAdd(prepared, payloads);
             combine(add);
-            add.deliveries.forEach(queue::tell);
+            add.deliveries.forEach(queue.calls::tell);
             add.measures.forEach(Runnable::run);
             return answer(add, deadline);
         }
@@ -248,7 +248,7 @@ final class RedisAdds<T> {
             CompletableFuture<List<Added<T>>> result = new CompletableFuture<>();
             combineAsync(add, () -> {
                 try {
-                    add.deliveries.forEach(queue::tell);
+                    add.deliveries.forEach(queue.calls::tell);
                     add.measures.forEach(Runnable::run);
                     result.complete(answer(add, deadline));
                 } catch (Throwable e) {
@@ -275,7 +275,7 @@ final class RedisAdds<T> {
 
         @Override
         void send(List<PendingAdd> batch) {
-            RedisJobQueue.Held held = queue.holding(() -> sendHeld(batch));
+            QueueCalls.Held held = queue.calls.holding(() -> sendHeld(batch));
             for (PendingAdd a : batch) {
                 a.deliveries = held.deliveries();
             }
@@ -299,8 +299,8 @@ final class RedisAdds<T> {
             }
             try {
                 queue.checkOpen();
-                args[1] = RedisJobQueue.bytes(queue.now());
-                RedisJobQueue.Sequenced sequenced = queue.callConfirmed(args);
+                args[1] = RedisJobQueue.bytes(queue.calls.now());
+                QueueCalls.Sequenced sequenced = queue.calls.callConfirmed(args);
                 List<Object> reply = Replies.list(sequenced.reply());
                 List<Job<T>> fresh = new ArrayList<>();
                 for (int i = 0; i < batch.size(); i++) {

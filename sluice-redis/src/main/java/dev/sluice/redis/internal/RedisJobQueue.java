@@ -4,14 +4,12 @@ import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.MetricsSet;
 import dev.sluice.internal.queue.QueueChecks;
-import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
-import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
@@ -28,17 +26,13 @@ import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +40,10 @@ import org.slf4j.LoggerFactory;
  * A queue whose jobs live in Redis, shared by every process that opens it. Each call is one call of the queue
  * script ({@link QueueScript}), which keeps the queue's state consistent on its own; this class encodes the
  * arguments, decodes the replies, and tells this process's waiting workers what its own calls did; its listeners,
- * and whoever waits for an outcome, hear every process's events through {@link QueueEvents}.
+ * and whoever waits for an outcome, hear every process's events through {@link QueueEvents}. Beside it, by concern:
+ * the calls of the script ({@link QueueCalls}), adding ({@link RedisAdds}), managing and limits ({@link RedisAdmin}),
+ * listeners ({@link QueueListeners}), outcomes and idle waits ({@link RedisOutcomes}), statistics ({@link
+ * RedisStats}), repeatable jobs ({@link RedisRepeats}) and the decoding of job snapshots ({@link JobSnapshots}).
  */
 final class RedisJobQueue<T> implements JobQueue<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobQueue.class);
@@ -57,7 +54,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private static final long NEVER = 1L << 53;
 
     final RedisEngine engine;
-    private final String name;
+    final String name;
     private final Codec<T> codec;
     private final QueueOptions options;
     /** The settings this process knows, which it restores should Redis lose them. */
@@ -65,21 +62,28 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     final byte[] key;
     final JobOptionsText optionsText;
+    /** Decodes the jobs the script replies. */
+    private final JobSnapshots<T> snapshots;
     /** The values of each job an add sends. */
     final AddFields addFields;
 
-    private final RedisRepeats<T> repeats;
+    final RedisRepeats<T> repeats;
     /** The adds of this process's producers, in the order they were called. */
     private final RedisAdds<T> adds;
 
     final QueueEvents<T> events;
+    /** The calls of the queue script. */
+    final QueueCalls<T> calls;
     /** Waits in Redis for work while this process's workers have none. */
     final WorkWatcher watcher;
     /** Waits in Redis for room while this process's producers wait for it. */
     final WorkWatcher roomWatcher;
 
     private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
-    private final List<Listening<T>> listeners = new CopyOnWriteArrayList<>();
+    /** This process's listeners of the queue. */
+    final QueueListeners<T> listeners;
+    /** Pausing, removing, retrying, cleaning, draining, limits. */
+    private final RedisAdmin<T> admin = new RedisAdmin<>(this);
     /** Whoever in this process waits for a job's outcome or for the queue to be idle. */
     private final RedisOutcomes<T> outcomes;
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
@@ -99,9 +103,12 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.settings = new QueueSettings(name, codec.name());
         this.key = bytes(RedisKeys.queueBase(engine.keyPrefix(), name));
         this.optionsText = new JobOptionsText(name);
+        this.snapshots = new JobSnapshots<>(codec, optionsText);
         this.addFields = new AddFields(optionsText);
         this.repeats = new RedisRepeats<>(this);
         this.events = new QueueEvents<>(this);
+        this.listeners = new QueueListeners<>(this, events);
+        this.calls = new QueueCalls<>(this);
         this.watcher = new WorkWatcher(this, "mk", "work");
         this.roomWatcher = new WorkWatcher(this, "rm", "room");
         this.adds = new RedisAdds<>(this);
@@ -129,7 +136,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         args[0] = codec.name();
         args[1] = QueueSettings.candidateEpoch();
         System.arraycopy(given, 0, args, 2, given.length);
-        List<Object> stored = Replies.list(queue.call(true, "open", args));
+        List<Object> stored = Replies.list(queue.calls.call(true, "open", args));
         String storedCodec = Replies.text(stored.get(0));
         if (!storedCodec.equals(codec.name())) {
             throw QueueChecks.otherCodec(name, "in Redis was created", storedCodec, codec.name());
@@ -165,206 +172,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return options;
     }
 
-    // ---------------------------------------------------------------- calls
-
-    /** The script's time argument: empty for Redis's own clock, else the test clock in epoch microseconds. */
-    String now() {
-        long nanos = engine.scriptNow();
-        return nanos == LimitScript.REDIS_TIME ? "" : Long.toString(Math.floorDiv(nanos, 1000));
-    }
-
-    Object call(boolean changes, String command, String... args) {
-        return call(changes, arguments(command, args));
-    }
-
-    /**
-     * One call of the queue script.
-     *
-     * @throws IllegalStateException if the engine closed meanwhile (the call may have failed for that reason)
-     * @throws SluiceException if Redis is unavailable or refuses
-     */
-    Object call(boolean changes, byte[][] arguments) {
-        List<Object> reply;
-        try {
-            reply = settled(arguments, sent -> engine.queueCall(key, sent, changes), r -> r);
-        } catch (SluiceException e) {
-            throw closedOr(e);
-        }
-        return repeatsAfter(reply);
-    }
-
-    /**
-     * What {@code send} answers for {@code arguments}, sent with the epoch of the queue's settings if their command
-     * relies on them; should the script refuse them because Redis lost the settings, this process restores those it
-     * knows and sends them again ({@link QueueSettings}).
-     */
-    private <R> R settled(byte[][] arguments, Function<byte[][], R> send, Function<R, List<Object>> replyOf) {
-        for (int attempt = 1; ; attempt++) {
-            byte[][] sent = settings.withEpoch(arguments);
-            R answer = send.apply(sent);
-            if (!QueueSettings.asksRestore(replyOf.apply(answer).get(0))) {
-                return answer;
-            }
-            settings.restore(
-                    QueueSettings.epochOf(sent),
-                    attempt,
-                    args -> engine.queueCall(key, arguments("restore", args), true)
-                            .get(0));
-            signal();
-        }
-    }
-
-    /** The command's reply; first, if the call left events of repeatable jobs, plans their next runs. */
-    private Object repeatsAfter(List<Object> reply) {
-        if (Replies.number(reply.get(1)) > 0) {
-            repeats.planPending();
-        }
-        return reply.get(0);
-    }
-
-    /** {@code failure}, or the closed engine's exception if the engine closed meanwhile. */
-    private RuntimeException closedOr(SluiceException failure) {
-        if (closed || engine.isClosed()) {
-            IllegalStateException closedEngine = Limits.closed(this);
-            closedEngine.addSuppressed(failure);
-            return closedEngine;
-        }
-        return failure;
-    }
-
-    /**
-     * A reply, the place of its call among the calls whose events listeners hear, and, for a call {@link
-     * #callConfirmed confirmed} on replicas, null if they acknowledged it, else by how many they fell short.
-     */
-    record Sequenced(Object reply, long ticket, ReplicaWait.Shortfall shortfall) {}
-
-    /**
-     * A call that may make events this process's listeners hear: the caller hands the events it builds from the
-     * reply to {@link #deliver} with the ticket, whatever happens (an empty list if none).
-     */
-    Sequenced callInOrder(boolean changes, byte[][] arguments) {
-        return callInOrder(changes, arguments, false);
-    }
-
-    /**
-     * As {@link #callInOrder}, for an add or a job's ending: when the engine waits for replicas
-     * ({@code waitForReplicas}), it returns once they acknowledged the call, or the wait's timeout passed.
-     */
-    Sequenced callConfirmed(byte[][] arguments) {
-        return callInOrder(true, arguments, true);
-    }
-
-    private Sequenced callInOrder(boolean changes, byte[][] arguments, boolean confirmed) {
-        long ticket = events.ticket();
-        try {
-            List<Object> reply;
-            ReplicaWait.Shortfall shortfall = null;
-            if (confirmed) {
-                RedisEngine.ConfirmedReply answer = settled(
-                        arguments,
-                        sent -> engine.queueReplyConfirmed(engine.queueSendConfirmed(key, sent), key, sent, changes),
-                        RedisEngine.ConfirmedReply::reply);
-                reply = answer.reply();
-                shortfall = answer.shortfall();
-            } else {
-                reply = settled(arguments, sent -> engine.queueCall(key, sent, changes), r -> r);
-            }
-            if (Replies.number(reply.get(1)) > 0) {
-                // planned once this call's events are told: planning calls come after it in the order of events
-                PLAN_AFTER_DELIVERY.set(true);
-            }
-            events.replied(ticket, reply);
-            return new Sequenced(reply.get(0), ticket, shortfall);
-        } catch (SluiceException e) {
-            deliver(ticket, List.of());
-            throw closedOr(e);
-        } catch (RuntimeException e) {
-            deliver(ticket, List.of());
-            throw e;
-        }
-    }
-
-    /**
-     * Places the events of call {@code ticket} among the queue's events (of every process), for the listeners to be
-     * told in their order on the queue's own thread. Inside {@link #holding} the placing is held back until the
-     * combiner let go, with the planning of repeatable jobs' runs the call listed.
-     */
-    void deliver(long ticket, List<Consumer<QueueListener<T>>> built) {
-        boolean plan = PLAN_AFTER_DELIVERY.get();
-        PLAN_AFTER_DELIVERY.set(false);
-        Delivery delivery = new Delivery(events.settle(ticket, built), plan);
-        Held held = HELD.get();
-        if (held != null) {
-            held.deliveries().add(delivery);
-        } else {
-            tell(delivery);
-        }
-    }
-
-    /** Tells this process's metrics of a change: now, or, inside {@link #holding}, once the combiner let go. */
-    void measure(Runnable telling) {
-        Held held = HELD.get();
-        if (held != null) {
-            held.measures().add(telling);
-        } else {
-            telling.run();
-        }
-    }
-
-    private static final ThreadLocal<Boolean> PLAN_AFTER_DELIVERY = ThreadLocal.withInitial(() -> false);
-
-    /**
-     * What telling a call's events takes, once they are placed in order: the listeners' thread told of those through
-     * {@code target} (see {@link QueueEvents#tellThrough}), then the pending runs of repeatable jobs planned if the
-     * call listed some.
-     */
-    record Delivery(long target, boolean plan) {}
-
-    /**
-     * What a combined call held back for after the combiner let it go: the deliveries of its events, which every
-     * thread whose request it carried tells, and the telling of this process's metrics, which one of them runs.
-     */
-    record Held(List<Delivery> deliveries, List<Runnable> measures) {}
-
-    /** What this thread holds back while it sends a combined call for other threads too. */
-    private static final ThreadLocal<Held> HELD = new ThreadLocal<>();
-
-    /** Tells the events of a call whose delivery was held, and plans what it listed; see {@link #holding}. */
-    void tell(Delivery delivery) {
-        events.tellThrough(delivery.target());
-        if (delivery.plan()) {
-            repeats.planPending();
-        }
-    }
-
-    /**
-     * Runs {@code send}, a combined call that other threads wait for, holding back the telling of its events and
-     * metrics: listeners and metrics are user code, which may itself add jobs (through the combiner this thread
-     * leads) and so could wait for this thread while this thread waited for them. Returns what was held: each
-     * thread whose request the call carried {@link #tell}s the deliveries once the combiner has let it go, and one
-     * of them runs the measures.
-     */
-    Held holding(Runnable send) {
-        Held outer = HELD.get();
-        Held held = new Held(new ArrayList<>(1), new ArrayList<>());
-        HELD.set(held);
-        try {
-            send.run();
-        } finally {
-            HELD.set(outer);
-        }
-        return held;
-    }
-
-    byte[][] arguments(String command, String... args) {
-        byte[][] out = new byte[args.length + 2][];
-        out[0] = bytes(command);
-        out[1] = bytes(now());
-        for (int i = 0; i < args.length; i++) {
-            out[i + 2] = bytes(args[i]);
-        }
-        return out;
-    }
+    // ---------------------------------------------------------------- encoding
 
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -443,50 +251,13 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     // ---------------------------------------------------------------- listeners
 
-    /** A listener, and the number of the last event before it was added: it hears the events after it. */
-    private static final class Listening<T> {
-        final QueueListener<T> listener;
-        volatile long after = Long.MAX_VALUE;
-
-        Listening(QueueListener<T> listener) {
-            this.listener = listener;
-        }
-    }
-
-    /** Tells every listener added before event {@code number} happened. */
-    void tell(Consumer<QueueListener<T>> event, long number) {
-        for (Listening<T> l : listeners) {
-            if (number > l.after) {
-                tell(l.listener, event);
-            }
-        }
-    }
-
     /**
      * Whether anyone in this process hears how jobs end: a listener, or a caller waiting for an outcome or for the
      * queue to be idle. If not, a worker's endings need not bring their jobs back (and then none of a call's
      * endings does, so that the events a call builds are always the last it made).
      */
     boolean hearsEndings() {
-        return !listeners.isEmpty() || outcomes.anyAwaited() || events.held();
-    }
-
-    /** Tells every listener how many of the events {@code from} to {@code through} it missed. */
-    void tellMissed(long from, long through) {
-        for (Listening<T> l : listeners) {
-            long count = through - Math.max(from - 1, l.after);
-            if (count > 0) {
-                tell(l.listener, listener -> listener.onEventsMissed(count));
-            }
-        }
-    }
-
-    private void tell(QueueListener<T> listener, Consumer<QueueListener<T>> event) {
-        try {
-            event.accept(listener);
-        } catch (Throwable e) {
-            LOG.warn("a listener of {} threw; the queue goes on", this, e);
-        }
+        return listeners.any() || outcomes.anyAwaited() || events.held();
     }
 
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
@@ -509,10 +280,6 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return outcomes.awaits(id);
     }
 
-    boolean hasListeners() {
-        return !listeners.isEmpty();
-    }
-
     /** Whether a thread that reads this queue's events, current or stopped lately, is alive (for tests). */
     boolean eventThreadsAlive() {
         return events.threadsAlive();
@@ -528,14 +295,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public void addListener(QueueListener<T> listener) {
         checkOpen();
         QueueChecks.checkListener(listener);
-        Listening<T> added = new Listening<>(listener);
-        listeners.add(added);
-        try {
-            added.after = events.hold(true);
-        } catch (RuntimeException e) {
-            listeners.remove(added);
-            throw e;
-        }
+        listeners.add(listener);
     }
 
     @Override
@@ -559,13 +319,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     @Override
     public boolean removeListener(QueueListener<T> listener) {
         checkOpen();
-        for (Listening<T> l : listeners) {
-            if (l.listener == listener && listeners.remove(l)) {
-                events.release();
-                return true;
-            }
-        }
-        return false;
+        return listeners.remove(listener);
     }
 
     // ---------------------------------------------------------------- reading
@@ -574,7 +328,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public Optional<Job<T>> job(String id) {
         checkOpen();
         QueueChecks.checkJobId(id);
-        Object reply = call(false, "get", id);
+        Object reply = calls.call(false, "get", id);
         return reply == null ? Optional.empty() : Optional.of(snapshot(reply, null, false));
     }
 
@@ -582,7 +336,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public Optional<byte[]> payloadBytes(String id) {
         checkOpen();
         QueueChecks.checkJobId(id);
-        Object reply = call(false, "get", id);
+        Object reply = calls.call(false, "get", id);
         return reply == null
                 ? Optional.empty()
                 : Optional.of(Replies.bytes(SnapshotField.PAYLOAD.of(Replies.list(reply))));
@@ -605,7 +359,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     @Override
     public JobCounts counts() {
         checkOpen();
-        List<Object> c = Replies.list(call(false, "counts"));
+        List<Object> c = Replies.list(calls.call(false, "counts"));
         return new JobCounts(
                 Replies.number(c.get(0)),
                 Replies.number(c.get(1)),
@@ -618,8 +372,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     public List<Job<T>> jobs(JobState state, int offset, int limit) {
         checkOpen();
         QueueChecks.checkPage(state, offset, limit);
-        List<Object> reply =
-                Replies.list(call(false, "jobs", state.name(), Integer.toString(offset), Integer.toString(limit)));
+        List<Object> reply = Replies.list(
+                calls.call(false, "jobs", state.name(), Integer.toString(offset), Integer.toString(limit)));
         List<Job<T>> page = new ArrayList<>(reply.size());
         for (Object job : reply) {
             page.add(snapshot(job, null, false));
@@ -651,158 +405,76 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return stats.groups();
     }
 
-    // ---------------------------------------------------------------- managing
+    // ---------------------------------------------------------------- managing (RedisAdmin)
 
     @Override
     public void pause() {
-        checkOpen();
-        call(true, "pause", "1");
+        admin.pause();
     }
 
     @Override
     public void resume() {
-        checkOpen();
-        call(true, "pause", "0");
-        signal();
+        admin.resume();
     }
 
     @Override
     public boolean isPaused() {
-        checkOpen();
-        return Replies.number(call(false, "paused")) == 1;
+        return admin.isPaused();
     }
 
     @Override
     public boolean remove(String id) {
-        checkOpen();
-        QueueChecks.checkJobId(id);
-        Object reply = call(true, "remove", id);
-        if (reply instanceof byte[]) {
-            throw new IllegalStateException(
-                    "job '" + id + "' of queue '" + name + "' is active; a running job cannot be removed");
-        }
-        boolean removed = Replies.number(reply) == 1;
-        if (removed) {
-            removedBeforeFinishing(id);
-        }
-        return removed;
+        return admin.remove(id);
     }
 
     @Override
     public void retry(String id, JobState from) {
-        checkOpen();
-        QueueChecks.checkJobId(id);
-        QueueChecks.checkRetryFrom(from);
-        String answer = Replies.text(call(true, "retry", id, from == JobState.COMPLETED ? "c" : "f"));
-        if (answer.equals("missing")) {
-            throw new JobNotFoundException(name, id);
-        }
-        if (!answer.equals("ok")) {
-            throw new IllegalStateException("job '" + id + "' of queue '" + name + "' is " + answer + "; only a " + from
-                    + " job can be retried as " + from);
-        }
-        signal();
+        admin.retry(id, from);
     }
 
     @Override
     public int retryFailed() {
-        checkOpen();
-        int n = (int) Replies.number(call(true, "retryFailed"));
-        signal();
-        return n;
+        return admin.retryFailed();
     }
 
     @Override
     public int clean(JobState state, Duration age) {
-        checkOpen();
-        QueueChecks.checkClean(state, age);
-        String ageArg = RetentionRules.cleanCutoff(age, 0) == Long.MIN_VALUE ? "none" : Long.toString(micros(age));
-        return (int) Replies.number(call(true, "clean", state == JobState.COMPLETED ? "c" : "f", ageArg));
+        return admin.clean(state, age);
     }
 
     @Override
     public int drain(boolean delayedToo) {
-        checkOpen();
-        int drained = (int) Replies.number(call(true, "drain", delayedToo ? "1" : "0"));
-        signal();
-        return drained;
+        return admin.drain(delayedToo);
     }
-
-    // ---------------------------------------------------------------- limits
 
     @Override
     public void setRate(LimitPolicy rate) {
-        checkOpen();
-        QueueOptions.builder().rate(rate).build();
-        String stored = RateText.encode("queue '" + name + "'", rate);
-        noteChange("rate", stored, rate == null ? "no rate" : "rate " + rate, call(true, "limits", "rate", stored));
-        signal();
+        admin.setRate(rate);
     }
 
     @Override
     public void setConcurrency(int concurrency) {
-        checkOpen();
-        QueueOptions.builder().concurrency(concurrency).build();
-        String stored = Integer.toString(concurrency);
-        noteChange("concurrency", stored, "concurrency " + concurrency, call(true, "limits", "concurrency", stored));
-        signal();
+        admin.setConcurrency(concurrency);
     }
 
     @Override
     public void setGroupDefaults(GroupLimits limits) {
-        checkOpen();
-        if (limits == null) {
-            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
-        }
-        String concurrency = Integer.toString(limits.concurrency());
-        String maxWaiting = Integer.toString(limits.maxWaiting());
-        String rate = RateText.encode("queue '" + name + "', group defaults", limits.rate());
-        Object stamp = call(true, "limits", "defaults", concurrency, maxWaiting, rate);
-        noteChange("gconc", concurrency, "group concurrency " + concurrency, stamp);
-        noteChange("gmax", maxWaiting, "group maxWaiting " + maxWaiting, stamp);
-        noteChange("grate", rate, "group rate " + limits.rate(), stamp);
-        signal();
+        admin.setGroupDefaults(limits);
     }
 
     @Override
     public void setGroupLimits(String group, GroupLimits limits) {
-        checkOpen();
-        JobOptions.builder().group(group);
-        if (limits == null) {
-            throw new IllegalArgumentException(
-                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
-        }
-        String concurrency = Integer.toString(limits.concurrency());
-        String maxWaiting = Integer.toString(limits.maxWaiting());
-        String rate = RateText.encode("queue '" + name + "', group '" + group + "'", limits.rate());
-        Object stamp = call(true, "limits", "group", group, concurrency, maxWaiting, rate);
-        noteChange(
-                "gl:g" + group, concurrency + "|" + maxWaiting + "|" + rate, "group '" + group + "' " + limits, stamp);
-        signal();
+        admin.setGroupLimits(group, limits);
     }
 
     @Override
     public void clearGroupLimits(String group) {
-        checkOpen();
-        JobOptions.builder().group(group);
-        noteChange(
-                "gl:g" + group, "", "group '" + group + "' without own limits", call(true, "limits", "clear", group));
-        signal();
-    }
-
-    /** Notes a change of setting {@code name} to {@code stored}, which the script made at {@code stamp}. */
-    private void noteChange(String name, String stored, String text, Object stamp) {
-        settings.note(name, "=" + stored, Replies.number(stamp), text);
+        admin.clearGroupLimits(group);
     }
 
     @Override
     public GroupLimits groupLimits(String group) {
-        checkOpen();
-        QueueChecks.checkLookedUpGroup(group);
-        List<Object> reply = Replies.list(call(false, "groupLimits", group == null ? "" : group));
-        int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
-        int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));
-        return new GroupLimits(RateText.decode(Replies.textOrNull(reply.get(2))), concurrency, maxWaiting);
+        return admin.groupLimits(group);
     }
 
     // ---------------------------------------------------------------- repeatable jobs
@@ -889,62 +561,9 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /**
      * The job a script replied; {@code payload} is its decoded payload if the caller has it, else the reply's
-     * bytes are decoded (null if the codec cannot).
+     * bytes are decoded (null if the codec cannot). See {@link JobSnapshots}.
      */
     Job<T> snapshot(Object reply, T payload, boolean payloadGiven) {
-        List<Object> r = Replies.list(reply);
-        T decoded = payload;
-        if (!payloadGiven) {
-            byte[] bytes = Replies.bytes(SnapshotField.PAYLOAD.of(r));
-            try {
-                decoded = bytes == null ? null : codec.decode(bytes);
-            } catch (RuntimeException e) {
-                decoded = null;
-            }
-        }
-        Object failureReason = SnapshotField.FAILURE_REASON.of(r);
-        Job.Failure failure = failureReason == null
-                ? null
-                : new Job.Failure(
-                        Replies.text(failureReason),
-                        Replies.textOrNull(SnapshotField.FAILURE_CLASS.of(r)),
-                        Replies.textOrNull(SnapshotField.FAILURE_TRACE.of(r)));
-        List<Job.Attempt> attempts = new ArrayList<>();
-        for (Object a : Replies.list(SnapshotField.ATTEMPTS.of(r))) {
-            List<Object> attempt = Replies.list(a);
-            Object outcome = attempt.size() > 3 ? attempt.get(3) : null;
-            attempts.add(new Job.Attempt(
-                    (int) Replies.number(attempt.get(0)),
-                    instant(attempt.get(1)),
-                    attempt.size() > 2 ? instant(attempt.get(2)) : null,
-                    outcome == null ? null : Job.Attempt.Outcome.valueOf(Replies.text(outcome)),
-                    attempt.size() > 4 ? Replies.textOrNull(attempt.get(4)) : null));
-        }
-        return new Job<>(
-                Replies.text(SnapshotField.ID.of(r)),
-                Replies.text(SnapshotField.NAME.of(r)),
-                decoded,
-                Replies.textOrNull(SnapshotField.GROUP.of(r)),
-                JobState.valueOf(Replies.text(SnapshotField.STATE.of(r))),
-                optionsText.decode(Replies.text(SnapshotField.OPTIONS.of(r))),
-                (int) Replies.number(SnapshotField.ATTEMPTS_MADE.of(r)),
-                (int) Replies.number(SnapshotField.RATE_LIMITS.of(r)),
-                instant(SnapshotField.CREATED_AT.of(r)),
-                instant(SnapshotField.RUN_AT.of(r)),
-                instant(SnapshotField.STARTED_AT.of(r)),
-                instant(SnapshotField.FINISHED_AT.of(r)),
-                (int) Replies.number(SnapshotField.PROGRESS.of(r)),
-                Replies.bytes(SnapshotField.RESULT.of(r)),
-                failure,
-                attempts);
-    }
-
-    /** The instant of epoch microseconds {@code value}, or null. */
-    static Instant instant(Object value) {
-        if (value == null) {
-            return null;
-        }
-        long micros = Replies.number(value);
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L);
+        return snapshots.decode(reply, payload, payloadGiven);
     }
 }

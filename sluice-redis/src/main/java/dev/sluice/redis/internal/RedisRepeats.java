@@ -72,11 +72,11 @@ final class RedisRepeats<T> {
     }
 
     boolean remove(String id) {
-        return Replies.number(queue.call(true, "repDel", id)) == 1;
+        return Replies.number(queue.calls.call(true, "repDel", id)) == 1;
     }
 
     List<RepeatableJob<T>> views() {
-        List<Object> reply = Replies.list(queue.call(false, "repList"));
+        List<Object> reply = Replies.list(queue.calls.call(false, "repList"));
         List<RepeatableJob<T>> all = new ArrayList<>(reply.size() / 3);
         for (int i = 0; i < reply.size(); i += 3) {
             all.add(view(
@@ -97,7 +97,7 @@ final class RedisRepeats<T> {
         PLANNING.set(true);
         try {
             Object entry;
-            while ((entry = queue.call(true, "repPop")) != null) {
+            while ((entry = queue.calls.call(true, "repPop")) != null) {
                 planFrom(Replies.text(entry));
             }
         } finally {
@@ -112,8 +112,8 @@ final class RedisRepeats<T> {
     private void planFrom(String entry) {
         String[] parts = entry.split("\\|", 4);
         String event = parts[0];
-        Instant scheduledAt = RedisJobQueue.instant(Long.parseLong(parts[1]));
-        Instant at = RedisJobQueue.instant(Long.parseLong(parts[2]));
+        Instant scheduledAt = JobSnapshots.instant(Long.parseLong(parts[1]));
+        Instant at = JobSnapshots.instant(Long.parseLong(parts[2]));
         String id = parts[3];
         String runId = RepeatPlanner.runId(id, scheduledAt);
         while (true) {
@@ -190,7 +190,7 @@ final class RedisRepeats<T> {
         byte[][] args = new byte[10 + runs.size() * AddFields.COUNT][];
         int at = 0;
         args[at++] = RedisJobQueue.bytes("repSave");
-        args[at++] = RedisJobQueue.bytes(queue.now());
+        args[at++] = RedisJobQueue.bytes(queue.calls.now());
         args[at++] = RedisJobQueue.bytes(id);
         args[at++] = RedisJobQueue.bytes(Long.toString(version));
         args[at++] = RedisJobQueue.bytes(encode(r));
@@ -205,7 +205,7 @@ final class RedisRepeats<T> {
             QueueChecks.Prepared prepared = new QueueChecks.Prepared(run.id(), r.templateName, payload, runOptions);
             at = queue.addFields.write(args, at, prepared, id, micros(run.at()));
         }
-        RedisJobQueue.Sequenced sequenced = queue.callInOrder(true, args);
+        QueueCalls.Sequenced sequenced = queue.calls.callInOrder(true, args);
         List<Consumer<QueueListener<T>>> events = new ArrayList<>();
         try {
             Object reply = sequenced.reply();
@@ -216,10 +216,10 @@ final class RedisRepeats<T> {
             for (int i = 1; i < added.size(); i++) {
                 var job = queue.snapshot(added.get(i), null, false);
                 events.add(l -> l.onAdded(job));
-                queue.measure(() -> queue.metrics.tell(m -> m.added(job.group())));
+                queue.calls.measure(() -> queue.metrics.tell(m -> m.added(job.group())));
             }
         } finally {
-            queue.deliver(sequenced.ticket(), events);
+            queue.calls.deliver(sequenced.ticket(), events);
         }
         if (!events.isEmpty()) {
             queue.signal();
@@ -254,7 +254,7 @@ final class RedisRepeats<T> {
         }
         if (!queue.isClosed()) {
             try {
-                queue.call(true, "nextDue");
+                queue.calls.call(true, "nextDue");
             } catch (RuntimeException e) {
                 // the next call of any process plans from the event instead
             }
@@ -264,7 +264,7 @@ final class RedisRepeats<T> {
 
     /** What the queue holds under a run's id. */
     private RepeatPlanner.Held held(String repeatId, String runId) {
-        Object reply = queue.call(false, "get", runId);
+        Object reply = queue.calls.call(false, "get", runId);
         if (reply == null) {
             return RepeatPlanner.Held.NOTHING;
         }
@@ -279,14 +279,14 @@ final class RedisRepeats<T> {
     // ---------------------------------------------------------------- records
 
     private Read read(String id) {
-        List<Object> r = Replies.list(queue.call(false, "repGet", id));
+        List<Object> r = Replies.list(queue.calls.call(false, "repGet", id));
         String text = Replies.textOrNull(r.get(0));
         return new Read(
                 text == null ? null : decode(text),
                 Replies.number(r.get(1)),
                 Replies.bytes(r.get(2)),
                 Replies.textOrNull(r.get(3)),
-                RedisJobQueue.instant(r.get(4)));
+                JobSnapshots.instant(r.get(4)));
     }
 
     private RepeatableJob<T> view(String id, Record r, byte[] payload) {

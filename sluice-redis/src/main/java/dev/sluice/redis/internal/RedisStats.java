@@ -47,7 +47,7 @@ final class RedisStats {
             return;
         }
         try {
-            queue.call(false, "statsAdd", taken.toArray(String[]::new));
+            queue.calls.call(false, "statsAdd", taken.toArray(String[]::new));
         } catch (RuntimeException e) {
             pending.putBack(taken);
             throw e;
@@ -67,19 +67,19 @@ final class RedisStats {
     /** The queue's statistics, this process's pending ones written first. */
     QueueStats stats() {
         writeStats();
-        return parse(Replies.list(queue.call(false, "stats", "")));
+        return parse(Replies.list(queue.calls.call(false, "stats", "")));
     }
 
     /** A group's statistics ({@code null}: the jobs without a group), this process's pending ones written first. */
     QueueStats stats(String group) {
         writeStats();
-        return parse(Replies.list(queue.call(false, "stats", group == null ? "=" : "=" + group)));
+        return parse(Replies.list(queue.calls.call(false, "stats", group == null ? "=" : "=" + group)));
     }
 
     /** The groups that hold jobs or statistics, by name. */
     List<String> groups() {
         TreeSet<String> names = new TreeSet<>();
-        for (Object group : Replies.list(queue.call(false, "groups"))) {
+        for (Object group : Replies.list(queue.calls.call(false, "groups"))) {
             String inKeys = Replies.text(group);
             if (inKeys.startsWith("g")) { // "u" is the ungrouped jobs
                 names.add(inKeys.substring(1));

@@ -1,0 +1,68 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.internal.queue.LazyPayload;
+import dev.sluice.queue.Job;
+import dev.sluice.time.SluiceClock;
+import java.util.List;
+
+/**
+ * A job claimed by a slot: its id, the token that owns it, its attempt number and its snapshot. The payload is
+ * decoded once, when first needed (by the processor, or for a listener), never on the call's lane.
+ */
+final class ClaimedJob<T> {
+    private final RedisJobQueue<T> queue;
+
+    final String id;
+    final long token;
+    final int attempt;
+    /** The snapshot without its payload (null), for the options and group. */
+    final Job<T> job;
+
+    final LazyPayload<T> payload;
+    private final Object reply;
+    private Job<T> withPayload;
+    /** When the attempt started, epoch microseconds on Redis's clock (or the test clock). */
+    final long startedMicros;
+    /** The group's scope in the script's statistics: {@code u} without a group, else {@code g<group>}. */
+    final String scope;
+    /** How long the job waited since it was ready, by the engine's clock; -1 if the claim did not say. */
+    final long waitedNanos;
+
+    volatile boolean lost;
+    SluiceClock.Timer timeout;
+    /** Whether the worker no longer counts it as active: its slot is done with it, or it was returned. */
+    boolean released;
+
+    ClaimedJob(RedisJobQueue<T> queue, Object reply) {
+        this.queue = queue;
+        List<Object> r = Replies.list(reply);
+        this.id = Replies.text(SnapshotField.ID.of(r));
+        this.token = Replies.number(SnapshotField.TOKEN.of(r));
+        this.payload = new LazyPayload<>(id, Replies.bytes(SnapshotField.PAYLOAD.of(r)), queue.codec());
+        this.reply = reply;
+        this.job = queue.snapshot(reply, null, true);
+        this.attempt = job.attemptsMade() + 1;
+        this.startedMicros = Replies.number(SnapshotField.STARTED_AT.of(r));
+        this.scope = job.group() == null ? "u" : "g" + job.group();
+        if (SnapshotField.READY_AT.in(r)) {
+            waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
+            queue.stats.pending.time(scope, 'w', waitedNanos);
+        } else {
+            waitedNanos = -1;
+        }
+    }
+
+    /** The snapshot with its payload, as listeners hear it; null for a payload the codec cannot decode. */
+    synchronized Job<T> withPayload() {
+        if (withPayload == null) {
+            T decoded;
+            try {
+                decoded = payload.get();
+            } catch (LazyPayload.Undecodable e) {
+                decoded = null;
+            }
+            withPayload = queue.snapshot(reply, decoded, true);
+        }
+        return withPayload;
+    }
+}

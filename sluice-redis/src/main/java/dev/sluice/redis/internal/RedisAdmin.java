@@ -1,0 +1,178 @@
+package dev.sluice.redis.internal;
+
+import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.internal.queue.RetentionRules;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueOptions;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The managing of a Redis queue: pausing it, removing, retrying, cleaning and draining jobs, and its limits (rate,
+ * concurrency, groups' limits), each one call of the queue script; a change of a setting is noted, so that this
+ * process can restore it should Redis lose it ({@link QueueSettings}).
+ */
+final class RedisAdmin<T> {
+    private final RedisJobQueue<T> queue;
+
+    RedisAdmin(RedisJobQueue<T> queue) {
+        this.queue = queue;
+    }
+
+    // ---------------------------------------------------------------- managing
+
+    void pause() {
+        queue.checkOpen();
+        queue.calls.call(true, "pause", "1");
+    }
+
+    void resume() {
+        queue.checkOpen();
+        queue.calls.call(true, "pause", "0");
+        queue.signal();
+    }
+
+    boolean isPaused() {
+        queue.checkOpen();
+        return Replies.number(queue.calls.call(false, "paused")) == 1;
+    }
+
+    boolean remove(String id) {
+        queue.checkOpen();
+        QueueChecks.checkJobId(id);
+        Object reply = queue.calls.call(true, "remove", id);
+        if (reply instanceof byte[]) {
+            throw new IllegalStateException(
+                    "job '" + id + "' of queue '" + queue.name + "' is active; a running job cannot be removed");
+        }
+        boolean removed = Replies.number(reply) == 1;
+        if (removed) {
+            queue.removedBeforeFinishing(id);
+        }
+        return removed;
+    }
+
+    void retry(String id, JobState from) {
+        queue.checkOpen();
+        QueueChecks.checkJobId(id);
+        QueueChecks.checkRetryFrom(from);
+        String answer = Replies.text(queue.calls.call(true, "retry", id, from == JobState.COMPLETED ? "c" : "f"));
+        if (answer.equals("missing")) {
+            throw new JobNotFoundException(queue.name, id);
+        }
+        if (!answer.equals("ok")) {
+            throw new IllegalStateException("job '" + id + "' of queue '" + queue.name + "' is " + answer + "; only a "
+                    + from + " job can be retried as " + from);
+        }
+        queue.signal();
+    }
+
+    int retryFailed() {
+        queue.checkOpen();
+        int n = (int) Replies.number(queue.calls.call(true, "retryFailed"));
+        queue.signal();
+        return n;
+    }
+
+    int clean(JobState state, Duration age) {
+        queue.checkOpen();
+        QueueChecks.checkClean(state, age);
+        String ageArg = RetentionRules.cleanCutoff(age, 0) == Long.MIN_VALUE
+                ? "none"
+                : Long.toString(RedisJobQueue.micros(age));
+        return (int) Replies.number(queue.calls.call(true, "clean", state == JobState.COMPLETED ? "c" : "f", ageArg));
+    }
+
+    int drain(boolean delayedToo) {
+        queue.checkOpen();
+        int drained = (int) Replies.number(queue.calls.call(true, "drain", delayedToo ? "1" : "0"));
+        queue.signal();
+        return drained;
+    }
+
+    // ---------------------------------------------------------------- limits
+
+    void setRate(LimitPolicy rate) {
+        queue.checkOpen();
+        QueueOptions.builder().rate(rate).build();
+        String stored = RateText.encode("queue '" + queue.name + "'", rate);
+        noteChange(
+                "rate",
+                stored,
+                rate == null ? "no rate" : "rate " + rate,
+                queue.calls.call(true, "limits", "rate", stored));
+        queue.signal();
+    }
+
+    void setConcurrency(int concurrency) {
+        queue.checkOpen();
+        QueueOptions.builder().concurrency(concurrency).build();
+        String stored = Integer.toString(concurrency);
+        noteChange(
+                "concurrency",
+                stored,
+                "concurrency " + concurrency,
+                queue.calls.call(true, "limits", "concurrency", stored));
+        queue.signal();
+    }
+
+    void setGroupDefaults(GroupLimits limits) {
+        queue.checkOpen();
+        if (limits == null) {
+            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
+        }
+        String concurrency = Integer.toString(limits.concurrency());
+        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String rate = RateText.encode("queue '" + queue.name + "', group defaults", limits.rate());
+        Object stamp = queue.calls.call(true, "limits", "defaults", concurrency, maxWaiting, rate);
+        noteChange("gconc", concurrency, "group concurrency " + concurrency, stamp);
+        noteChange("gmax", maxWaiting, "group maxWaiting " + maxWaiting, stamp);
+        noteChange("grate", rate, "group rate " + limits.rate(), stamp);
+        queue.signal();
+    }
+
+    void setGroupLimits(String group, GroupLimits limits) {
+        queue.checkOpen();
+        JobOptions.builder().group(group);
+        if (limits == null) {
+            throw new IllegalArgumentException(
+                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
+        }
+        String concurrency = Integer.toString(limits.concurrency());
+        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String rate = RateText.encode("queue '" + queue.name + "', group '" + group + "'", limits.rate());
+        Object stamp = queue.calls.call(true, "limits", "group", group, concurrency, maxWaiting, rate);
+        noteChange(
+                "gl:g" + group, concurrency + "|" + maxWaiting + "|" + rate, "group '" + group + "' " + limits, stamp);
+        queue.signal();
+    }
+
+    void clearGroupLimits(String group) {
+        queue.checkOpen();
+        JobOptions.builder().group(group);
+        noteChange(
+                "gl:g" + group,
+                "",
+                "group '" + group + "' without own limits",
+                queue.calls.call(true, "limits", "clear", group));
+        queue.signal();
+    }
+
+    /** Notes a change of setting {@code setting} to {@code stored}, which the script made at {@code stamp}. */
+    private void noteChange(String setting, String stored, String text, Object stamp) {
+        queue.settings.note(setting, "=" + stored, Replies.number(stamp), text);
+    }
+
+    GroupLimits groupLimits(String group) {
+        queue.checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        List<Object> reply = Replies.list(queue.calls.call(false, "groupLimits", group == null ? "" : group));
+        int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
+        int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));
+        return new GroupLimits(RateText.decode(Replies.textOrNull(reply.get(2))), concurrency, maxWaiting);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sluice.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.queue.Result;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** How a processor's result becomes the arguments of the script's finish command (queue-finish.lua's endOne). */
+class EndingTest {
+    @Test
+    void aDoneResultCompletesWithItsBytes() {
+        Ending ending = Ending.of(Result.done("ok"), null);
+
+        assertThat(ending.how()).isEqualTo("c");
+        assertThat(ending.args()).isEmpty();
+        assertThat(new String(ending.value(), StandardCharsets.UTF_8)).isEqualTo("ok");
+    }
+
+    @Test
+    void aRateLimitedResultNamesItsScopeAndWaitInMicroseconds() {
+        Result.RateLimited limited =
+                (Result.RateLimited) Result.rateLimited(Result.Scope.GROUP, Duration.ofMillis(1500));
+
+        Ending ending = Ending.of(limited, null);
+
+        assertThat(ending.how()).isEqualTo("r");
+        assertThat(ending.args()).containsExactly("GROUP", "1500000", "rate limited (GROUP) for PT1.5S");
+        assertThat(ending.detail()).isSameAs(limited);
+    }
+
+    @Test
+    void runningAgainGivesItsDelayInMicroseconds() {
+        Ending ending = Ending.of(Result.runAgainAfter(Duration.ofSeconds(7)), null);
+
+        assertThat(ending.how()).isEqualTo("a");
+        assertThat(ending.args()).containsExactly("7000000");
+        assertThat(ending.detail()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void aFailureForGoodIsNotRetriedAndCarriesTheErrorsClassAndTrace() {
+        IllegalStateException error = new IllegalStateException("boom");
+
+        Ending ending = Ending.failedForGood(error, "boom");
+
+        assertThat(ending.how()).isEqualTo("f");
+        List<String> args = ending.args();
+        assertThat(args.get(0)).isEqualTo("FAILED");
+        assertThat(args.get(1)).isEqualTo("boom");
+        assertThat(args.get(2)).isEqualTo(IllegalStateException.class.getName());
+        assertThat(args.get(3))
+                .startsWith("java.lang.IllegalStateException: boom")
+                .contains("\tat ");
+        assertThat(args.get(4)).as("no retry").isEqualTo("-1");
+        assertThat(ending.error()).isSameAs(error);
+    }
+
+    @Test
+    void aTimedOutAttemptRetriedLaterGivesTheDelayAndNoErrorClass() {
+        Ending ending = Ending.failed("TIMED_OUT", "timed out after 1 s", null, Duration.ofMillis(250));
+
+        assertThat(ending.args()).containsExactly("TIMED_OUT", "timed out after 1 s", "", "", "250000");
+        assertThat(ending.detail()).isEqualTo(Duration.ofMillis(250));
+    }
+}
