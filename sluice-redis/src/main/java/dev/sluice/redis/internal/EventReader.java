@@ -188,13 +188,15 @@ final class EventReader<T> {
     }
 
     /**
-     * Waits while the lane has events to tell that it has not told yet, so that a listener that falls behind
-     * holds up the reading too (the events it has not heard wait in Redis, not in this process's memory, and
+     * Waits while the lane tells an event, or has one to tell that it has not told yet, so that a listener that
+     * falls behind holds up the reading too (the events it has not heard wait in Redis, not in this process's memory, and
      * those the stream no longer holds are told as missed). It reads on while what comes next is missing.
      */
     private void awaitTelling() throws InterruptedException {
         synchronized (lock) {
-            while (!stopped && queueEvents.generation == generation && queueEvents.nextIsPlaced()) {
+            while (!stopped
+                    && queueEvents.generation == generation
+                    && (queueEvents.telling || queueEvents.nextIsPlaced())) {
                 queueEvents.lane.kick();
                 lock.wait(100);
             }

@@ -88,6 +88,9 @@ final class QueueEvents<T> {
     /** Events to tell, by the first number each covers. */
     final TreeMap<Long, Item<T>> pending = new TreeMap<>();
 
+    /** Whether the lane is telling an event now (it is no longer in {@link #pending}). */
+    boolean telling;
+
     /** The number of the last event this process's calls placed: {@link #awaitTold} waits for it. */
     private long placedThrough;
 
@@ -437,6 +440,7 @@ final class QueueEvents<T> {
                 pending.pollFirstEntry();
                 from = next.getKey();
                 item = next.getValue();
+                telling = true;
             }
             try {
                 if (item.missed) {
@@ -452,6 +456,7 @@ final class QueueEvents<T> {
             } finally {
                 synchronized (lock) {
                     delivered = Math.max(delivered, item.through);
+                    telling = false;
                     lock.notifyAll();
                 }
             }
