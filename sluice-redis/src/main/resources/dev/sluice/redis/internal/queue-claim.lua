@@ -17,15 +17,48 @@
 -- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
 -- changed adds the marker while 'rw' lies ahead.
 
--- The next job that may start now, made active with a lease until now + leaseFor; nil if none may.
-local function claimOne(leaseFor, maxStalls, ref)
-  if m('paused') == '1' or mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
+-- What a claim call knows of the ring while it claims (only its claims change the ring then): its length once a
+-- second claim asked (nil before), and its one group while it holds one, which a claim then takes without rotating;
+-- and next() and leave() (one local for all: the chunk is near Lua's limit of 200).
+local ring = {}
+
+-- Takes the group at the front of the ring to the back and names it; nil if the ring is empty. A ring of one group
+-- is looked up once per call (LLEN, at the second claim) and not rotated after.
+ring.next = function()
+  if ring.only then
+    return ring.only
+  end
+  if ring.size == 0 then
     return nil
   end
-  if mnum('pausedUntil', -NEVER) > now or mnum('rateBlocked', -NEVER) > now then
+  local gid = call('LMOVE', RING, RING, 'LEFT', 'RIGHT')
+  if gid then
+    if ring.size == nil and ring.claims > 0 then
+      ring.size = call('LLEN', RING)
+    end
+    if ring.size == 1 then
+      ring.only = gid
+    end
+  end
+  ring.claims = ring.claims + 1
+  return gid
+end
+
+-- Takes the group just rotated to the back out of the ring.
+ring.leave = function()
+  call('RPOP', RING)
+  ring.only = nil
+  if ring.size then
+    ring.size = ring.size - 1
+  end
+end
+
+-- The next job that may start now, made active with a lease until now + leaseFor; nil if none may. The queue's
+-- pause and rate are claim()'s to check, once per call.
+local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
+  if mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
     return nil
   end
-  local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
   if rate then
     local may, wait = callRates.allows(rateScope, rate)
     if not may then
@@ -36,13 +69,13 @@ local function claimOne(leaseFor, maxStalls, ref)
   while true do
     -- the group at the front goes to the back, where it stays if it starts a job and has more waiting: one
     -- command for the common case, a second (RPOP) to take it out of the ring otherwise
-    local gid = call('LMOVE', RING, RING, 'LEFT', 'RIGHT')
+    local gid = ring.next()
     if not gid then
       return nil
     end
     local g = findGroup(gid)
     if not (g and g[G_INRING] == 1) then
-      call('RPOP', RING)
+      ring.leave()
     else
       local where = place(gid, g)
       if where == 'ready' then
@@ -67,7 +100,7 @@ local function claimOne(leaseFor, maxStalls, ref)
         local id = sub(popped[1], 17)
         g[G_WAITING] = g[G_WAITING] - 1
         if g[G_WAITING] == 0 then
-          call('RPOP', RING)
+          ring.leave()
           g[G_INRING] = 0
         end
         touchGroup(gid)
@@ -90,7 +123,7 @@ local function claimOne(leaseFor, maxStalls, ref)
         job[R_READY], job[R_KEY] = false, false
         return claimed
       end
-      call('RPOP', RING)
+      ring.leave()
       g[G_INRING] = 0
       touchGroup(gid)
       if where == 'held' then
@@ -107,13 +140,18 @@ end
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
   callRates.of, callRates.clock = {}, nil
-  for _ = 1, n do
-    local job = claimOne(leaseFor, maxStalls, ref)
+  ring.only, ring.size, ring.claims = nil, nil, 0
+  local open = m('paused') ~= '1' and mnum('pausedUntil', -NEVER) <= now and mnum('rateBlocked', -NEVER) <= now
+  local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
+  for _ = 1, open and n or 0 do
+    local job = claimOne(leaseFor, maxStalls, ref, rate, rateScope)
     if job == nil then
-      wake.waitNoted = true
       break
     end
     reply[#reply + 1] = job
+  end
+  if #reply - first + 1 < n then
+    wake.waitNoted = true
   end
   callRates.settle()
   if #reply < first then
