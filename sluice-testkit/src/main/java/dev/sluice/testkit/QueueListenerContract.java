@@ -1,6 +1,7 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Job;
@@ -271,10 +272,38 @@ public abstract class QueueListenerContract extends QueueContractSupport {
             engine.close();
             return null;
         });
+        eventually().until(closing::isParked);
+        assertThat(closing.future())
+                .as("the close waits while a listener has not heard it all")
+                .isNotDone();
         release.countDown();
         closing.future().join();
 
         assertThat(events.log).containsExactly("added a", "added b");
+    }
+
+    @Test
+    void aListenerMayCloseTheEngineWithoutWaitingForItself() {
+        JobQueue<String> queue = newQueue();
+        List<Throwable> thrown = new CopyOnWriteArrayList<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                try {
+                    engine.close();
+                } catch (Throwable e) {
+                    thrown.add(e);
+                }
+                closed.countDown();
+            }
+        });
+
+        queue.add("n", "p", withId("j"));
+
+        eventually().until(() -> closed.getCount() == 0);
+        assertThat(thrown).as("what the close threw").isEmpty();
+        assertThatThrownBy(queue::counts).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
