@@ -283,6 +283,35 @@ public abstract class QueueListenerContract extends QueueContractSupport {
     }
 
     @Test
+    void aListenerAddedAfterAChangeDoesNotHearItThoughItWasNotToldYet() {
+        JobQueue<String> queue = newQueue();
+        CountDownLatch release = new CountDownLatch(1);
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                if (!job.id().equals("first")) {
+                    return;
+                }
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        queue.add("n", "p", withId("first")); // its listener blocks: what follows waits to be told
+        queue.add("n", "p", withId("before"));
+        Events later = new Events();
+
+        queue.addListener(later);
+        queue.add("n", "p", withId("after"));
+        release.countDown();
+
+        told(queue);
+        assertThat(later.log).containsExactly("added after");
+    }
+
+    @Test
     void aListenerMayCloseTheEngineWithoutWaitingForItself() {
         JobQueue<String> queue = newQueue();
         List<Throwable> thrown = new CopyOnWriteArrayList<>();

@@ -91,6 +91,7 @@ final class Listeners<T> {
         if (listened) {
             outbox.add(batch);
             batch.place = ++queuedCount;
+            batch.audience = listeners;
         }
         return batch;
     }
@@ -169,9 +170,16 @@ final class Listeners<T> {
         }
     }
 
+    /**
+     * Tells the batch's events to the listeners that were added when its changes were made and still are: one added
+     * since hears none of them, one removed since hears no more.
+     */
     private void deliver(Events<T> batch) {
         for (Consumer<QueueListener<T>> event : batch) {
-            for (QueueListener<T> listener : listeners) {
+            for (QueueListener<T> listener : batch.audience) {
+                if (!isAdded(listener)) {
+                    continue;
+                }
                 try {
                     event.accept(listener);
                 } catch (Throwable e) {
@@ -179,5 +187,14 @@ final class Listeners<T> {
                 }
             }
         }
+    }
+
+    private boolean isAdded(QueueListener<T> listener) {
+        for (QueueListener<T> added : listeners) {
+            if (added == listener) {
+                return true;
+            }
+        }
+        return false;
     }
 }
