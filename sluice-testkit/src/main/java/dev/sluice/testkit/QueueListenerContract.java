@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -198,17 +199,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         CountDownLatch release = new CountDownLatch(1);
         List<Thread> tellers = new CopyOnWriteArrayList<>();
-        queue.addListener(new QueueListener<>() {
-            @Override
-            public void onAdded(Job<String> job) {
-                tellers.add(Thread.currentThread());
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        queue.addListener(blockingOnAdded(release, id -> tellers.add(Thread.currentThread())));
 
         queue.add("n", "p", withId("a")); // its listener blocks: the add returns all the same
         queue.add("n", "p", withId("b"));
@@ -254,16 +245,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         CountDownLatch release = new CountDownLatch(1);
         Events events = new Events();
-        queue.addListener(new QueueListener<>() {
-            @Override
-            public void onAdded(Job<String> job) {
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        queue.addListener(blockingOnAdded(release, id -> true));
         queue.addListener(events);
         queue.add("n", "p", withId("a"));
         queue.add("n", "p", withId("b"));
@@ -286,19 +268,7 @@ public abstract class QueueListenerContract extends QueueContractSupport {
     void aListenerAddedAfterAChangeDoesNotHearItThoughItWasNotToldYet() {
         JobQueue<String> queue = newQueue();
         CountDownLatch release = new CountDownLatch(1);
-        queue.addListener(new QueueListener<>() {
-            @Override
-            public void onAdded(Job<String> job) {
-                if (!job.id().equals("first")) {
-                    return;
-                }
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        queue.addListener(blockingOnAdded(release, id -> id.equals("first")));
         queue.add("n", "p", withId("first")); // its listener blocks: what follows waits to be told
         queue.add("n", "p", withId("before"));
         Events later = new Events();
@@ -377,6 +347,26 @@ public abstract class QueueListenerContract extends QueueContractSupport {
         perJob.forEach((id, seen) -> assertThat(seen)
                 .as("events of job %s", id)
                 .containsExactly("added", "active", "progress", "completed"));
+    }
+
+    /**
+     * A listener that, told a job was added, blocks until {@code release} opens if {@code blocksFor} says so of the
+     * job's id (it may note the call).
+     */
+    private static QueueListener<String> blockingOnAdded(CountDownLatch release, Predicate<String> blocksFor) {
+        return new QueueListener<>() {
+            @Override
+            public void onAdded(Job<String> job) {
+                if (!blocksFor.test(job.id())) {
+                    return;
+                }
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     /** A listener that runs {@code bug} (which throws) on added, active and completed. */
