@@ -400,7 +400,7 @@ final class QueueEvents<T> {
         synchronized (lock) {
             long target = placedThrough;
             long started = generation;
-            while (delivered < target && generation == started && !closed) {
+            while (reader != null && delivered < target && generation == started && !closed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
