@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +13,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class DeliveryLane {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryLane.class);
+
+    /** The longest an engine's close waits for a queue's listeners to hear the changes made before it. */
+    public static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private static final int IDLE = 0;
     private static final int RUNNING = 1;
@@ -50,6 +54,45 @@ public final class DeliveryLane {
     /** Whether the calling thread is the lane's: a listener, told now. */
     public boolean isLaneThread() {
         return runner == Thread.currentThread();
+    }
+
+    /**
+     * Refuses a wait for the listeners made on the lane's own thread: a listener would wait for itself.
+     *
+     * @param queue the queue, as the message names it
+     * @throws IllegalStateException if the calling thread is the lane's
+     */
+    public void refuseWaitOnLane(String queue) {
+        if (isLaneThread()) {
+            throw new IllegalStateException(
+                    "awaitListeners was called by a listener of " + queue + ", which would wait for itself");
+        }
+    }
+
+    /** How an engine waits for its listeners: up to the nanoseconds given; whether they heard everything. */
+    @FunctionalInterface
+    public interface Wait {
+        /**
+         * @param nanos the longest wait
+         * @return whether the listeners heard everything in time
+         * @throws InterruptedException if interrupted while waiting
+         */
+        boolean await(long nanos) throws InterruptedException;
+    }
+
+    /**
+     * For an engine's close: {@code wait}s up to {@link #CLOSE_WAIT_NANOS}, unless a listener closes the engine (it
+     * would wait for itself); an interrupt ends the wait and is kept for the caller.
+     */
+    public void awaitOnClose(Wait wait) {
+        if (isLaneThread()) {
+            return;
+        }
+        try {
+            wait.await(CLOSE_WAIT_NANOS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void run() {

@@ -161,22 +161,12 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /**
-     * Once the engine's close has closed the workers: waits up to {@link #CLOSE_TELLING_NANOS} for the listeners to
-     * hear what happened before (the workers' last endings), unless a listener closes the engine.
+     * Once the engine's close has closed the workers: waits a while for the listeners to hear what happened before
+     * (the workers' last endings), unless a listener closes the engine ({@link DeliveryLane#awaitOnClose}).
      */
     public void awaitListenersOnClose() {
-        if (listeners.onLane()) {
-            return;
-        }
-        try {
-            listeners.awaitTold(CLOSE_TELLING_NANOS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        listeners.awaitToldOnClose();
     }
-
-    /** The longest an engine's close waits for listeners to hear the changes made before it. */
-    private static final long CLOSE_TELLING_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     @Override
     public String name() {

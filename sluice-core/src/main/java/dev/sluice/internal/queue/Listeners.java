@@ -138,6 +138,11 @@ final class Listeners<T> {
         }
     }
 
+    /** For the engine's close: waits for the listeners as {@link DeliveryLane#awaitOnClose} says. */
+    void awaitToldOnClose() {
+        lane.awaitOnClose(this::awaitTold);
+    }
+
     /** Whether the calling thread is telling this queue's listeners now. */
     boolean onLane() {
         return lane.isLaneThread();
@@ -150,10 +155,7 @@ final class Listeners<T> {
      * @throws IllegalStateException if called by a listener (it would wait for itself)
      */
     boolean awaitTold(long nanos) throws InterruptedException {
-        if (lane.isLaneThread()) {
-            throw new IllegalStateException(
-                    "awaitListeners was called by a listener of queue '" + queue + "', which would wait for itself");
-        }
+        lane.refuseWaitOnLane("queue '" + queue + "'");
         lock.lock();
         try {
             long target = firedThrough.get();

@@ -46,9 +46,6 @@ final class QueueEvents<T> {
     /** How often a listening process renews the mark. */
     static final long RENEW_MILLIS = 10_000;
 
-    /** The longest a queue's close waits for its listeners to hear the events this process's calls made. */
-    private static final long CLOSE_TELLING_NANOS = TimeUnit.SECONDS.toNanos(10);
-
     /** The most events one read takes. */
     static final int READ_COUNT = 1_000;
 
@@ -205,13 +202,7 @@ final class QueueEvents<T> {
      * most, not if a listener closes), and waits a little for the reader's threads to end.
      */
     void close() {
-        if (!lane.isLaneThread()) {
-            try {
-                awaitTold(CLOSE_TELLING_NANOS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        lane.awaitOnClose(this::awaitTold);
         List<Thread> threads;
         synchronized (lock) {
             closed = true;
@@ -392,10 +383,7 @@ final class QueueEvents<T> {
      * @throws IllegalStateException if called by a listener (it would wait for itself)
      */
     boolean awaitTold(long nanos) throws InterruptedException {
-        if (lane.isLaneThread()) {
-            throw new IllegalStateException(
-                    "awaitListeners was called by a listener of " + queue + ", which would wait for itself");
-        }
+        lane.refuseWaitOnLane(queue.toString());
         long deadline = System.nanoTime() + nanos;
         synchronized (lock) {
             long target = placedThrough;
