@@ -725,12 +725,15 @@ final class QueueRedisScenarios {
         // without a listener (B): BullMQ's 'completed' is its worker's own event, which costs Redis nothing, and a
         // listener on Redis follows every process's events through Redis; so the processors count, and the clock
         // stops once Redis counts every completion (read every millisecond after the last processor returned)
-        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger ran = new AtomicInteger();
+        CountDownLatch allRan = new CountDownLatch(1);
         Processor<String> counted = record
                 ? processor
                 : job -> {
                     Result result = processor.process(job);
-                    ran.incrementAndGet();
+                    if (ran.incrementAndGet() == n) {
+                        allRan.countDown();
+                    }
                     return result;
                 };
         Worker<String> worker =
@@ -740,7 +743,7 @@ final class QueueRedisScenarios {
         long t0 = System.nanoTime();
         double t0Epoch = epochMillis();
         worker.start();
-        long done = record ? completions.await(params.timeout()) : awaitCompleted(run, n, ran);
+        long done = record ? completions.await(params.timeout()) : awaitCompleted(run, n, ran, allRan);
         double ms = (done - t0) / 1e6;
         PhaseCpu.Use cpu = measured.stop();
         worker.close(Duration.ofSeconds(10));
@@ -748,15 +751,15 @@ final class QueueRedisScenarios {
         return new Timed(ms, t0Epoch, cpu, completions);
     }
 
-    /** When Redis counts {@code n} completed jobs in {@code run}'s queue, once {@code ran} processors returned. */
-    private long awaitCompleted(Run run, int n, java.util.concurrent.atomic.AtomicInteger ran)
+    /**
+     * When Redis counts {@code n} completed jobs in {@code run}'s queue, once {@code ran} processors returned (the
+     * last of them opens {@code allRan}: a waiting loop here would take CPU from the worker it measures).
+     */
+    private long awaitCompleted(Run run, int n, AtomicInteger ran, CountDownLatch allRan)
             throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + params.timeout().toNanos();
-        while (ran.get() < n) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException(ran.get() + " of " + n + " jobs ran after " + params.timeout());
-            }
-            Thread.sleep(0, 200_000);
+        if (!allRan.await(params.timeout().toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new TimeoutException(ran.get() + " of " + n + " jobs ran after " + params.timeout());
         }
         while (true) {
             QueueStats totals = run.queue.stats(); // totals since the queue was made, whatever retention removed

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Decision.Basis;
@@ -14,6 +15,8 @@ import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -192,6 +195,54 @@ class RedisUnavailableTest {
         }
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> limiter.tryAcquire("k").basis() == Basis.LIMIT);
+    }
+
+    /**
+     * A queue's calls wait for Redis's reply without a deadline of their own (the client fails a command after the
+     * command timeout): a virtual thread, as a worker's slot is, still gets the failure within about that time.
+     */
+    @Test
+    void aStalledRedisFailsAQueueCallOfAVirtualThreadWithinTheCommandTimeout() throws Exception {
+        JobQueue<String> queue = sluice.queue("stalled", Codec.utf8());
+        queue.add("job", "before");
+        RedisClient admin = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = admin.connect()) {
+            connection.sync().clientPause(5_000);
+            CompletableFuture<Duration> failedAfter = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                long start = System.nanoTime();
+                try {
+                    queue.counts();
+                    failedAfter.completeExceptionally(new AssertionError("counts() answered while Redis was paused"));
+                } catch (SluiceException e) {
+                    assertThat(e).hasMessageContaining("did not answer within 200 ms");
+                    failedAfter.complete(Duration.ofNanos(System.nanoTime() - start));
+                } catch (Throwable e) {
+                    failedAfter.completeExceptionally(e);
+                }
+            });
+            assertThat(failedAfter)
+                    .succeedsWithin(Duration.ofSeconds(10))
+                    .as("bounded by the 200 ms command timeout, not the 5 s pause")
+                    .satisfies(took -> assertThat(took).isLessThan(Duration.ofMillis(2_000)));
+        } finally {
+            admin.shutdown();
+        }
+    }
+
+    /** The timer that fails the engine's late commands is the engine's own, and stops with it. */
+    @Test
+    void theEnginesTimeoutThreadStopsWithTheEngine() {
+        sluice.limiter("warm", TEN_AN_HOUR).tryAcquire("k");
+        assertThat(timeoutThreads()).as("the engine's timer runs").isNotEmpty();
+        sluice.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> timeoutThreads().isEmpty());
+    }
+
+    private static List<Thread> timeoutThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-redis-timeouts"))
+                .toList();
     }
 
     /**

@@ -26,6 +26,8 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +76,14 @@ final class Connection implements AutoCloseable {
     /** The engine's command timeout. */
     private final Duration timeout;
 
+    /**
+     * Whether the client fails every command that has no reply after the command timeout (a client the engine made
+     * does, see {@link #timeouts}), so that a caller may wait for a reply without a deadline of its own: a virtual
+     * thread's timed wait costs a hand-off to the scheduler's timer thread and back, about a fifth of a job's time
+     * at concurrency 1.
+     */
+    boolean timesOutCommands;
+
     private Connection(
             StatefulRedisConnection<byte[], byte[]> standalone,
             RedisClient standaloneClient,
@@ -94,6 +104,7 @@ final class Connection implements AutoCloseable {
         this.ownedClient = ownedClient;
         this.description = description;
         this.timeout = timeout;
+        this.timesOutCommands = ownedClient != null;
         this.eventBlockMillis = ownedClient != null
                 ? EVENT_BLOCK.toMillis()
                 : Math.max(1, Math.min(EVENT_BLOCK.toMillis(), timeout.toMillis() / 2));
@@ -232,15 +243,27 @@ final class Connection implements AutoCloseable {
         Duration most = settings.retryInterval();
         return DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(1), most, 2, TimeUnit.MILLISECONDS))
+                // commands time out on this timer (see timesOutCommands): Lettuce's own ticks every 100 ms
+                .timer(new HashedWheelTimer(
+                        new DefaultThreadFactory("sluice-redis-timeouts", true),
+                        TIMEOUT_TICK_MILLIS,
+                        TimeUnit.MILLISECONDS))
                 .build();
     }
+
+    /** How late past the command timeout a command of the engine's own client may be failed, at most. */
+    static final long TIMEOUT_TICK_MILLIS = 10;
 
     private static AutoCloseable owned(AbstractRedisClient client, ClientResources resources) {
         return () -> {
             try {
                 client.shutdown();
             } finally {
-                resources.shutdown();
+                try {
+                    resources.shutdown();
+                } finally {
+                    resources.timer().stop();
+                }
             }
         };
     }
@@ -337,6 +360,7 @@ final class Connection implements AutoCloseable {
             throw new IllegalStateException("a second connection is for a standalone Redis, not " + description);
         }
         Connection another = openStandalone(standaloneClient, null, description, timeout);
+        another.timesOutCommands = timesOutCommands;
         if (functions != null) {
             another.functions = another.functionCommands;
         }

@@ -17,6 +17,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -365,6 +366,9 @@ public final class RedisEngine implements Sluice {
         try {
             while (true) {
                 try {
+                    if (connection.timesOutCommands) {
+                        return future.get();
+                    }
                     return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -392,7 +396,7 @@ public final class RedisEngine implements Sluice {
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        if (cause instanceof TimeoutException) {
+        if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
             return new Unavailable(new SluiceException(
                     "Redis (" + connection.description + ") did not answer within "
                             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
