@@ -267,7 +267,9 @@ public final class RedisSluice {
 
         /**
          * The longest a decision waits for Redis, 500 ms by default (1 ms to 1 minute). When it passes, the
-         * limiter answers by its {@link dev.sluice.limit.WhenUnavailable} option: no caller waits longer.
+         * limiter answers by its {@link dev.sluice.limit.WhenUnavailable} option: no caller waits longer. A client
+         * the engine made ({@link #url}, {@link #cluster}) fails a command that passed it on a timer of 10 ms
+         * ticks, so up to 10 ms late; with the application's own client the engine keeps the time itself.
          *
          * @param commandTimeout 1 ms to 1 minute
          * @return this builder
