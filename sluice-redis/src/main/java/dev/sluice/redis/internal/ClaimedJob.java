@@ -19,7 +19,9 @@ final class ClaimedJob<T> {
     final Job<T> job;
 
     final LazyPayload<T> payload;
-    private final Object reply;
+    /** The job's record as the claim wrote it ({@link JobRecord}), decoded. */
+    private final List<Object> record;
+
     private Job<T> withPayload;
     /** When the attempt started, epoch microseconds on Redis's clock (or the test clock). */
     final long startedMicros;
@@ -33,19 +35,28 @@ final class ClaimedJob<T> {
     /** Whether the worker no longer counts it as active: its slot is done with it, or it was returned. */
     boolean released;
 
+    /** The positions of a claim's reply of one job (claim() of queue-claim.lua). */
+    static final int ID = 0;
+
+    static final int READY_AT = 1;
+    static final int PAYLOAD = 2;
+    static final int RECORD = 3;
+
+    /** A job of a claim's reply: {id, when it became ready, payload, record} (claim() of queue-claim.lua). */
     ClaimedJob(RedisJobQueue<T> queue, Object reply) {
         this.queue = queue;
         List<Object> r = Replies.list(reply);
-        this.id = Replies.text(SnapshotField.ID.of(r));
-        this.token = Replies.number(SnapshotField.TOKEN.of(r));
-        this.payload = new LazyPayload<>(id, Replies.bytes(SnapshotField.PAYLOAD.of(r)), queue.codec());
-        this.reply = reply;
-        this.job = queue.snapshot(reply, null, true);
+        this.id = Replies.text(r.get(ID));
+        this.record = JobRecord.decode(Replies.bytes(r.get(RECORD)));
+        this.token = Replies.number(JobRecord.Field.R_TOKEN.of(record));
+        this.payload = new LazyPayload<>(id, Replies.bytes(r.get(PAYLOAD)), queue.codec());
+        this.job = queue.snapshots.fromRecord(id, record, null, null, true);
         this.attempt = job.attemptsMade() + 1;
-        this.startedMicros = Replies.number(SnapshotField.STARTED_AT.of(r));
+        this.startedMicros = Replies.number(JobRecord.Field.R_STARTED.of(record));
         this.scope = job.group() == null ? "u" : "g" + job.group();
-        if (SnapshotField.READY_AT.in(r)) {
-            waitedNanos = (startedMicros - Replies.number(SnapshotField.READY_AT.of(r))) * 1000;
+        Object readyAt = r.get(READY_AT);
+        if (readyAt != null) {
+            waitedNanos = (startedMicros - Replies.number(readyAt)) * 1000;
             queue.stats.pending.time(scope, 'w', waitedNanos);
         } else {
             waitedNanos = -1;
@@ -61,7 +72,7 @@ final class ClaimedJob<T> {
             } catch (LazyPayload.Undecodable e) {
                 decoded = null;
             }
-            withPayload = queue.snapshot(reply, decoded, true);
+            withPayload = queue.snapshots.fromRecord(id, record, null, decoded, true);
         }
         return withPayload;
     }

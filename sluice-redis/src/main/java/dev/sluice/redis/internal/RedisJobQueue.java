@@ -63,7 +63,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     final byte[] key;
     final JobOptionsText optionsText;
     /** Decodes the jobs the script replies. */
-    private final JobSnapshots<T> snapshots;
+    final JobSnapshots<T> snapshots;
     /** The values of each job an add sends. */
     final AddFields addFields;
 

@@ -29,18 +29,11 @@ enum SnapshotField {
     ATTEMPTS,
     STALLS,
     REPEAT_ID,
-    SCHEDULED_AT,
-    /** Only in the snapshots of jobs a claim started: when the job became ready. */
-    READY_AT;
+    SCHEDULED_AT;
 
     /** This field's value in {@code snapshot}. */
     Object of(List<Object> snapshot) {
         return snapshot.get(ordinal());
-    }
-
-    /** Whether {@code snapshot} has this field (a claim's snapshot has {@link #READY_AT}, no other has). */
-    boolean in(List<Object> snapshot) {
-        return snapshot.size() > ordinal();
     }
 
     /** The field's name in the library's list: {@code attemptsMade} for {@link #ATTEMPTS_MADE}. */

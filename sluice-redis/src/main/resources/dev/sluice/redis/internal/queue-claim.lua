@@ -117,8 +117,9 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
         startAttempt(job)
         saveJob(id, job)
         emit('active', id, job)
-        local claimed = snapshot(id, job, false) -- claim() reads the payloads of all it claimed at once
-        claimed[23] = job[R_READY]
+        -- claim() reads the payloads of all it claimed at once; endCall() puts the record as written
+        local claimed = { id, job[R_READY], false, false }
+        buf.claimed[#buf.claimed + 1] = claimed
         -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
         job[R_READY], job[R_KEY] = false, false
         return claimed
@@ -135,8 +136,9 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
   end
 end
 
--- Claims up to n jobs, appending their snapshots to reply; their leases and payloads are written and read
--- together, one command for all.
+-- Claims up to n jobs, appending to reply, for each, {id, when it became ready, payload, record}: the record as
+-- this call writes it (put in by endCall()), which the engine decodes instead of a snapshot; their leases and
+-- payloads are written and read together, one command for all.
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
   callRates.of, callRates.clock = {}, nil

@@ -18,6 +18,7 @@ end
 local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}, {}
+  buf.claimed, buf.packed = {}, {}
   listenCap, eventsMade, eventsWritten = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'
@@ -28,7 +29,10 @@ end
 local function endCall()
   wakeOrNoteWaiting()
   flushGone()
-  flushRecords(JOBS, buf.jobs, buf.dirty)
+  flushRecords(JOBS, buf.jobs, buf.dirty, buf.packed)
+  for _, claimed in ipairs(buf.claimed) do
+    claimed[4] = buf.packed[claimed[1]]
+  end
   flushCounts()
   flushRecords(GROUPS, groups, groupsDirty)
   flushEvents()

@@ -23,7 +23,7 @@ local STATES = { w = 'WAITING', d = 'DELAYED', a = 'ACTIVE', c = 'COMPLETED', f 
 -- outcome, error}; absent values are nil), named as SnapshotField.java names them (SnapshotFieldTest checks both):
 -- snapshot fields: id name payload group state options attemptsMade rateLimits createdAt runAt startedAt finishedAt
 --   progress result failureReason failureClass failureTrace token attempts stalls repeatId scheduledAt
--- a claim's snapshot adds: readyAt
+-- (a claim replies the job's record instead: see claim())
 local function snapshot(id, job, payload)
   if payload == nil then
     payload = job[R_PAYLOAD]

@@ -14,7 +14,7 @@
 -- (statsAdd). Replies {next due, 1 if an ending left nothing waiting, delayed or active (before the claims) else
 -- 0, the time, then per ending: 1 if its token still owned the job else 0, its snapshot (if asked) or false,
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
--- jobs claimed, each a snapshot with the time it became ready added at the end}.
+-- jobs claimed, each {id, when it became ready, payload, the job's record as the call wrote it} (see claim())}.
 -- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
 local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 

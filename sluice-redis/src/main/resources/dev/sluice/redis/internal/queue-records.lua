@@ -42,7 +42,8 @@ end
 -- written once, at the call's end (flushRecords), with one HSET and one HDEL for all.
 -- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
--- set is empty (nil: not known).
+-- set is empty (nil: not known); claimed, the replies of the jobs claimed (see claim()), which endCall() completes
+-- with their records as packed (packed: id -> bytes).
 local buf = {}
 
 local function loadJob(id)
@@ -114,14 +115,18 @@ local function prefetchJobs(ids)
 end
 
 -- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone): one HSET for
--- those kept, one HDEL for those gone.
-local function flushRecords(key, records, dirty)
+-- those kept, one HDEL for those gone. Keeps each record as packed in packed (name -> bytes) if given.
+local function flushRecords(key, records, dirty, packed)
   local put, gone = {}, {}
   for name in pairs(dirty) do
     local record = records[name]
     if record then
+      local bytes = pack(record)
       put[#put + 1] = name
-      put[#put + 1] = pack(record)
+      put[#put + 1] = bytes
+      if packed then
+        packed[name] = bytes
+      end
     else
       gone[#gone + 1] = name
     end

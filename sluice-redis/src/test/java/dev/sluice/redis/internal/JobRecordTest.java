@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -14,27 +16,30 @@ import org.junit.jupiter.api.Test;
 /** {@link JobRecord} reads the record as queue-state.lua lays it out. */
 class JobRecordTest {
     @Test
-    void thePayloadsPositionIsTheLibrarysRPayload() throws IOException {
+    void theFieldsAreTheLibrarysRecordFieldsAtTheirPositions() throws IOException {
         String state = Files.readString(Path.of("src/main/resources/dev/sluice/redis/internal/queue-state.lua"));
         Matcher declaration =
                 Pattern.compile("(?m)^local (R_[A-Z_, ]+) = ([0-9, ]+)$").matcher(state);
-        Integer position = null;
+        Map<String, Integer> declared = new LinkedHashMap<>();
         while (declaration.find()) {
             String[] names = declaration.group(1).split(",\\s*");
             String[] values = declaration.group(2).split(",\\s*");
+            assertThat(names).as(declaration.group()).hasSameSizeAs(values);
             for (int i = 0; i < names.length; i++) {
-                if (names[i].equals("R_PAYLOAD")) {
-                    position = Integer.valueOf(values[i]);
-                }
+                declared.put(names[i], Integer.valueOf(values[i]));
             }
         }
-        assertThat(position).as("R_PAYLOAD in queue-state.lua").isEqualTo(JobRecord.PAYLOAD);
+        Map<String, Integer> named = new LinkedHashMap<>();
+        for (JobRecord.Field field : JobRecord.Field.values()) {
+            named.put(field.name(), field.position());
+        }
+        assertThat(named).as("the R_* of queue-state.lua").containsExactlyEntriesOf(declared);
     }
 
     @Test
     void aKeptJobsRecordGivesItsPayloadAndAnotherRecordNone() {
-        byte[] kept = record(JobRecord.PAYLOAD, "p");
-        byte[] waiting = record(JobRecord.PAYLOAD - 1, null);
+        byte[] kept = record(JobRecord.Field.R_PAYLOAD.position(), "p");
+        byte[] waiting = record(JobRecord.Field.R_PAYLOAD.position() - 1, null);
 
         assertThat(JobRecord.keptPayload(kept)).isEqualTo("p".getBytes(StandardCharsets.UTF_8));
         assertThat(JobRecord.keptPayload(waiting)).isNull();

@@ -52,9 +52,7 @@ class SnapshotFieldTest {
         String events = read("queue-events.lua");
         List<SnapshotField> all = List.of(SnapshotField.values());
 
-        assertThat(listed(events, "snapshot fields"))
-                .isEqualTo(luaNames(all.subList(0, all.size() - 1).toArray(SnapshotField[]::new)));
-        assertThat(listed(events, "a claim's snapshot adds")).isEqualTo(luaNames(SnapshotField.READY_AT));
+        assertThat(listed(events, "snapshot fields")).isEqualTo(luaNames(all.toArray(SnapshotField[]::new)));
     }
 
     @Test
@@ -65,20 +63,25 @@ class SnapshotFieldTest {
                 .matcher(events);
         assertThat(body.find()).as("snapshot() ends with the table it returns").isTrue();
 
-        assertThat(topLevelValues(body.group(1))).isEqualTo(SnapshotField.READY_AT.ordinal());
+        assertThat(topLevelValues(body.group(1))).isEqualTo(SnapshotField.values().length);
     }
 
     @Test
-    void aClaimWritesItsReadyTimeAndPayloadAtTheirFieldsPlaces() throws IOException {
+    void aClaimRepliesItsIdReadyTimePayloadAndRecordWhereClaimedJobReadsThem() throws IOException {
         String claim = read("queue-claim.lua");
+        String entry = read("queue-entry.lua");
 
-        Matcher ready = Pattern.compile("claimed\\[(\\d+)] = job\\[R_READY]").matcher(claim);
-        assertThat(ready.find()).isTrue();
-        assertThat(Integer.parseInt(ready.group(1)) - 1).isEqualTo(SnapshotField.READY_AT.ordinal());
+        assertThat(claim).contains("local claimed = { id, job[R_READY], false, false }");
+        assertThat(ClaimedJob.ID).isZero();
+        assertThat(ClaimedJob.READY_AT).isEqualTo(1);
         Matcher payload = Pattern.compile("reply\\[first \\+ k - 1]\\[(\\d+)] = payloads\\[k]")
                 .matcher(claim);
         assertThat(payload.find()).isTrue();
-        assertThat(Integer.parseInt(payload.group(1)) - 1).isEqualTo(SnapshotField.PAYLOAD.ordinal());
+        assertThat(Integer.parseInt(payload.group(1)) - 1).isEqualTo(ClaimedJob.PAYLOAD);
+        Matcher record = Pattern.compile("claimed\\[(\\d+)] = buf\\.packed\\[claimed\\[1]]")
+                .matcher(entry);
+        assertThat(record.find()).isTrue();
+        assertThat(Integer.parseInt(record.group(1)) - 1).isEqualTo(ClaimedJob.RECORD);
     }
 
     @Test
