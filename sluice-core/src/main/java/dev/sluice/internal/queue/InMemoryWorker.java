@@ -3,8 +3,6 @@ package dev.sluice.internal.queue;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.Processor;
-import dev.sluice.queue.Result;
-import dev.sluice.queue.UnrecoverableJobException;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
@@ -258,55 +256,15 @@ final class InMemoryWorker<T> implements Worker<T> {
         /** Whether the queued ending was recorded and {@link #claimed} set. */
         private volatile boolean served;
 
-        /** The attempt inside the processor now (job and token); written by this slot's thread only. */
-        private volatile JobRecord running;
-
-        private int runningToken;
-
-        /** Set by an interrupting thread while it holds this slot's monitor. */
-        private volatile boolean interrupting;
-
-        /** Whether the attempt now leaving the processor was interrupted; written under this slot's monitor. */
-        private volatile boolean interruptSent;
+        /** The attempt inside the processor now, which a timeout or the close deadline interrupts. */
+        final RunningAttempt inProcessor = new RunningAttempt();
 
         /**
          * Interrupts this slot's thread if it still runs attempt {@code token} of {@code target}; never the
          * slot's next attempt, and the interrupt is cleared when the attempt leaves the processor.
          */
         void interruptAttempt(JobRecord target, int token) {
-            synchronized (this) {
-                interrupting = true;
-                try {
-                    if (running == target && runningToken == token) {
-                        interruptSent = true;
-                        thread.interrupt();
-                    }
-                } finally {
-                    interrupting = false;
-                }
-            }
-        }
-
-        void enter(JobRecord current, int owned) {
-            runningToken = owned;
-            running = current;
-        }
-
-        /**
-         * The attempt left the processor. An interrupter that saw it running has either finished (and set
-         * {@link #interruptSent}) or is still inside the monitor ({@link #interrupting}): either way this waits
-         * for it and clears its interrupt, so that it cannot reach the slot's next attempt.
-         */
-        void leave() {
-            running = null;
-            if (interrupting || interruptSent) {
-                synchronized (this) {
-                    if (interruptSent) {
-                        interruptSent = false;
-                        Thread.interrupted();
-                    }
-                }
-            }
+            inProcessor.interrupt(target, token);
         }
 
         /** Under the lock. */
@@ -486,42 +444,31 @@ final class InMemoryWorker<T> implements Worker<T> {
         Ending<T> run(JobRecord current) {
             int owned = token;
             int number = attempt;
-            Result result;
-            enter(current, owned);
+            AttemptEnd end;
+            inProcessor.enter(current, owned);
             try {
-                result = processor.process(new Context(current, owned, number));
-            } catch (LazyPayload.Undecodable e) {
-                return failureForGood(current, owned, e.getCause(), e.getMessage());
-            } catch (UnrecoverableJobException e) {
-                return failureForGood(current, owned, e, QueueChecks.reasonOf(e));
-            } catch (Throwable e) {
-                return failure(current, owned, number, e, QueueChecks.reasonOf(e));
+                end = AttemptEnd.run(processor, new Context(current, owned, number), number, current.options);
             } finally {
-                leave();
+                inProcessor.leave();
             }
-            if (result == null) {
-                return failure(current, owned, number, null, QueueChecks.NULL_RESULT);
-            }
-            if (result instanceof Result.RateLimited limited) {
-                return (events, now) -> queue.attempts.rateLimited(current, owned, limited, now, events);
-            }
-            if (result instanceof Result.RunAgain again) {
-                return (events, now) -> queue.attempts.runAgain(current, owned, again.delay(), now, events);
-            }
-            byte[] value = ((Result.Done) result).value();
-            return (events, now) -> queue.attempts.complete(current, owned, value, now, events);
-        }
-
-        /** Fails the job whatever attempts remain. */
-        private Ending<T> failureForGood(JobRecord current, int owned, Throwable error, String reason) {
-            return (events, now) ->
-                    queue.attempts.fail(current, owned, error, reason, Job.Attempt.Outcome.FAILED, null, now, events);
-        }
-
-        private Ending<T> failure(JobRecord current, int owned, int number, Throwable error, String reason) {
-            AttemptRules.Retry retry = InMemoryAttempts.retry(current, number, error, reason);
-            return (events, now) -> queue.attempts.fail(
-                    current, owned, error, retry.reason(), Job.Attempt.Outcome.FAILED, retry.delay(), now, events);
+            return switch (end) {
+                case AttemptEnd.Completed done ->
+                    (events, now) -> queue.attempts.complete(current, owned, done.value(), now, events);
+                case AttemptEnd.RateLimited limited ->
+                    (events, now) -> queue.attempts.rateLimited(current, owned, limited.result(), now, events);
+                case AttemptEnd.RunAgain again ->
+                    (events, now) -> queue.attempts.runAgain(current, owned, again.delay(), now, events);
+                case AttemptEnd.Failed failed ->
+                    (events, now) -> queue.attempts.fail(
+                            current,
+                            owned,
+                            failed.error(),
+                            failed.reason(),
+                            Job.Attempt.Outcome.FAILED,
+                            failed.retryDelay(),
+                            now,
+                            events);
+            };
         }
     }
 

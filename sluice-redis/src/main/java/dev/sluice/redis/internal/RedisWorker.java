@@ -1,15 +1,15 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
+import dev.sluice.internal.queue.AttemptEnd;
 import dev.sluice.internal.queue.AttemptRules;
-import dev.sluice.internal.queue.LazyPayload;
 import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.internal.queue.RunningAttempt;
 import dev.sluice.internal.queue.WorkerState;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
-import dev.sluice.queue.UnrecoverableJobException;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.DurationText;
@@ -321,7 +321,6 @@ final class RedisWorker<T> implements Worker<T> {
         final int index;
         Thread thread;
         volatile ClaimedJob<T> running;
-        private boolean interruptSent;
 
         Slot(int index) {
             this.index = index;
@@ -596,43 +595,23 @@ final class RedisWorker<T> implements Worker<T> {
         }
 
         /** Interrupts this slot's thread if it still runs {@code job}; the interrupt is cleared when the attempt ends. */
-        synchronized void interruptAttempt(ClaimedJob<T> job) {
-            if (inProcessor == job && thread != null) {
-                interruptSent = true;
-                thread.interrupt();
-            }
+        void interruptAttempt(ClaimedJob<T> job) {
+            inProcessor.interrupt(job, job.token);
         }
 
-        private ClaimedJob<T> inProcessor;
-
-        private synchronized void enter(ClaimedJob<T> job) {
-            inProcessor = job;
-        }
-
-        private synchronized void leave() {
-            inProcessor = null;
-            if (interruptSent) {
-                interruptSent = false;
-                Thread.interrupted();
-            }
-        }
+        /** The attempt inside the processor now, which a timeout or the close deadline interrupts. */
+        private final RunningAttempt inProcessor = new RunningAttempt();
 
         /** Runs the processor on {@code job}; returns how to record the outcome. */
         Ending run(ClaimedJob<T> job) {
-            Result result;
-            enter(job);
+            AttemptEnd end;
+            inProcessor.enter(job, job.token);
             try {
-                result = processor.process(new RedisJobContext<>(queue, job));
-            } catch (LazyPayload.Undecodable e) {
-                return Ending.failedForGood(e.getCause(), e.getMessage());
-            } catch (UnrecoverableJobException e) {
-                return Ending.failedForGood(e, QueueChecks.reasonOf(e));
-            } catch (Throwable e) {
-                return Ending.failure(job, e, QueueChecks.reasonOf(e));
+                end = AttemptEnd.run(processor, new RedisJobContext<>(queue, job), job.attempt, job.job.options());
             } finally {
-                leave();
+                inProcessor.leave();
             }
-            return Ending.of(result, job);
+            return Ending.of(end);
         }
     }
 

@@ -2,17 +2,18 @@ package dev.sluice.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.internal.queue.AttemptEnd;
 import dev.sluice.queue.Result;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** How a processor's result becomes the arguments of the script's finish command (queue-finish.lua's endOne). */
+/** How an attempt's end becomes the arguments of the script's finish command (queue-finish.lua's endOne). */
 class EndingTest {
     @Test
     void aDoneResultCompletesWithItsBytes() {
-        Ending ending = Ending.of(Result.done("ok"), null);
+        Ending ending = Ending.of(new AttemptEnd.Completed("ok".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(ending.how()).isEqualTo("c");
         assertThat(ending.args()).isEmpty();
@@ -24,7 +25,7 @@ class EndingTest {
         Result.RateLimited limited =
                 (Result.RateLimited) Result.rateLimited(Result.Scope.GROUP, Duration.ofMillis(1500));
 
-        Ending ending = Ending.of(limited, null);
+        Ending ending = Ending.of(new AttemptEnd.RateLimited(limited));
 
         assertThat(ending.how()).isEqualTo("r");
         assertThat(ending.args()).containsExactly("GROUP", "1500000", "rate limited (GROUP) for PT1.5S");
@@ -33,7 +34,7 @@ class EndingTest {
 
     @Test
     void runningAgainGivesItsDelayInMicroseconds() {
-        Ending ending = Ending.of(Result.runAgainAfter(Duration.ofSeconds(7)), null);
+        Ending ending = Ending.of(new AttemptEnd.RunAgain(Duration.ofSeconds(7)));
 
         assertThat(ending.how()).isEqualTo("a");
         assertThat(ending.args()).containsExactly("7000000");
@@ -44,7 +45,7 @@ class EndingTest {
     void aFailureForGoodIsNotRetriedAndCarriesTheErrorsClassAndTrace() {
         IllegalStateException error = new IllegalStateException("boom");
 
-        Ending ending = Ending.failedForGood(error, "boom");
+        Ending ending = Ending.of(new AttemptEnd.Failed(error, "boom", null));
 
         assertThat(ending.how()).isEqualTo("f");
         List<String> args = ending.args();

@@ -2,25 +2,17 @@ package dev.sluice.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobOptions;
-import dev.sluice.queue.QueueOptions;
-import dev.sluice.queue.Result;
-import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A timeout's interrupt reaches exactly the attempt it was meant for (issue 9: it was sent after the lock was
- * released and could land on the slot's next job), and is cleared when that attempt leaves the processor.
+ * released and could land on the slot's next job), and is cleared when that attempt leaves the processor; both
+ * engines' slots interrupt through {@link RunningAttempt}.
  */
-class SlotInterruptTest {
-    private final InMemoryQueue<String> queue =
-            new InMemoryQueue<>("engine", "q", Codec.utf8(), QueueOptions.defaults(), new ManualClock());
-    private final InMemoryWorker<String> worker =
-            new InMemoryWorker<>(queue, ctx -> Result.done(), WorkerOptions.manual());
-    private final InMemoryWorker<String>.Slot slot = worker.new Slot();
+class RunningAttemptTest {
+    private final RunningAttempt attempt = new RunningAttempt();
     private final JobRecord job = record("j");
 
     private static JobRecord record(String id) {
@@ -34,45 +26,41 @@ class SlotInterruptTest {
 
     @Test
     void interruptsTheAttemptStillRunningAndClearsTheFlagWhenItLeaves() {
-        slot.thread = Thread.currentThread();
-        slot.enter(job, 3);
+        attempt.enter(job, 3);
 
-        slot.interruptAttempt(job, 3);
+        attempt.interrupt(job, 3);
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
-        slot.leave();
+        attempt.leave();
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
     @Test
     void anInterruptForAnAttemptThatLeftReachesNothing() {
-        slot.thread = Thread.currentThread();
-        slot.enter(job, 3);
-        slot.leave();
+        attempt.enter(job, 3);
+        attempt.leave();
 
-        slot.interruptAttempt(job, 3);
+        attempt.interrupt(job, 3);
 
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
     @Test
     void anInterruptForAnEarlierAttemptOrAnotherJobSparesTheNextAttempt() {
-        slot.thread = Thread.currentThread();
-        slot.enter(job, 4);
+        attempt.enter(job, 4);
 
-        slot.interruptAttempt(job, 3);
-        slot.interruptAttempt(record("other"), 4);
+        attempt.interrupt(job, 3);
+        attempt.interrupt(record("other"), 4);
 
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
     @Test
     void leavingKeepsAnInterruptTheSlotDidNotSend() {
-        slot.thread = Thread.currentThread();
-        slot.enter(job, 3);
+        attempt.enter(job, 3);
         Thread.currentThread().interrupt();
 
-        slot.leave();
+        attempt.leave();
 
         assertThat(Thread.currentThread().isInterrupted()).isTrue();
     }
@@ -103,23 +91,22 @@ class SlotInterruptTest {
                     Thread.interrupted();
                 }
                 JobRecord target = i % 2 == 0 ? job : other;
-                slot.enter(target, i);
+                attempt.enter(target, i);
                 current.set(i);
                 Thread.onSpinWait();
                 if (Thread.currentThread().isInterrupted()) {
                     delivered.incrementAndGet();
                 }
-                slot.leave();
+                attempt.leave();
             }
             current.set(Integer.MAX_VALUE);
         });
-        slot.thread = runner;
         Thread interrupter = new Thread(() -> {
             interrupting.countDown();
             int i;
             while ((i = current.get()) < Integer.MAX_VALUE) {
                 if (i >= 0) {
-                    slot.interruptAttempt(i % 2 == 0 ? job : other, i);
+                    attempt.interrupt(i % 2 == 0 ? job : other, i);
                 }
             }
         });

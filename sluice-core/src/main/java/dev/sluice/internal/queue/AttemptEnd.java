@@ -1,0 +1,60 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.queue.JobContext;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.UnrecoverableJobException;
+import java.time.Duration;
+
+/**
+ * How one attempt of a job ended, read from what its processor returned or threw: the same reading on every engine,
+ * which then records it in its own store.
+ */
+public sealed interface AttemptEnd {
+    /** The processor returned {@link Result#done}: the result's bytes, null for none. */
+    record Completed(byte[] value) implements AttemptEnd {}
+
+    /** The processor returned {@link Result#rateLimited}. */
+    record RateLimited(Result.RateLimited result) implements AttemptEnd {}
+
+    /** The processor returned {@link Result#runAgainAfter}. */
+    record RunAgain(Duration delay) implements AttemptEnd {}
+
+    /**
+     * The attempt failed: with {@code error} (null when the processor returned null), for {@code reason}, retried
+     * after {@code retryDelay} or, if it is null, failed for good.
+     */
+    record Failed(Throwable error, String reason, Duration retryDelay) implements AttemptEnd {}
+
+    /**
+     * Runs {@code processor} on {@code context}, attempt {@code attempt} (1 for the first) of a job with {@code
+     * options}, and reads how the attempt ended. A failure is retried as the options' attempts and backoff say (the
+     * backoff is the user's function: call this outside any lock), except a payload the codec cannot decode and an
+     * {@link UnrecoverableJobException}, which fail the job for good; a processor that returns null fails the attempt,
+     * saying so.
+     */
+    static <T> AttemptEnd run(Processor<T> processor, JobContext<T> context, int attempt, JobOptions options) {
+        Result result;
+        try {
+            result = processor.process(context);
+        } catch (LazyPayload.Undecodable e) {
+            return new Failed(e.getCause(), e.getMessage(), null);
+        } catch (UnrecoverableJobException e) {
+            return new Failed(e, QueueChecks.reasonOf(e), null);
+        } catch (Throwable e) {
+            return failed(attempt, options, e, QueueChecks.reasonOf(e));
+        }
+        return switch (result) {
+            case null -> failed(attempt, options, null, QueueChecks.NULL_RESULT);
+            case Result.Done done -> new Completed(done.value());
+            case Result.RateLimited limited -> new RateLimited(limited);
+            case Result.RunAgain again -> new RunAgain(again.delay());
+        };
+    }
+
+    private static AttemptEnd failed(int attempt, JobOptions options, Throwable error, String reason) {
+        AttemptRules.Retry retry = AttemptRules.backoff(attempt, options.attempts(), options.backoff(), error, reason);
+        return new Failed(error, retry.reason(), retry.delay());
+    }
+}
