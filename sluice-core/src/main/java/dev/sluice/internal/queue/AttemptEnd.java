@@ -5,6 +5,7 @@ import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.UnrecoverableJobException;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**
@@ -26,6 +27,23 @@ public sealed interface AttemptEnd {
      * after {@code retryDelay} or, if it is null, failed for good.
      */
     record Failed(Throwable error, String reason, Duration retryDelay) implements AttemptEnd {}
+
+    /** The attempt's timeout passed: retried after {@code retryDelay} or, if it is null, failed for good. */
+    record TimedOut(String reason, Duration retryDelay) implements AttemptEnd {}
+
+    /**
+     * The end of attempt {@code attempt} of a job with {@code options} whose {@code timeout} passed, retried as the
+     * options' attempts and backoff say (the backoff is the user's function: call this outside any lock).
+     */
+    static TimedOut timedOut(int attempt, JobOptions options, Duration timeout) {
+        AttemptRules.Retry retry = AttemptRules.backoff(
+                attempt,
+                options.attempts(),
+                options.backoff(),
+                null,
+                "timed out after " + DurationText.format(timeout));
+        return new TimedOut(retry.reason(), retry.delay());
+    }
 
     /**
      * Runs {@code processor} on {@code context}, attempt {@code attempt} (1 for the first) of a job with {@code

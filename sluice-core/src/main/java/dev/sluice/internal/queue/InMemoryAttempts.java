@@ -4,7 +4,6 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
-import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**
@@ -254,7 +253,7 @@ final class InMemoryAttempts<T> {
         if (!owns(job, token)) {
             return;
         }
-        AttemptRules.Retry retry = retry(job, attempt, null, "timed out after " + DurationText.format(timeout));
+        AttemptEnd.TimedOut end = AttemptEnd.timedOut(attempt, job.options, timeout);
         Events<T> events;
         InMemoryWorker<?>.Slot slot;
         queue.lock.lock();
@@ -265,9 +264,9 @@ final class InMemoryAttempts<T> {
                     job,
                     token,
                     null,
-                    retry.reason(),
+                    end.reason(),
                     Job.Attempt.Outcome.TIMED_OUT,
-                    retry.delay(),
+                    end.retryDelay(),
                     queue.clock.nanos(),
                     events)) {
                 slot = null;

@@ -468,6 +468,16 @@ final class InMemoryWorker<T> implements Worker<T> {
                             failed.retryDelay(),
                             now,
                             events);
+                case AttemptEnd.TimedOut timedOut ->
+                    (events, now) -> queue.attempts.fail(
+                            current,
+                            owned,
+                            null,
+                            timedOut.reason(),
+                            Job.Attempt.Outcome.TIMED_OUT,
+                            timedOut.retryDelay(),
+                            now,
+                            events);
             };
         }
     }

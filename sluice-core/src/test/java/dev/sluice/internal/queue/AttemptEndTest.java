@@ -114,6 +114,15 @@ class AttemptEndTest {
     }
 
     @Test
+    void aTimedOutAttemptIsRetriedAfterTheBackoffWhileAttemptsRemainSayingHowLongItHad() {
+        assertThat(AttemptEnd.timedOut(1, THREE_ATTEMPTS, Duration.ofMillis(1500)))
+                .isEqualTo(new AttemptEnd.TimedOut("timed out after 1.5 s", Duration.ofSeconds(2)));
+        assertThat(AttemptEnd.timedOut(3, THREE_ATTEMPTS, Duration.ofMillis(1500)))
+                .as("the last attempt fails the job")
+                .isEqualTo(new AttemptEnd.TimedOut("timed out after 1.5 s", null));
+    }
+
+    @Test
     void aBackoffThatThrowsFailsTheJobSayingSo() {
         JobOptions throwing = JobOptions.builder()
                 .attempts(3)

@@ -33,11 +33,12 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
             case AttemptEnd.RunAgain again ->
                 new Ending("a", List.of(Long.toString(RedisJobQueue.micros(again.delay()))), null, null, again.delay());
             case AttemptEnd.Failed failed -> failed("FAILED", failed.reason(), failed.error(), failed.retryDelay());
+            case AttemptEnd.TimedOut timedOut -> failed("TIMED_OUT", timedOut.reason(), null, timedOut.retryDelay());
         };
     }
 
     /** A failed attempt ({@code outcome} FAILED or TIMED_OUT), retried after {@code retryDelay} (null: fails now). */
-    static Ending failed(String outcome, String reason, Throwable error, Duration retryDelay) {
+    private static Ending failed(String outcome, String reason, Throwable error, Duration retryDelay) {
         return new Ending(
                 "f",
                 List.of(

@@ -2,7 +2,6 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.queue.AttemptEnd;
-import dev.sluice.internal.queue.AttemptRules;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RunningAttempt;
 import dev.sluice.internal.queue.WorkerState;
@@ -12,7 +11,6 @@ import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -578,13 +576,7 @@ final class RedisWorker<T> implements Worker<T> {
             if (running != job) {
                 return;
             }
-            AttemptRules.Retry retry = AttemptRules.backoff(
-                    job.attempt,
-                    job.job.options().attempts(),
-                    job.job.options().backoff(),
-                    null,
-                    "timed out after " + DurationText.format(timeout));
-            Ending ending = Ending.failed("TIMED_OUT", retry.reason(), null, retry.delay());
+            Ending ending = Ending.of(AttemptEnd.timedOut(job.attempt, job.job.options(), timeout));
             try {
                 if (end(job, ending, false, false).owned()) {
                     interruptAttempt(job);

@@ -61,7 +61,7 @@ class EndingTest {
 
     @Test
     void aTimedOutAttemptRetriedLaterGivesTheDelayAndNoErrorClass() {
-        Ending ending = Ending.failed("TIMED_OUT", "timed out after 1 s", null, Duration.ofMillis(250));
+        Ending ending = Ending.of(new AttemptEnd.TimedOut("timed out after 1 s", Duration.ofMillis(250)));
 
         assertThat(ending.args()).containsExactly("TIMED_OUT", "timed out after 1 s", "", "", "250000");
         assertThat(ending.detail()).isEqualTo(Duration.ofMillis(250));
