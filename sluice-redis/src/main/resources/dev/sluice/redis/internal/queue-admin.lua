@@ -115,8 +115,8 @@ end
 -- Forgets the pending run of repeatable job id, and takes it out if it is waiting or delayed (a running one
 -- finishes); no event is listed for it, since it is no longer the pending run.
 local function dropPendingRun(id)
-  local pending = call('HGET', REP_PENDING, id)
-  call('HDEL', REP_PENDING, id)
+  local pending = call('HGET', REP.pending, id)
+  call('HDEL', REP.pending, id)
   local job = pending and loadJob(pending)
   if job and (job[R_STATE] == 'w' or job[R_STATE] == 'd') then
     removeUnstarted(pending, job)

@@ -169,8 +169,8 @@ end
 -- ARGV: id. Replies {record or nil, version, template payload or nil, pending run id or nil, now}.
 COMMANDS.repGet = function()
   local id = ARG[3]
-  return { call('HGET', REP_RECORD, id), tonumber(call('HGET', REP_VERSION, id) or '0'),
-    call('HGET', REP_PAYLOAD, id), call('HGET', REP_PENDING, id), now }
+  return { call('HGET', REP.record, id), tonumber(call('HGET', REP.version, id) or '0'),
+    call('HGET', REP.payload, id), call('HGET', REP.pending, id), now }
 end
 
 -- ARGV: id, the version read, the new record, payload, pending run id ('' none), kind ('d' fixed delay,
@@ -179,20 +179,20 @@ end
 -- each run added}.
 COMMANDS.repSave = function()
   local id = ARG[3]
-  if tonumber(call('HGET', REP_VERSION, id) or '0') ~= tonumber(ARG[4]) then
+  if tonumber(call('HGET', REP.version, id) or '0') ~= tonumber(ARG[4]) then
     return 'stale'
   end
   if ARG[9] == '1' then
     dropPendingRun(id)
   end
-  call('HSET', REP_RECORD, id, ARG[5])
-  call('HSET', REP_PAYLOAD, id, ARG[6])
-  call('HINCRBY', REP_VERSION, id, 1)
-  call('HSET', REP_KIND, id, ARG[8])
+  call('HSET', REP.record, id, ARG[5])
+  call('HSET', REP.payload, id, ARG[6])
+  call('HINCRBY', REP.version, id, 1)
+  call('HSET', REP.kind, id, ARG[8])
   if ARG[7] == '' then
-    call('HDEL', REP_PENDING, id)
+    call('HDEL', REP.pending, id)
   else
-    call('HSET', REP_PENDING, id, ARG[7])
+    call('HSET', REP.pending, id, ARG[7])
   end
   local reply = { 'ok' }
   for i = 0, tonumber(ARG[10]) - 1 do
@@ -210,26 +210,26 @@ end
 -- there was none.
 COMMANDS.repDel = function()
   local id = ARG[3]
-  if call('HEXISTS', REP_RECORD, id) == 0 then
+  if call('HEXISTS', REP.record, id) == 0 then
     return 0
   end
   dropPendingRun(id)
-  call('HDEL', REP_RECORD, id)
-  call('HDEL', REP_PAYLOAD, id)
-  call('HDEL', REP_VERSION, id)
-  call('HDEL', REP_KIND, id)
+  call('HDEL', REP.record, id)
+  call('HDEL', REP.payload, id)
+  call('HDEL', REP.version, id)
+  call('HDEL', REP.kind, id)
   return 1
 end
 
 -- Replies {id, record, payload, ...} of every repeatable job, by id.
 COMMANDS.repList = function()
-  local ids = call('HKEYS', REP_RECORD)
+  local ids = call('HKEYS', REP.record)
   table.sort(ids)
   local reply = {}
   for _, id in ipairs(ids) do
     reply[#reply + 1] = id
-    reply[#reply + 1] = call('HGET', REP_RECORD, id)
-    reply[#reply + 1] = call('HGET', REP_PAYLOAD, id)
+    reply[#reply + 1] = call('HGET', REP.record, id)
+    reply[#reply + 1] = call('HGET', REP.payload, id)
   end
   return reply
 end

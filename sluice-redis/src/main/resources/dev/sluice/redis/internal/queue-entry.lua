@@ -33,6 +33,7 @@ local function endCall()
   for _, claimed in ipairs(buf.claimed) do
     claimed[4] = buf.packed[claimed[1]]
   end
+  hot.keep(buf.packed)
   flushCounts()
   flushRecords(GROUPS, groups, groupsDirty)
   flushEvents()
@@ -67,8 +68,10 @@ local function entry(keys, args)
     PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED = B .. ':park', B .. ':d', B .. ':a', B .. ':x', B .. ':ids'
     STATS_GROUPS = B .. ':sg'
     KEPT = { c = B .. ':c', f = B .. ':f' }
-    REP_RECORD, REP_VERSION, REP_PAYLOAD = B .. ':rep:r', B .. ':rep:v', B .. ':rep:b'
-    REP_PENDING, REP_KIND, REP_TODO = B .. ':rep:p', B .. ':rep:k', B .. ':rep:todo'
+    REP = {
+      record = B .. ':rep:r', version = B .. ':rep:v', payload = B .. ':rep:b',
+      pending = B .. ':rep:p', kind = B .. ':rep:k', todo = B .. ':rep:todo'
+    }
   end
   cmd = ARG[1]
   if ARG[2] == '' then
@@ -85,7 +88,7 @@ local function entry(keys, args)
   end
   endCall()
   -- meta field 'todo' counts them once meta was read (every changing command reads it); else LLEN
-  local todo = meta and mnum('todo', 0) or call('LLEN', REP_TODO)
+  local todo = meta and mnum('todo', 0) or call('LLEN', REP.todo)
   if eventsMade == 0 then
     return { reply, todo }
   end

@@ -66,8 +66,8 @@ end
 -- or was removed, so that it plans the next run.
 local function repeatEvent(id, job, event)
   local repeatId = job[R_REPEAT]
-  if repeatId and call('HGET', REP_PENDING, repeatId) == id then
-    call('RPUSH', REP_TODO, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
+  if repeatId and call('HGET', REP.pending, repeatId) == id then
+    call('RPUSH', REP.todo, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
     madd('todo', 1)
   end
 end

@@ -46,11 +46,31 @@ end
 -- with their records as packed (packed: id -> bytes).
 local buf = {}
 
+-- The records of active jobs as this library last wrote them, decoded, kept from call to call (a library of
+-- functions keeps its locals; a script starts afresh): of[JOBS][id] = {bytes, record}, at most most entries (then
+-- emptied). A call that reads bytes Redis still holds as written takes the record instead of unpacking them (a
+-- job's ending reads what its claim wrote); taken, it is kept again only if the call writes it, so that a call that
+-- fails half way leaves nothing it changed behind.
+local hot = { n = 0, of = {}, most = 512 }
+
+-- The record of job id whose bytes Redis holds are packed.
+function hot.decoded(id, packed)
+  local ofQueue = hot.of[JOBS]
+  local kept = ofQueue and ofQueue[id]
+  if kept then
+    ofQueue[id] = nil
+    if kept[1] == packed then
+      return kept[2]
+    end
+  end
+  return unpack(packed)
+end
+
 local function loadJob(id)
   local job = buf.jobs[id]
   if job == nil then
     local packed = call('HGET', JOBS, id)
-    job = packed and unpack(packed) or false
+    job = packed and hot.decoded(id, packed) or false
     buf.jobs[id] = job
   end
   return job or nil
@@ -110,7 +130,7 @@ local function prefetchJobs(ids)
   end
   local packed = inChunks('HMGET', JOBS, wanted, 1000)
   for k = 1, #wanted do
-    buf.jobs[wanted[k]] = packed[k] and unpack(packed[k]) or false
+    buf.jobs[wanted[k]] = packed[k] and hot.decoded(wanted[k], packed[k]) or false
   end
 end
 
@@ -133,6 +153,25 @@ local function flushRecords(key, records, dirty, packed)
   end
   inChunks('HSET', key, put, 1000)
   inChunks('HDEL', key, gone, 1000)
+end
+
+-- Keeps the records of active jobs this call wrote (packed: id -> their bytes) for the next calls.
+function hot.keep(packed)
+  for id, bytes in pairs(packed) do
+    local record = buf.jobs[id]
+    if record[R_STATE] == 'a' then
+      if hot.n >= hot.most then
+        hot.n, hot.of = 0, {}
+      end
+      local ofQueue = hot.of[JOBS]
+      if ofQueue == nil then
+        ofQueue = {}
+        hot.of[JOBS] = ofQueue
+      end
+      ofQueue[id] = { bytes, record }
+      hot.n = hot.n + 1
+    end
+  end
 end
 
 local meta = nil -- the queue's hash, read once per call when needed

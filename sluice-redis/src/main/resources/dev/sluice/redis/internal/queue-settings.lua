@@ -139,7 +139,7 @@ COMMANDS.open = function()
   end
   call('HSETNX', META, 'codec', ARG[3])
   call('HSETNX', META, 'epoch', ARG[4])
-  mset('todo', int(call('LLEN', REP_TODO)))
+  mset('todo', int(call('LLEN', REP.todo)))
   local stamp = newStamp()
   for i, field in ipairs(OPENED) do
     local given = ARG[4 + i]

@@ -65,9 +65,10 @@ local call, pack, unpack, spread, tonumber, tostring, format, sub
 local ARG
 local B, META, JOBS, PAYLOADS, RING, GROUPS, GLIMITS
 local PARKED, DELAYED, ACTIVE, EXPIRING, REMEMBERED, KEPT, STATS_GROUPS
--- repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it waits
--- for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
-local REP_RECORD, REP_VERSION, REP_PAYLOAD, REP_PENDING, REP_KIND, REP_TODO
+-- the keys of repeatable jobs: the engine's record of each (text), its version, its template's payload, the run it
+-- waits for, whether it is a fixed delay ('d') or not ('r'); and the events of pending runs the engine plans from
+-- (REP.record, .version, .payload, .pending, .kind, .todo: one local for the six, as the chunk's locals are few)
+local REP
 local cmd, now
 local rpcall -- redis.pcall, set by entry()
 local emit -- defined with the replies: records an event (see queue-events.lua)

@@ -197,8 +197,8 @@ local COMMANDS = {}
 -- delayed, active, then statsOf}.
 -- repPop: takes the oldest event of pending runs (see entry()); replies it, or nil.
 COMMANDS.repPop = function()
-  local event = call('LPOP', REP_TODO)
-  mset('todo', int(call('LLEN', REP_TODO)))
+  local event = call('LPOP', REP.todo)
+  mset('todo', int(call('LLEN', REP.todo)))
   return event
 end
 
