@@ -8,17 +8,20 @@
 # follows today's layout: a change of the files it touches may need it updated. Starts a private redis-server on
 # a free port (no persistence) and stops it. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
 #
-# Usage: bench/run-queue-lua-profile.sh [--concurrency 1] [--jobs 20000]
+# Usage: bench/run-queue-lua-profile.sh [--concurrency 1] [--jobs 20000] [--listener]
+#   (--listener: a listener that does nothing listens to the queue, so that every call also writes its events)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 concurrency=1
 jobs=20000
+listener=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --concurrency) concurrency="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    *) echo "unknown argument $1 (options: --concurrency N, --jobs N)" >&2; exit 2 ;;
+    --listener) listener="--listener"; shift ;;
+    *) echo "unknown argument $1 (options: --concurrency N, --jobs N, --listener)" >&2; exit 2 ;;
   esac
 done
 
@@ -33,7 +36,7 @@ git apply --unsafe-paths --directory="$scratch/cp/$lua" bench/queue-lua-profile.
 start_private_redis "$scratch"
 
 "$JAVA" "-Dsluice.probe.concurrency=$concurrency" "-Dsluice.probe.jobs=$jobs" -cp "$scratch/cp:$JAR" \
-  dev.sluice.bench.RedisQueueProbe "redis://127.0.0.1:$port" 2>/dev/null | grep -v '^SLF4J' || true
+  dev.sluice.bench.RedisQueueProbe "redis://127.0.0.1:$port" $listener 2>/dev/null | grep -v '^SLF4J' || true
 calls="$(redis-cli -p "$port" info commandstats | sed -n 's/^cmdstat_fcall:calls=\([0-9]*\),.*usec_per_call=\([0-9.]*\).*/\1 \2/p')"
 echo "FCALL: ${calls#* } us per call over ${calls%% *} calls (the adds' calls, one per 500 jobs, included)"
 function="$(redis-cli -p "$port" function list | sed -n 's/.*\(sluice_queue_[0-9a-f]*\).*/\1/p' | head -1)"

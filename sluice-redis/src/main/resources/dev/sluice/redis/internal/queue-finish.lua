@@ -19,16 +19,14 @@
 local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 
 -- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
--- the job, and where the next ending's arguments begin.
-local function endOne(at, reply)
+-- the job, and where the next ending's arguments begin. payloads: id -> the payload of each ending whose snapshot
+-- is wanted, as B:p held it when the call began.
+local function endOne(at, reply, payloads)
   local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
   local arg = at + 4
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
-  if owned and wanted then
-    flushGone()
-  end
-  local payload = owned and wanted and call('HGET', PAYLOADS, id)
+  local payload = owned and wanted and payloads[id]
   local happened = ''
   if owned then
     if how == 'c' then
@@ -126,16 +124,27 @@ local function finishCommand()
   local at = 4
   deferred = true
   local anyOwned = false
-  local ids = {}
+  local ids, wantedIds, payloads = {}, {}, {}
   for _ = 1, tonumber(ARG[3]) do
     ids[#ids + 1] = ARG[at]
+    if ARG[at + 3] == '1' then
+      wantedIds[#wantedIds + 1] = ARG[at]
+    end
     at = at + 4 + ENDING_ARGS[ARG[at + 2]]
   end
   prefetchJobs(ids)
+  if #wantedIds > 0 then
+    -- an active job's payload is in B:p until it ends: read those of the wanted snapshots at once
+    flushGone()
+    local read = inChunks('HMGET', PAYLOADS, wantedIds, 1000)
+    for k = 1, #wantedIds do
+      payloads[wantedIds[k]] = read[k]
+    end
+  end
   at = 4
   for _ = 1, tonumber(ARG[3]) do
     local owned
-    owned, at = endOne(at, reply)
+    owned, at = endOne(at, reply, payloads)
     anyOwned = anyOwned or owned
   end
   if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
