@@ -53,6 +53,52 @@ ring.leave = function()
   end
 end
 
+-- The member ("<16 hex order><id>") of the job that starts next in group gid (record g), popped from its waiting
+-- set. When the ring holds only this group and no rate applies (limited false), nothing can stop the call's
+-- remaining claims (ring.left) from starting there but the counts, so it pops as many as those allow with one
+-- ZPOPMIN and reads their records with one HMGET; ring.batch keeps those not taken yet (claim() puts back any left).
+ring.pop = function(gid, g, limited)
+  local batch = ring.batch
+  if batch == nil or batch.gid ~= gid or batch.next > #batch.members then
+    local count = 1
+    if ring.only == gid and not limited then
+      local conc = limitsOf(gid)
+      count = math.max(1, math.min(ring.left, g[G_WAITING], conc - g[G_ACTIVE],
+        mnum('concurrency', NEVER) - mnum('active', 0)))
+    end
+    local popped = call('ZPOPMIN', waitingKey(gid), count)
+    batch = { gid = gid, next = 1, members = {}, scores = {} }
+    local ids = {}
+    for i = 1, #popped, 2 do
+      batch.members[#batch.members + 1] = popped[i]
+      batch.scores[#batch.scores + 1] = popped[i + 1]
+      ids[#ids + 1] = sub(popped[i], 17)
+    end
+    if #ids > 1 then
+      prefetchJobs(ids)
+    end
+    ring.batch = batch
+  end
+  local member = batch.members[batch.next]
+  batch.next = batch.next + 1
+  return member
+end
+
+-- Puts back in their waiting set the members claim() popped and did not start (none, as ring.pop counts them).
+ring.putBack = function()
+  local batch = ring.batch
+  ring.batch = nil
+  if batch == nil or batch.next > #batch.members then
+    return
+  end
+  local back = {}
+  for i = batch.next, #batch.members do
+    back[#back + 1] = batch.scores[i]
+    back[#back + 1] = batch.members[i]
+  end
+  call('ZADD', waitingKey(batch.gid), spread(back))
+end
+
 -- The next job that may start now, made active with a lease until now + leaseFor; nil if none may. The queue's
 -- pause and rate are claim()'s to check, once per call.
 local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
@@ -78,8 +124,10 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
       ring.leave()
     else
       local where = place(gid, g)
+      local groupRate, groupScope = '', nil
       if where == 'ready' then
-        local _, _, groupRate, groupScope = limitsOf(gid)
+        local _, _, ownRate, ownScope = limitsOf(gid)
+        groupRate, groupScope = ownRate, ownScope
         if groupRate ~= '' then
           local may, wait = callRates.allows(groupScope, groupRate)
           if may then
@@ -95,9 +143,9 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
         if rate then
           callRates.took(rateScope)
         end
-        local popped = call('ZPOPMIN', waitingKey(gid))
+        local member = ring.pop(gid, g, rate or groupRate ~= '')
         wake.roomFreed = true
-        local id = sub(popped[1], 17)
+        local id = sub(member, 17)
         g[G_WAITING] = g[G_WAITING] - 1
         if g[G_WAITING] == 0 then
           ring.leave()
@@ -142,7 +190,7 @@ end
 local function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
   callRates.of, callRates.clock = {}, nil
-  ring.only, ring.size, ring.claims = nil, nil, 0
+  ring.only, ring.size, ring.claims, ring.batch, ring.left = nil, nil, 0, nil, n
   local open = m('paused') ~= '1' and mnum('pausedUntil', -NEVER) <= now and mnum('rateBlocked', -NEVER) <= now
   local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
   for _ = 1, open and n or 0 do
@@ -151,7 +199,9 @@ local function claim(n, leaseFor, maxStalls, ref, reply)
       break
     end
     reply[#reply + 1] = job
+    ring.left = ring.left - 1
   end
+  ring.putBack()
   if #reply - first + 1 < n then
     wake.waitNoted = true
   end
