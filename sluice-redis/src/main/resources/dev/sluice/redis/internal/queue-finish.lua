@@ -19,14 +19,14 @@
 local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 
 -- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
--- the job, and where the next ending's arguments begin. payloads: id -> the payload of each ending whose snapshot
--- is wanted, as B:p held it when the call began.
-local function endOne(at, reply, payloads)
+-- the job, and where the next ending's arguments begin. The payload of an ending whose snapshot is wanted was read
+-- into buf.payloads when the call began.
+local function endOne(at, reply)
   local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
   local arg = at + 4
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
-  local payload = owned and wanted and payloads[id]
+  local payload = owned and wanted and buf.payloads[id]
   local happened = ''
   if owned then
     if how == 'c' then
@@ -124,27 +124,34 @@ local function finishCommand()
   local at = 4
   deferred = true
   local anyOwned = false
-  local ids, wantedIds, payloads = {}, {}, {}
+  local ids, hows, wanted = {}, {}, {}
   for _ = 1, tonumber(ARG[3]) do
     ids[#ids + 1] = ARG[at]
-    if ARG[at + 3] == '1' then
-      wantedIds[#wantedIds + 1] = ARG[at]
-    end
+    hows[#hows + 1] = ARG[at + 2]
+    wanted[#wanted + 1] = ARG[at + 3] == '1'
     at = at + 4 + ENDING_ARGS[ARG[at + 2]]
   end
   prefetchJobs(ids)
-  if #wantedIds > 0 then
-    -- an active job's payload is in B:p until it ends: read those of the wanted snapshots at once
+  -- an active job's payload is in B:p until it ends: those of the wanted snapshots, and of the jobs that a
+  -- completion or failure may keep (finish() moves a kept job's payload into its record), are read at once
+  local read = {}
+  for k = 1, #ids do
+    local job = buf.jobs[ids[k]]
+    if wanted[k] or job and (hows[k] == 'c' and job[R_KC_N] ~= 0 or hows[k] == 'f' and job[R_KF_N] ~= 0) then
+      read[#read + 1] = ids[k]
+    end
+  end
+  if #read > 0 then
     flushGone()
-    local read = inChunks('HMGET', PAYLOADS, wantedIds, 1000)
-    for k = 1, #wantedIds do
-      payloads[wantedIds[k]] = read[k]
+    local payloads = inChunks('HMGET', PAYLOADS, read, 1000)
+    for k = 1, #read do
+      buf.payloads[read[k]] = payloads[k]
     end
   end
   at = 4
   for _ = 1, tonumber(ARG[3]) do
     local owned
-    owned, at = endOne(at, reply, payloads)
+    owned, at = endOne(at, reply)
     anyOwned = anyOwned or owned
   end
   if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then

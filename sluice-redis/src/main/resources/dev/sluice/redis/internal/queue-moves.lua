@@ -117,7 +117,11 @@ local function finish(id, job, s)
   buf.keptEmpty[s] = nil
   countKept(groupName(job), s, 1)
   job[R_CLAIM] = false
-  job[R_PAYLOAD] = call('HGET', PAYLOADS, id)
+  local payload = buf.payloads[id]
+  if payload == nil then
+    payload = call('HGET', PAYLOADS, id)
+  end
+  job[R_PAYLOAD] = payload
   buf.payloadsGone[#buf.payloadsGone + 1] = id
   local length = call('LPUSH', kept, id)
   saveJob(id, job)

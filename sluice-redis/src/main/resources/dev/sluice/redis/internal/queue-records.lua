@@ -43,7 +43,7 @@ end
 -- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
 -- set is empty (nil: not known); claimed, the replies of the jobs claimed (see claim()), which endCall() completes
--- with their records as packed (packed: id -> bytes).
+-- with their records as packed (packed: id -> bytes); payloads, id -> a payload read ahead from B:p (false: none).
 local buf = {}
 
 -- The records of active jobs as this library last wrote them, decoded, kept from call to call (a library of
