@@ -5,28 +5,31 @@
 # AOF), copies the BullMQ harness (/work/shared/bench/bullmq, read-only) to a scratch folder under /tmp, applies
 # bench/bullmq-redis-cpu.patch there (it only adds INFO cpu and node's process.cpuUsage() reads around the harness's
 # measured phases, outside its clocks), installs its pinned packages (npm ci), builds the bench jar, then for each scenario runs the BullMQ
-# harness (--runs R in one node process) and Sluice's mirror, QueueRedisBench (--runs R in one JVM), the order of
+# harness (--runs R in one node process, after --warmup W runs it discards) and Sluice's mirror, QueueRedisBench
+# (the same in one JVM: both compilers warm before the measured runs), the order of
 # the two alternating from scenario to scenario. Writes bench/results/queue-redis.json (every run of both, medians,
 # ratios, targets) and the tables of bench/results/README.md (between its queue-redis markers), and prints them.
 # Stops the private Redis and removes the scratch folder at the end, whatever happens.
-# Takes about 5 minutes on 2 cores, build and npm install included. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
+# Takes about 7 minutes on 2 cores, build and npm install included. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
 #
-# Usage: bench/run-queue-redis.sh [--runs 3] [--scenarios A,B,C,D,E,F] [--n 20000] [--results bench/results]
+# Usage: bench/run-queue-redis.sh [--runs 3] [--warmup 1] [--scenarios A,B,C,D,E,F] [--n 20000] [--results bench/results]
 #   (a smaller --n or --runs is for a quick look; give it another --results folder to keep the committed results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3
+warmup=1
 scenarios="A,B,C,D,E,F"
 n=20000
 results=bench/results
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
     --scenarios) scenarios="$2"; shift 2 ;;
     --n) n="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
-    *) echo "unknown argument $1 (options: --runs R --scenarios A,B,C,D,E,F --n N --results DIR)" >&2; exit 2 ;;
+    *) echo "unknown argument $1 (options: --runs R --warmup W --scenarios A,B,C,D,E,F --n N --results DIR)" >&2; exit 2 ;;
   esac
 done
 
@@ -82,7 +85,7 @@ done
 echo "Redis: $(redis-server --version) on port $port (pid $redis_pid); BullMQ harness in $scratch"
 
 run_bullmq() {
-  (cd "$scratch" && node bench.mjs --scenarios "$1" --runs "$runs" --port "$port" --n "$n" --verbose) \
+  (cd "$scratch" && node bench.mjs --scenarios "$1" --runs "$runs" --warmup "$warmup" --port "$port" --n "$n" --verbose) \
     >>"$scratch/bullmq.jsonl"
 }
 run_sluice() {
@@ -90,7 +93,7 @@ run_sluice() {
     "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
     "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" \
     -cp "$JAR" dev.sluice.bench.QueueRedisBench --redis "redis://127.0.0.1:$port" \
-    --scenarios "$1" --runs "$runs" --n "$n" --out "$scratch/sluice-$1.json" 2> >(grep -v '^SLF4J' >&2)
+    --scenarios "$1" --runs "$runs" --warmup "$warmup" --n "$n" --out "$scratch/sluice-$1.json" 2> >(grep -v '^SLF4J' >&2)
 }
 # After each harness's runs Redis must be empty again (keys with a time to live get 3 s to expire: BullMQ's
 # obliterate leaves its limiter key to its PEXPIRE).

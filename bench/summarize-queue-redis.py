@@ -267,6 +267,8 @@ def tables(doc):
     jvm_args = " ".join(a for a in jdk.get("jvmArgs", []) if not a.startswith("-Dsluice.bench."))
     order = "; ".join(f"{s}: {' then '.join(w)}" for s, w in doc["order"].items())
     runs = {s: (v.get("sluice") or {}).get("runs") for s, v in doc["scenarios"].items()}
+    warmups = {(v.get("sluice") or {}).get("warmupRuns") for v in doc["scenarios"].values()}
+    warmups |= {(v.get("bullmq") or {}).get("warmupRuns") for v in doc["scenarios"].values() if v.get("bullmq")}
     lines.append(
         f"Run: {doc['date']}, commit `{doc['commit']}`, engine as of `{doc.get('measuredCodeCommit')}` (the last "
         f"commit that changed sluice-core or sluice-redis; uncommitted changes in them: "
@@ -275,7 +277,9 @@ def tables(doc):
         f"{jvm_args}, Lettuce {sl_env.get('lettuce')}; BullMQ {bq_env.get('bullmq')} on node {bq_env.get('node')}, "
         f"ioredis {bq_env.get('ioredis')}; {bq_env.get('cpus')} vCPUs ({bq_env.get('cpu_model')}), shared by "
         f"Redis, the harness and other tenants. Runs per scenario: "
-        f"{', '.join(f'{s} {r}' for s, r in runs.items())}; medians. Order: {order}. "
+        f"{', '.join(f'{s} {r}' for s, r in runs.items())}, each after "
+        f"{' or '.join(str(w) for w in sorted(w for w in warmups if w is not None)) or 'no'} warm-up run(s) of the "
+        f"same scenario in the same process, discarded, for both; medians. Order: {order}. "
         f"Wall time {doc['wallSeconds']} s, build and npm install included.")
     lines.append("")
     lines.append("| scenario | figure | Sluice | BullMQ | Sluice / BullMQ | target |")
