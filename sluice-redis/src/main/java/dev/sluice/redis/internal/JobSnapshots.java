@@ -78,6 +78,19 @@ final class JobSnapshots<T> {
                 attempts(JobRecord.Field.R_HISTORY.of(record)));
     }
 
+    /**
+     * The job of id {@code id} as a finish call replied it for an ending: {@code {payload, record}}, the payload null
+     * when the record holds it (a kept job's).
+     */
+    Job<T> fromEnding(String id, Object reply) {
+        List<Object> ended = Replies.list(reply);
+        List<Object> record = JobRecord.decode(Replies.bytes(ended.get(1)));
+        byte[] payload = ended.get(0) != null
+                ? Replies.bytes(ended.get(0))
+                : Replies.bytes(JobRecord.Field.R_PAYLOAD.of(record));
+        return fromRecord(id, record, payload, null, false);
+    }
+
     /** The state of a record's state letter (STATES of {@code queue-events.lua}). */
     private static JobState stateOf(String letter) {
         return switch (letter) {

@@ -502,7 +502,7 @@ final class RedisWorker<T> implements Worker<T> {
                 Ending ending,
                 boolean bySlot,
                 boolean owned,
-                Object snapshot,
+                Object ended,
                 String happened,
                 List<Consumer<QueueListener<T>>> events) {
             if (owned && job.timeout != null) {
@@ -527,8 +527,8 @@ final class RedisWorker<T> implements Worker<T> {
                     active--;
                 }
             }
-            if (owned && snapshot != null) {
-                ending(happened, queue.snapshot(snapshot, null, false), ending, events);
+            if (owned && ended != null) {
+                ending(happened, queue.snapshots.fromEnding(job.id, ended), ending, events);
             }
             return owned;
         }

@@ -12,7 +12,8 @@
 -- calls whose replies it lost follow, and those references. The endings are recorded in order, then the jobs
 -- that the lost calls claimed go back to waiting (releaseLostClaims), then the claims are made; their wait and processing times and completions per second are the caller's to record
 -- (statsAdd). Replies {next due, 1 if an ending left nothing waiting, delayed or active (before the claims) else
--- 0, the time, then per ending: 1 if its token still owned the job else 0, its snapshot (if asked) or false,
+-- 0, the time, then per ending: 1 if its token still owned the job else 0, the job as it ended (if asked: see
+-- endOne()) or false,
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
 -- jobs claimed, each {id, when it became ready, payload, the job's record as the call wrote it} (see claim())}.
 -- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
@@ -101,7 +102,16 @@ local function endOne(at, reply)
     emit(happened, id, job)
   end
   reply[#reply + 1] = owned and 1 or 0
-  reply[#reply + 1] = owned and wanted and snapshot(id, job, payload) or false
+  -- the job as this ending left it: {payload (false when the record holds it, as a kept job's does), its record
+  -- packed now (a later change in this call must not show)}
+  local ended = false
+  if owned and wanted then
+    ended = { payload, pack(job) }
+    if job[R_PAYLOAD] then
+      ended[1] = false
+    end
+  end
+  reply[#reply + 1] = ended
   reply[#reply + 1] = happened
   return owned, arg + ENDING_ARGS[how]
 end
