@@ -1,6 +1,6 @@
 -- Records: a call reads and writes what it needs of the queue once, and writes all it changed at its end.
--- Holds the caches kept from call to call (names of keys), the job records (loadJob, saveJob, batched
--- deletes and prefetches), the queue's meta hash (m, mnum, mset, madd: read once per call, written once at its
+-- Holds the caches kept from call to call (names of keys, and the records of active jobs: hot), the job records
+-- (loadJob, saveJob, batched deletes and prefetches), the queue's meta hash (m, mnum, mset, madd: read once per call, written once at its
 -- end), and the group records (group, touchGroup).
 -- Keys: B:j (records), B:p (payloads gone), B:m (meta), B:g (group records), B:a (leases gone),
 -- B:w:<g> (waitingKey names it), the timed sorted sets (scheduleAt).
@@ -47,8 +47,8 @@ end
 local buf = {}
 
 -- The records of active jobs as this library last wrote them, decoded, kept from call to call (a library of
--- functions keeps its locals; a script starts afresh): of[JOBS][id] = {bytes, record}, at most most entries (then
--- emptied). A call that reads bytes Redis still holds as written takes the record instead of unpacking them (a
+-- functions keeps its locals; a script starts afresh): of[JOBS][id] = {bytes, record}, at most hot.most entries
+-- (then emptied). A call that reads bytes Redis still holds as written takes the record instead of unpacking them (a
 -- job's ending reads what its claim wrote); taken, it is kept again only if the call writes it, so that a call that
 -- fails half way leaves nothing it changed behind.
 local hot = { n = 0, of = {}, most = 512 }
