@@ -509,13 +509,17 @@ final class QueueEvents<T> {
     }
 
     /**
-     * The reply of {@code future} within the command timeout plus {@code extraNanos}.
+     * The reply of {@code future} within the command timeout plus {@code extraNanos} (the engine's own client fails a
+     * late command itself, with the same allowance for a blocking read: see {@link Connection#timesOutCommands}).
      *
      * @throws SluiceException saying what could not be done, if Redis fails, refuses or is too slow
      */
     <V> V await(RedisFuture<V> future, long extraNanos, String doing) {
         long timeout = engine.timeoutNanos() + extraNanos;
         try {
+            if (engine.connection.timesOutCommands) {
+                return future.get();
+            }
             return future.get(timeout, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -180,7 +180,8 @@ final class RedisAdds<T> {
     /** Tells this process's waiting threads and listeners of the jobs an add call added. */
     private void tellAdded(QueueCalls.Sequenced sequenced, List<Job<T>> fresh) {
         if (!fresh.isEmpty()) {
-            queue.signal();
+            queue.stateChanged();
+            queue.idleSlots.announce(fresh.size());
         }
         List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
         for (Job<T> job : fresh) {

@@ -88,8 +88,10 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     private final RedisOutcomes<T> outcomes;
     /** Jobs whose ending a worker of this process is recording now: a watcher that misses them waits for it. */
     final Set<String> finishing = ConcurrentHashMap.newKeySet();
-    /** Signalled when a call of this process may have made work or room: waiting workers and producers look again. */
+    /** Signalled when a call of this process may have made room or ended jobs: waiting producers and callers look again. */
     private final Object changed = new Object();
+    /** The idle slots of this process's workers, woken as many at a time as jobs may start. */
+    final IdleSlots idleSlots = new IdleSlots();
 
     private long changes;
     volatile boolean closed;
@@ -109,8 +111,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         this.events = new QueueEvents<>(this);
         this.listeners = new QueueListeners<>(this, events);
         this.calls = new QueueCalls<>(this);
-        this.watcher = new WorkWatcher(this, "mk", "work");
-        this.roomWatcher = new WorkWatcher(this, "rm", "room");
+        this.watcher = new WorkWatcher(this, "mk", "work", () -> idleSlots.announce(1));
+        this.roomWatcher = new WorkWatcher(this, "rm", "room", this::stateChanged);
         this.adds = new RedisAdds<>(this);
         this.outcomes = new RedisOutcomes<>(this);
     }
@@ -221,6 +223,12 @@ final class RedisJobQueue<T> implements JobQueue<T> {
 
     /** Tells this process's waiting workers and producers to look again. */
     void signal() {
+        stateChanged();
+        idleSlots.announce(IdleSlots.ALL);
+    }
+
+    /** Tells this process's waiting producers and callers (not its idle workers) to look again. */
+    void stateChanged() {
         synchronized (changed) {
             changes++;
             changed.notifyAll();
@@ -529,6 +537,7 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         signal();
         watcher.stop();
         roomWatcher.stop();
+        idleSlots.stop();
         List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
         for (RedisWorker<T> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));

@@ -332,7 +332,7 @@ final class RedisWorker<T> implements Worker<T> {
             ClaimedJob<T> finished = null;
             while (true) {
                 ClaimedJob<T> next;
-                long seen = queue.changes();
+                long seen = queue.idleSlots.announcements();
                 boolean failed = false;
                 try {
                     next = next(finished, ending, WorkerState.RUNNING);
@@ -384,29 +384,27 @@ final class RedisWorker<T> implements Worker<T> {
         long nextDue = NEVER;
 
         /**
-         * Waits until the queue changed after {@code seen} (in this process, or in another as the {@link WorkWatcher}
-         * hears), something falls due, or {@code backstopMillis} passed.
+         * Waits until work is announced after the {@code seen}-th announcement (by this process, or by another as the
+         * {@link WorkWatcher} hears) and the announcement picks this slot, something falls due, or {@code
+         * backstopMillis} passed.
          */
         private void awaitWork(long seen, long backstopMillis) {
-            SluiceClock.Timer timer = null;
             if (nextDue < NEVER) {
-                long wait = Math.max(1, nextDue * 1000 - clock().nanos());
-                timer = clock().schedule(wait, queue::signal);
+                queue.idleSlots.announceAt(clock(), nextDue * 1000);
             }
             queue.watcher.waitStarts();
             try {
-                queue.awaitChangeAfter(seen, backstopMillis);
+                queue.idleSlots.await(seen, TimeUnit.MILLISECONDS.toNanos(backstopMillis));
             } catch (InterruptedException e) {
                 // closing interrupts idle slots: the loop decides
             } finally {
                 queue.watcher.waitEnds();
-                if (timer != null) {
-                    timer.cancel();
-                }
             }
         }
 
         private void exit() {
+            // this slot may have been the one an announcement woke: another takes the work
+            queue.idleSlots.announce(1);
             if (!calls.lostClaims.isEmpty() && !queue.isClosed()) {
                 try {
                     // gives back what calls whose replies were lost claimed, rather than leave it to their leases
@@ -567,7 +565,6 @@ final class RedisWorker<T> implements Worker<T> {
                 job.timeout = clock().schedule(timeout.toNanos(), () -> timedOut(job, timeout));
             }
             events.add(l -> l.onActive(job.withPayload()));
-            queue.signal();
             return job;
         }
 

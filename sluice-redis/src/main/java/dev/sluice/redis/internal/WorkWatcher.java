@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Waits in Redis, on a connection of its own, for one of the queue's wake-up markers while threads of this process
- * wait for what it announces (workers for work, producers for room), and tells them to look again when it comes. The
+ * wait for what it announces (workers for work, producers for room), and tells them to look again when it comes (one
+ * idle worker slot, which passes the word on if it starts a job: see {@link IdleSlots}; every waiting producer). The
  * queue script adds the marker when that happened, while some process has noted that it waits (see "Idle workers"
  * in {@code queue-claim.lua}). Every wait ends within {@link Connection#EVENT_BLOCK} at most and tells the waiting threads
  * to look once more, which renews that note and finds what no marker announced (another process's lease running
@@ -33,6 +34,8 @@ final class WorkWatcher {
     private final byte[] marker;
     /** What it watches for, in log messages and its thread's name: "work" or "room". */
     private final String what;
+    /** Tells the waiting threads to look again. */
+    private final Runnable tell;
 
     private final Object lock = new Object();
     /** How many threads of this process wait now. */
@@ -43,10 +46,11 @@ final class WorkWatcher {
     private Connection.Dedicated dedicated;
     private long blockMillis;
 
-    /** Watches marker {@code <queue key>:<suffix>}, announcing {@code what}. */
-    WorkWatcher(RedisJobQueue<?> queue, String suffix, String what) {
+    /** Watches marker {@code <queue key>:<suffix>}, announcing {@code what} with {@code tell}. */
+    WorkWatcher(RedisJobQueue<?> queue, String suffix, String what, Runnable tell) {
         this.queue = queue;
         this.what = what;
+        this.tell = tell;
         this.marker = (new String(queue.key, StandardCharsets.UTF_8) + ":" + suffix).getBytes(StandardCharsets.UTF_8);
         this.blockMillis = queue.engine.connection.eventBlockMillis;
     }
@@ -123,12 +127,14 @@ final class WorkWatcher {
                         // nobody here waits any more: the wake-up is another process's
                         await(queue.engine.connection.keys.zadd(marker, 0, MEMBER), 0);
                     }
-                    queue.signal();
+                    tell.run();
                 } catch (SluiceException | RedisException e) {
                     if (isStopped()) {
                         return;
                     }
-                    if (e.getCause() instanceof RedisCommandTimeoutException && blockMillis > 1) {
+                    if (e.getCause() instanceof RedisCommandTimeoutException
+                            && blockMillis > 1
+                            && !queue.engine.connection.timesOutCommands) {
                         // the application's client times out blocking commands sooner than they block
                         blockMillis = Math.max(1, blockMillis / 2);
                         continue;
@@ -148,7 +154,7 @@ final class WorkWatcher {
                         LOG.debug("{} still cannot watch for {} in Redis", queue, what, e);
                     }
                     TimeUnit.NANOSECONDS.sleep(backoff);
-                    queue.signal();
+                    tell.run();
                 }
             }
         } catch (InterruptedException e) {
@@ -206,6 +212,10 @@ final class WorkWatcher {
     private <V> V await(RedisFuture<V> future, long blockedMillis) throws InterruptedException {
         long timeout = queue.engine.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(blockedMillis);
         try {
+            if (queue.engine.connection.timesOutCommands) {
+                // the engine's own client fails it after the timeout plus the longest block
+                return future.get();
+            }
             return future.get(timeout, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);

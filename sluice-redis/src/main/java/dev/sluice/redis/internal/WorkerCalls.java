@@ -226,7 +226,7 @@ final class WorkerCalls<T> {
             } finally {
                 queue.calls.deliver(sequenced.ticket(), events);
                 if (!events.isEmpty()) {
-                    queue.signal();
+                    queue.stateChanged();
                 }
             }
         }
@@ -264,18 +264,28 @@ final class WorkerCalls<T> {
             if (Replies.number(reply.get(1)) == 1) {
                 events.add(QueueListener::onDrained);
             }
+            int asked = 0;
+            int started = 0;
             for (int i = 0; i < batch.size(); i++) {
                 Request<T> r = batch.get(i);
                 ClaimedJob<T> next = null;
+                if (r.claimNext) {
+                    asked++;
+                }
                 if (r.claimNext && at < reply.size()) {
                     next = r.slot.took(reply.get(at++), events);
                     if (next != null) {
                         measureStart(next);
+                        started++;
                     }
                 }
                 measured |= next != null;
                 r.slot.nextDue = nextDue;
                 r.answer = new Ended<>(owned[i], next);
+            }
+            if (started > 0 && started == asked) {
+                // every claim started a job: more may wait, for as many idle slots again
+                queue.idleSlots.announce(started);
             }
             if (measured) {
                 queue.stats.statsRecorded();
