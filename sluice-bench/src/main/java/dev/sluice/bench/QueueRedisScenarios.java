@@ -295,17 +295,21 @@ final class QueueRedisScenarios {
         try (Run run = open("C", retaining(Retention.keepNone()))) {
             AtomicLongArray issued = new AtomicLongArray(m);
             double[] addToStart = new double[m];
+            // wall-clock microseconds of this JVM, comparable with Redis's stamps on the same host
+            long[] issuedAt = new long[m];
+            long[] invokedAt = new long[m];
             Completions completions = new Completions(m, true);
             run.queue.addListener(completions);
             Worker<String> worker = run.queue.worker(
                     job -> {
                         int seq = seqOf(job.payload());
                         addToStart[seq] = (System.nanoTime() - issued.get(seq)) / 1e6;
+                        invokedAt[seq] = epochMicros(Instant.now());
                         return Result.done();
                     },
                     WorkerOptions.concurrency(params.cConcurrency()).withAutoStart(false));
             run.worker = worker;
-            double cpu0 = cpuMicros();
+            PhaseCpu cpu = PhaseCpu.start(admin);
             worker.start();
             Thread.sleep(500); // lets the idle worker wait on the queue
             List<CompletableFuture<Added<String>>> pending = new ArrayList<>(m);
@@ -315,6 +319,7 @@ final class QueueRedisScenarios {
                 long due = Math.min(m, (System.nanoTime() - t0) * params.cRate() / 1_000_000_000L + 1);
                 while (sent < due) {
                     issued.set(sent, System.nanoTime());
+                    issuedAt[sent] = epochMicros(Instant.now());
                     pending.add(run.queue.addAsync(JOB_NAME, payload(sent)));
                     sent++;
                 }
@@ -326,16 +331,21 @@ final class QueueRedisScenarios {
             CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                     .get(params.timeout().toMillis(), TimeUnit.MILLISECONDS);
             completions.await(params.timeout());
-            double cpu = cpuMicros() - cpu0;
+            PhaseCpu.Use used = cpu.stop();
             completions.expectNoFailures("C");
 
             double[] started = new double[m];
             double[] finished = new double[m];
+            double[] toCreated = new double[m];
+            double[] toInvoked = new double[m];
             synchronized (completions) {
                 for (int i = 0; i < m; i++) {
                     Job<String> job = completions.jobs.get(i);
                     started[i] = millisBetween(job.createdAt(), job.startedAt());
                     finished[i] = millisBetween(job.createdAt(), job.finishedAt());
+                    int seq = seqOf(job.payload());
+                    toCreated[i] = (epochMicros(job.createdAt()) - issuedAt[seq]) / 1e3;
+                    toInvoked[i] = (invokedAt[seq] - epochMicros(job.startedAt())) / 1e3;
                 }
             }
             // the processor wrote each slot before its job completed; the latch's await reads them after
@@ -343,6 +353,8 @@ final class QueueRedisScenarios {
             Arrays.sort(started);
             Arrays.sort(finished);
             Arrays.sort(hr);
+            Arrays.sort(toCreated);
+            Arrays.sort(toInvoked);
             Map<String, Double> figures = new LinkedHashMap<>();
             figures.put("producer_jobs_per_s", (m - 1) / produceMs * 1000);
             figures.put("latency_p50_ms", QueueRedisFigures.percentile(started, 0.5));
@@ -355,9 +367,18 @@ final class QueueRedisScenarios {
             figures.put("completed_p50_ms", QueueRedisFigures.percentile(finished, 0.5));
             figures.put("completed_p99_ms", QueueRedisFigures.percentile(finished, 0.99));
             figures.put("completed_max_ms", finished[m - 1]);
-            figures.put("redis_cpu_us_per_job", cpu / m);
+            // where the tail of add -> processor lies: before Redis stamped the job created (the add on its way),
+            // between created and started (the engine's latency_), after started (the claim's reply on its way)
+            figures.put("issued_to_created_p99_ms", QueueRedisFigures.percentile(toCreated, 0.99));
+            figures.put("started_to_invoked_p99_ms", QueueRedisFigures.percentile(toInvoked, 0.99));
+            figures.put("redis_cpu_us_per_job", used.redisMicros() / m);
+            figures.put("client_cpu_us_per_job", used.clientMicros() / m);
             return figures;
         }
+    }
+
+    private static long epochMicros(Instant at) {
+        return at.getEpochSecond() * 1_000_000 + at.getNano() / 1000;
     }
 
     private static double millisBetween(Instant from, Instant to) {
