@@ -51,16 +51,21 @@ final class IdleSlots {
         }
     }
 
-    /** Announces that up to {@code jobs} jobs may start ({@link #ALL}: not known): wakes as many idle slots. */
-    void announce(int jobs) {
+    /**
+     * Announces that up to {@code jobs} jobs may start ({@link #ALL}: not known): wakes as many idle slots. Returns
+     * how many it woke.
+     */
+    int announce(int jobs) {
         lock.lock();
         try {
             announcements++;
-            for (int woken = 0; woken < jobs && !idle.isEmpty(); woken++) {
+            int woken = 0;
+            for (; woken < jobs && !idle.isEmpty(); woken++) {
                 Sleeper sleeper = idle.pollFirst();
                 sleeper.woken = true;
                 LockSupport.unpark(sleeper.thread);
             }
+            return woken;
         } finally {
             lock.unlock();
         }

@@ -102,7 +102,9 @@ final class RedisAdds<T> {
         byte[][] args = new byte[3 + prepared.size() * AddFields.COUNT][];
         args[0] = RedisJobQueue.bytes("add");
         // 'w': if the queue is full, this producer waits for room, and the script notes it (see awaitRoom)
-        args[2] = RedisJobQueue.bytes(prepared.size() + (deadline == Long.MIN_VALUE ? "" : "w"));
+        boolean ownWakes = queue.idleSlots.idle() > 0;
+        args[2] = RedisJobQueue.bytes(
+                prepared.size() + (deadline == Long.MIN_VALUE ? "" : "w") + (ownWakes ? OWN_WAKES : ""));
         int at = 3;
         for (QueueChecks.Prepared p : prepared) {
             at = queue.addFields.write(args, at, p, "", 0);
@@ -122,7 +124,7 @@ final class RedisAdds<T> {
             }
             List<Job<T>> fresh = new ArrayList<>();
             List<Added<T>> answers = answers(reply, prepared, payloads, fresh);
-            tellAdded(sequenced, fresh);
+            tellAdded(sequenced, fresh, ownWakes);
             if (sequenced.shortfall() != null) {
                 throw notReplicated(sequenced.shortfall(), prepared, answers);
             }
@@ -177,11 +179,23 @@ final class RedisAdds<T> {
                 List.of());
     }
 
-    /** Tells this process's waiting threads and listeners of the jobs an add call added. */
-    private void tellAdded(QueueCalls.Sequenced sequenced, List<Job<T>> fresh) {
+    /**
+     * An add's flag: this process has an idle worker, which it wakes for what the add adds, so the script wakes no
+     * other process for it (that worker's claim passes the word on if more wait).
+     */
+    private static final String OWN_WAKES = "s";
+
+    /**
+     * Tells this process's waiting threads and listeners of the jobs an add call added; {@code ownWakes}: the call
+     * said this process would wake an idle worker of its own for them (if none is idle any longer, the queue's
+     * marker wakes another process's instead).
+     */
+    private void tellAdded(QueueCalls.Sequenced sequenced, List<Job<T>> fresh, boolean ownWakes) {
         if (!fresh.isEmpty()) {
             queue.stateChanged();
-            queue.idleSlots.announce(fresh.size());
+            if (queue.idleSlots.announce(fresh.size()) == 0 && ownWakes) {
+                queue.watcher.mark();
+            }
         }
         List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
         for (Job<T> job : fresh) {
@@ -290,7 +304,8 @@ final class RedisAdds<T> {
             }
             byte[][] args = new byte[3 + batch.size() + jobs * AddFields.COUNT][];
             args[0] = RedisJobQueue.bytes("add");
-            args[2] = RedisJobQueue.bytes(batch.size() + "i");
+            boolean ownWakes = queue.idleSlots.idle() > 0;
+            args[2] = RedisJobQueue.bytes(batch.size() + "i" + (ownWakes ? OWN_WAKES : ""));
             int at = 3;
             for (PendingAdd a : batch) {
                 args[at++] = RedisJobQueue.bytes(Integer.toString(a.prepared.size()));
@@ -316,7 +331,7 @@ final class RedisAdds<T> {
                         a.failure = notReplicated(sequenced.shortfall(), a.prepared, a.answers);
                     }
                 }
-                tellAdded(sequenced, fresh);
+                tellAdded(sequenced, fresh, ownWakes);
             } catch (RuntimeException e) {
                 for (PendingAdd a : batch) {
                     if (a.answers == null && a.full == null) {

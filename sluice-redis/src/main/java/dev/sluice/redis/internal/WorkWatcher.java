@@ -72,6 +72,19 @@ final class WorkWatcher {
         }
     }
 
+    /**
+     * Sets the marker, which wakes one process that waits for it (this one too), without waiting for Redis: for work
+     * this process meant to take itself and no longer can. A failure is logged; the waiting processes' next look
+     * (within {@link Connection#EVENT_BLOCK}) finds the work.
+     */
+    void mark() {
+        queue.engine.connection.keys.zadd(marker, 0, MEMBER).whenComplete((added, failure) -> {
+            if (failure != null) {
+                LOG.debug("{} could not set its {} marker in Redis", queue, what, failure);
+            }
+        });
+    }
+
     /** A thread that called {@link #waitStarts} no longer waits. */
     void waitEnds() {
         synchronized (lock) {

@@ -2,7 +2,8 @@
 -- command.
 -- Keys: B:j, B:p, B:ids (de-duplication), B:w:<g> or B:d, B:m and B:g (counters, bounds), B:ev (events).
 -- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see queue-claim.lua; 'i': how many
--- adds, each on its own, see add()), then 16 values per job (see below). All or none: a job beyond the queue's or
+-- adds, each on its own, see add(); then 's': the producer's process wakes its own idle worker), then 16 values per
+-- job (see below). All or none: a job beyond the queue's or
 -- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate and
 -- its snapshot (nil for a duplicate whose job is gone but whose id is remembered), or 0 if added and {its id,
 -- its creation time, 'w' waiting or 'd' delayed, when it is due if delayed}: the caller knows the rest of it}.
@@ -118,9 +119,15 @@ end
 local function add()
   -- the count, then 'w' if the producer waits for room should the queue be full, or 'i' if the count is of adds
   -- (of one or more producers) made each on its own, in order, all or none within each: then each add is its
-  -- job count and its jobs' values, and the reply {'each', then each add's reply}
-  local how = sub(ARG[3], -1)
-  local count = tonumber((how == 'w' or how == 'i') and sub(ARG[3], 1, -2) or ARG[3])
+  -- job count and its jobs' values, and the reply {'each', then each add's reply}. Last, 's' if the producer's
+  -- process wakes an idle worker of its own for what the call adds: the call then wakes no other process
+  local spec = ARG[3]
+  wake.ownWakes = sub(spec, -1) == 's'
+  if wake.ownWakes then
+    spec = sub(spec, 1, -2)
+  end
+  local how = sub(spec, -1)
+  local count = tonumber((how == 'w' or how == 'i') and sub(spec, 1, -2) or spec)
   if how ~= 'i' then
     return addJobs(4, count, how == 'w')
   end

@@ -12,7 +12,9 @@
 -- it again, which wakes the next. A call whose claims fell short adds none: nothing more may start. A worker
 -- learns when things fall due (delays, pauses, rates, leases) from its own claims' replies; a call other than a
 -- worker's that makes something fall due sooner (a delayed job added) adds the marker too, so that a waiting
--- worker claims and learns it. Another process's lease that runs out is found within 5 s of its end.
+-- worker claims and learns it. An add whose process wakes an idle worker of its own ('s', see add()) adds none:
+-- that worker's claim passes the word on if more wait. Another process's lease that runs out is found within 5 s of
+-- its end.
 -- Producers waiting for room do the same with meta field 'rw' and marker B:rm: an add that finds the queue full
 -- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
 -- changed adds the marker while 'rw' lies ahead.
@@ -260,6 +262,7 @@ local function noteOrWake(noted, happened, field, marker)
 end
 
 local function wakeOrNoteWaiting()
-  noteOrWake(wake.waitNoted, wake.mayStart or (wake.dueLowered and cmd ~= 'finish'), 'wt', ':mk')
+  local started = wake.mayStart or (wake.dueLowered and cmd ~= 'finish')
+  noteOrWake(wake.waitNoted, started and not wake.ownWakes, 'wt', ':mk')
   noteOrWake(wake.roomNoted, wake.roomFreed, 'rw', ':rm')
 end

@@ -22,7 +22,7 @@ local function beginCall()
   listenCap, eventsMade, eventsWritten = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'
-  wake.waitNoted, wake.dueLowered, wake.roomNoted = false, false, false
+  wake.waitNoted, wake.dueLowered, wake.roomNoted, wake.ownWakes = false, false, false, false
 end
 
 -- Writes what the call changed and kept for its end.

@@ -78,7 +78,8 @@ local WAIT_HORIZON = 15000000 -- us: how long an idle worker's note in 'wt' hold
 -- What this call did that waiting processes care about (see queue-claim.lua): mayStart, a job may start that could
 -- not before; waitNoted, its claims fell short (its process has idle workers); dueLowered, something falls due
 -- sooner than anything did before; roomFreed, a waiting or delayed job left or the bounds changed (a full queue
--- may have room); roomNoted, its add found the queue full and its producer waits for room.
+-- may have room); roomNoted, its add found the queue full and its producer waits for room; ownWakes, its add's
+-- process wakes an idle worker of its own for what it added (no marker then).
 local wake = {}
 
 -- An integer as Redis should get it: Lua's own conversion keeps 14 digits, and times in microseconds have 16.
