@@ -8,9 +8,11 @@
 -- its snapshot (nil for a duplicate whose job is gone but whose id is remembered), or 0 if added and {its id,
 -- its creation time, 'w' waiting or 'd' delayed, when it is due if delayed}: the caller knows the rest of it}.
 
+local insertAt, add
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in its group's totals
 -- (written with the call's other counts). Returns its record and payload.
-local function insertAt(base, id)
+function insertAt(base, id)
   local groupArg = ARG[base + 2]
   local job = {}
   for f = 1, R_CLAIM - 1 do
@@ -116,7 +118,7 @@ local function addJobs(first, count, waits)
   return reply
 end
 
-local function add()
+function add()
   -- the count, then 'w' if the producer waits for room should the queue be full, or 'i' if the count is of adds
   -- (of one or more producers) made each on its own, in order, all or none within each: then each add is its
   -- job count and its jobs' values, and the reply {'each', then each add's reply}. Last, 's' if the producer's
@@ -138,4 +140,5 @@ local function add()
     at = at + 1 + jobs * ADD_FIELDS
   end
   return reply
+end
 end

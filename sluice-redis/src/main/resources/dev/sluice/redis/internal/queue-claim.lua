@@ -19,9 +19,11 @@
 -- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
 -- changed adds the marker while 'rw' lies ahead.
 
+local claim, redisTime, wakeOrNoteWaiting
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- What a claim call knows of the ring while it claims (only its claims change the ring then): its length once a
 -- second claim asked (nil before), and its one group while it holds one, which a claim then takes without rotating;
--- and next() and leave() (one local for all: the chunk is near Lua's limit of 200).
+-- and next() and leave().
 local ring = {}
 
 -- Takes the group at the front of the ring to the back and names it; nil if the ring is empty. A ring of one group
@@ -189,7 +191,7 @@ end
 -- Claims up to n jobs, appending to reply, for each, {id, when it became ready, payload, record}: the record as
 -- this call writes it (put in by endCall()), which the engine decodes instead of a snapshot; their leases and
 -- payloads are written and read together, one command for all.
-local function claim(n, leaseFor, maxStalls, ref, reply)
+function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
   callRates.of, callRates.clock = {}, nil
   ring.only, ring.size, ring.claims, ring.batch, ring.left = nil, nil, 0, nil, n
@@ -235,7 +237,7 @@ local function claim(n, leaseFor, maxStalls, ref, reply)
 end
 
 -- Redis's own time (TIME), epoch microseconds.
-local function redisTime()
+function redisTime()
   local t = call('TIME')
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
@@ -261,8 +263,9 @@ local function noteOrWake(noted, happened, field, marker)
   end
 end
 
-local function wakeOrNoteWaiting()
+function wakeOrNoteWaiting()
   local started = wake.mayStart or (wake.dueLowered and cmd ~= 'finish')
   noteOrWake(wake.waitNoted, started and not wake.ownWakes, 'wt', ':mk')
   noteOrWake(wake.roomNoted, wake.roomFreed, 'rw', ':rm')
+end
 end

@@ -3,6 +3,8 @@
 -- (beginCall, endCall).
 -- Keys: every key of the queue (named in entry()).
 
+local entry
+do -- this file's own locals end with it (see Files in queue-state.lua)
 local function run()
   local command = COMMANDS[cmd]
   if not command then
@@ -47,7 +49,7 @@ local SETTLED = { add = true, finish = true, repSave = true, groupLimits = true 
 -- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
 -- events of pending runs of repeatable jobs wait for the engine}, then, if the call made events, {the number of
 -- its last event, how many it made, 1 if they were written to the stream else 0}.
-local function entry(keys, args)
+function entry(keys, args)
   call, pack, unpack, spread, rpcall = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack, redis.pcall
   tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
   ARG = args
@@ -93,4 +95,5 @@ local function entry(keys, args)
     return { reply, todo }
   end
   return { reply, todo, mnum('ev', 0), eventsMade, eventsWritten and 1 or 0 }
+end
 end

@@ -3,6 +3,8 @@
 -- Keys: B:a, B:j, B:p, B:c, B:f, B:x, B:w:<g>, B:d, B:ring, B:m, B:ev (through the moves, claims and events).
 -- Cost: O(log n) per job moved; releaseLostClaims O(active jobs).
 
+local finishCommand
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- finish: ARGV = how many endings, then each ending: id, token, how ('c' completed, 'f' failed, 'r'
 -- rate-limited, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not ('0'), then
 -- per kind: c: result ('' none, else '=' .. bytes); f:
@@ -129,7 +131,7 @@ local function releaseLostClaims(refs)
   end
 end
 
-local function finishCommand()
+function finishCommand()
   local reply = { 0, 0, now }
   local at = 4
   deferred = true
@@ -180,4 +182,5 @@ local function finishCommand()
   deferred = false
   reply[1] = nextDue()
   return reply
+end
 end

@@ -3,8 +3,10 @@
 -- Keys: B:ring (groups served round-robin), B:park (paused groups), B:sg (released groups), B:g (through
 -- touchGroup).
 
+local place, releaseIfIdle, offer, jobEnded
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Where a group belongs: 'ready', 'parked', 'held', 'idle' or 'released'.
-local function place(gid, g)
+function place(gid, g)
   if g[G_WAITING] == 0 then
     if g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
       return 'released'
@@ -34,13 +36,13 @@ local function release(gid, g)
   end
 end
 
-local function releaseIfIdle(gid, g)
+function releaseIfIdle(gid, g)
   if g[G_WAITING] == 0 and g[G_DELAYED] == 0 and g[G_ACTIVE] == 0 and g[G_PAUSED] <= now then
     release(gid, g)
   end
 end
 
-local function offer(gid, g)
+function offer(gid, g)
   if g[G_INRING] == 1 or g[G_HELD] == 1 then
     return
   end
@@ -58,10 +60,11 @@ local function offer(gid, g)
   end
 end
 
-local function jobEnded(gid, g)
+function jobEnded(gid, g)
   if g[G_HELD] == 1 then
     g[G_HELD] = 0
     touchGroup(gid)
     offer(gid, g)
   end
+end
 end

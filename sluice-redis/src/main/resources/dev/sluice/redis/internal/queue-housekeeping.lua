@@ -4,6 +4,8 @@
 -- Keys: B:d, B:park, B:a, B:x, B:ids (the timed sorted sets), and what the moves of queue-moves.lua touch.
 -- Cost: O(log n) per job that falls due.
 
+local housekeep
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
 -- kept jobs and forgets remembered ids.
 -- The earliest time in the timed sorted sets; NEVER if they are empty.
@@ -50,7 +52,7 @@ local function unpark(gid)
   end
 end
 
-local function housekeep()
+function housekeep()
   if mnum('due', -NEVER) > now then
     return
   end
@@ -114,4 +116,5 @@ local function housekeep()
   call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
   flushGone()
   mset('due', int(earliest()))
+end
 end

@@ -4,9 +4,11 @@
 -- B:rep:todo (runs of repeatable jobs).
 -- Cost: O(log n) per job moved.
 
+local makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Makes a job wait, ready since readyAt (default now: a delayed job is ready since it came due, though the
 -- call that promotes it may come later).
-local function makeWaiting(id, job, atFront, readyAt)
+function makeWaiting(id, job, atFront, readyAt)
   local gid = groupName(job)
   local g = group(gid)
   job[R_STATE] = 'w'
@@ -44,7 +46,7 @@ local function makeDelayed(id, job, runAt)
 end
 
 -- Makes a job wait now, or delays it by delay microseconds if that is more than 0.
-local function waitOrDelay(id, job, delay)
+function waitOrDelay(id, job, delay)
   if delay > 0 then
     makeDelayed(id, job, now + delay)
   else
@@ -64,7 +66,7 @@ end
 
 -- Tells the engine (a list it reads after the call) that the pending run id of a repeatable job came due, ended
 -- or was removed, so that it plans the next run.
-local function repeatEvent(id, job, event)
+function repeatEvent(id, job, event)
   local repeatId = job[R_REPEAT]
   if repeatId and call('HGET', REP.pending, repeatId) == id then
     call('RPUSH', REP.todo, event .. '|' .. int(job[R_SCHEDULED] or 0) .. '|' .. int(now) .. '|' .. repeatId)
@@ -74,7 +76,7 @@ end
 
 -- Removes a finished job; its id is remembered for its de-duplication window, if one is left. unlisted: the caller
 -- takes it out of its kept list (which is linear in the list's length from its oldest end, where most go).
-local function removeFinished(id, job, unlisted)
+function removeFinished(id, job, unlisted)
   countKept(groupName(job), job[R_STATE], -1)
   if not unlisted then
     call('LREM', KEPT[job[R_STATE]], -1, id)
@@ -86,7 +88,7 @@ local function removeFinished(id, job, unlisted)
 end
 
 -- Keeps a job that just finished in state s ('c' or 'f') under its retention.
-local function finish(id, job, s)
+function finish(id, job, s)
   job[R_STATE] = s
   job[R_FINISHED] = now
   local count, age
@@ -140,7 +142,7 @@ local function finish(id, job, s)
   repeatEvent(id, job, 'ended')
 end
 
-local function history(job)
+function history(job)
   local h = job[R_HISTORY]
   if h == false or h == nil then
     h = {}
@@ -149,7 +151,7 @@ local function history(job)
   return h
 end
 
-local function startAttempt(job)
+function startAttempt(job)
   job[R_ATTEMPTS] = job[R_ATTEMPTS] + 1
   local h = history(job)
   if #h >= MAX_HISTORY then
@@ -158,7 +160,7 @@ local function startAttempt(job)
   h[#h + 1] = { job[R_ATTEMPTS], job[R_STARTED], false, false, false }
 end
 
-local function endAttempt(job, outcome, err)
+function endAttempt(job, outcome, err)
   local h = history(job)
   local last = h[#h]
   last[3] = now
@@ -167,7 +169,7 @@ local function endAttempt(job, outcome, err)
 end
 
 -- Takes a job out of ACTIVE; false if token no longer owns it.
-local function leaveActive(id, job, token)
+function leaveActive(id, job, token)
   if job == nil or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
     return false
   end
@@ -185,9 +187,10 @@ local function leaveActive(id, job, token)
   return true
 end
 
-local function failForGood(id, job, reason, class, trace)
+function failForGood(id, job, reason, class, trace)
   job[R_FREASON] = reason
   job[R_FCLASS] = class or false
   job[R_FTRACE] = trace or false
   finish(id, job, 'f')
+end
 end

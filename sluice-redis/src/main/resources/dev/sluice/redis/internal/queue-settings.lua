@@ -18,6 +18,7 @@
 --               value any of them knew of, and a setting changed after the loss stays.
 -- Complexity: O(settings) per call, plus, when limits changed, O(groups held) to look at every group again.
 
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- A stamp later than every stamp of the queue: now, or the latest + 1.
 local function newStamp()
   local stamps = B .. ':cs'
@@ -193,4 +194,5 @@ COMMANDS.restore = function()
     reconsiderGroups()
   end
   return reply
+end
 end

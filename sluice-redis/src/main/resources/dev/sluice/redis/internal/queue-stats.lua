@@ -5,6 +5,8 @@
 -- kept jobs), B:g, B:m; repPop: B:rep:todo.
 -- Cost: groups is O(groups held + groups released within the life).
 
+local counts, countIn, flushCounts, deferred, recordBoth, countFinish, countKept, forgetStaleGroups, COMMANDS
+do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Per scope ('q' for the queue, a group's name in keys for a group), hash B:s:<scope>: wait and processing
 -- times in log-linear buckets of nanoseconds (32 per power of two, as the in-memory Histogram), their count
 -- and maximum; totals of completed and failed jobs, and of added ones for a group (the queue's is in B:m); the
@@ -18,9 +20,9 @@ end
 
 -- Counts added to statistics hashes in this call, by key then field, written once at its end (flushCounts) or
 -- before statistics are read in it: jobs ending in one call share one command per counter.
-local counts = {}
+counts = {}
 
-local function countIn(scope, field, delta)
+function countIn(scope, field, delta)
   local key = statsKey(scope)
   local fields = counts[key]
   if fields == nil then
@@ -45,7 +47,7 @@ local function expireStats(key)
 end
 
 -- Writes the counts of this call; a group's statistics then expire a day after this change.
-local function flushCounts()
+function flushCounts()
   for key, fields in pairs(counts) do
     for field, delta in pairs(fields) do
       if delta ~= 0 then
@@ -86,9 +88,9 @@ end
 
 -- Set while a worker's endings and claims are recorded: the worker measures their wait and processing times and
 -- completions per second itself and writes them with statsAdd, so that a job does not pay for them here.
-local deferred = false
+deferred = false
 
-local function recordBoth(gid, kind, nanos)
+function recordBoth(gid, kind, nanos)
   if deferred then
     return
   end
@@ -98,7 +100,7 @@ end
 
 -- Counts a job of scope finishing in state s ('c' or 'f'): a group's totals (the queue's are the meta hash's),
 -- and, unless deferred, completions per second.
-local function countFinish(scope, s)
+function countFinish(scope, s)
   local key = statsKey(scope)
   if scope ~= 'q' then
     countIn(scope, s == 'c' and 'done' or 'fail', 1)
@@ -117,12 +119,12 @@ local function countFinish(scope, s)
   touchStats(scope)
 end
 
-local function countKept(gid, s, delta)
+function countKept(gid, s, delta)
   countIn(gid, s == 'c' and 'kc' or 'kf', delta)
 end
 
 -- Drops from B:sg the groups released at least the statistics' life ago.
-local function forgetStaleGroups()
+function forgetStaleGroups()
   call('ZREMRANGEBYSCORE', STATS_GROUPS, '-inf', int(now - STATS_TTL * 1000000))
 end
 
@@ -191,7 +193,7 @@ end
 
 -- The commands, one function each, by name: entry() runs the call's (see queue-entry.lua). Defined here, the
 -- first file that adds to it; queue-commands.lua has most of them.
-local COMMANDS = {}
+COMMANDS = {}
 
 -- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
 -- delayed, active, then statsOf}.
@@ -265,4 +267,5 @@ COMMANDS.statsAdd = function()
     touchStats(scope)
   end
   return 0
+end
 end
