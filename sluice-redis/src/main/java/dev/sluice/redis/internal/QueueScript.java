@@ -1,6 +1,9 @@
 package dev.sluice.redis.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -44,12 +47,64 @@ final class QueueScript {
     static final String SHA = LimitScript.sha1(SOURCE);
 
     /**
-     * The name of the library as a Redis function (Redis 7+): loaded once, so a call does not define it anew. The
+     * The name of the library of Redis functions (Redis 7+): loaded once, so a call does not define it anew. The
      * name carries the library's hash, so that processes of other versions keep their own.
      */
     static final String FUNCTION = "sluice_queue_" + SHA.substring(0, 16);
 
-    /** The library as Redis functions, for {@code FUNCTION LOAD}. */
-    static final String FUNCTION_LIBRARY = "#!lua name=" + FUNCTION + "\n" + LIBRARY + "\nredis.register_function('"
-            + FUNCTION + "', function(keys, args) return entry(keys, args) end)\n";
+    /** The commands of the library: the keys of its table {@code COMMANDS}, each a Redis function of its own. */
+    static final List<String> COMMANDS = List.of(
+            "add",
+            "finish",
+            "renew",
+            "progress",
+            "owns",
+            "get",
+            "counts",
+            "jobs",
+            "pause",
+            "paused",
+            "remove",
+            "retry",
+            "retryFailed",
+            "clean",
+            "drain",
+            "groupLimits",
+            "groupCounts",
+            "groups",
+            "stats",
+            "statsAdd",
+            "nextDue",
+            "open",
+            "limits",
+            "restore",
+            "repGet",
+            "repSave",
+            "repDel",
+            "repList",
+            "repPop");
+
+    private static final Map<String, String> FUNCTIONS =
+            COMMANDS.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), c -> FUNCTION + "_" + c));
+
+    /** The library as Redis functions, one per command, for {@code FUNCTION LOAD}. */
+    static final String FUNCTION_LIBRARY = "#!lua name=" + FUNCTION + "\n" + LIBRARY + "\n"
+            + COMMANDS.stream()
+                    .map(c -> "redis.register_function('" + FUNCTIONS.get(c)
+                            + "', function(keys, args) return entry(keys, args, COMMANDS." + c + ") end)\n")
+                    .collect(Collectors.joining());
+
+    /**
+     * The Redis function of {@code command} (the first argument of a call, as the script takes it).
+     *
+     * @throws IllegalArgumentException if the library has no such command
+     */
+    static String function(byte[] command) {
+        String name = new String(command, StandardCharsets.UTF_8);
+        String function = FUNCTIONS.get(name);
+        if (function == null) {
+            throw new IllegalArgumentException("the queue library has no command '" + name + "'; it has " + COMMANDS);
+        }
+        return function;
+    }
 }

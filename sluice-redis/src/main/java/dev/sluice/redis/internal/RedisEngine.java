@@ -440,7 +440,7 @@ public final class RedisEngine implements Sluice {
     RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
         RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
         if (functions != null) {
-            return functions.fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, new byte[][] {key}, args);
+            return functions.fcall(QueueScript.function(args[0]), ScriptOutputType.MULTI, new byte[][] {key}, args);
         }
         return queueConnection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
     }
@@ -510,8 +510,8 @@ public final class RedisEngine implements Sluice {
                     throw refused;
                 }
                 await(functions.functionLoad(QueueScript.FUNCTION_LIBRARY, true));
-                return await(resend.send(
-                        () -> functions.<List<Object>>fcall(QueueScript.FUNCTION, ScriptOutputType.MULTI, keys, args)));
+                return await(resend.send(() -> functions.<List<Object>>fcall(
+                        QueueScript.function(args[0]), ScriptOutputType.MULTI, keys, args)));
             }
         } catch (Unavailable e) {
             throw unavailable(e, changes);

@@ -5,15 +5,17 @@
 
 local entry
 do -- this file's own locals end with it (see Files in queue-state.lua)
-local function run()
-  local command = COMMANDS[cmd]
-  if not command then
-    return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"')
+-- Runs command (the function of COMMANDS named cmd; nil: look it up, as a script does).
+local function run(command)
+  local named = COMMANDS[cmd]
+  if not named or (command and command ~= named) then
+    return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"'
+      .. (named and ' for this function' or ''))
   end
   if cmd ~= 'open' then
     housekeep()
   end
-  return command()
+  return named()
 end
 
 -- Clears what the last call kept, for the call of command cmd.
@@ -48,8 +50,9 @@ local SETTLED = { add = true, finish = true, repSave = true, groupLimits = true 
 
 -- One call: keys = {the queue's base key}, args = {command, time, ...}. Replies {the command's reply, how many
 -- events of pending runs of repeatable jobs wait for the engine}, then, if the call made events, {the number of
--- its last event, how many it made, 1 if they were written to the stream else 0}.
-function entry(keys, args)
+-- its last event, how many it made, 1 if they were written to the stream else 0}. command: the function of the
+-- command args names, given by its registered function (a script gives none: it is looked up by name).
+function entry(keys, args, command)
   call, pack, unpack, spread, rpcall = redis.call, cmsgpack.pack, cmsgpack.unpack, _G.unpack, redis.pcall
   tonumber, tostring, format, sub = _G.tonumber, _G.tostring, string.format, string.sub
   ARG = args
@@ -86,7 +89,7 @@ function entry(keys, args)
   if SETTLED[cmd] and m('epoch') ~= ARG[#ARG] then
     reply = 'restore'
   else
-    reply = run()
+    reply = run(command)
   end
   endCall()
   -- meta field 'todo' counts them once meta was read (every changing command reads it); else LLEN

@@ -1,8 +1,9 @@
 -- Sluice's queue library: every change of a queue's state, and every read that must see due work applied, as
--- one atomic call of entry(keys, args). The engine adds how it is called: as a Redis function (Redis 7+, loaded
--- once), or at the end of a script (EVALSHA). keys[1] is the queue's base key, "<prefix>:queue:{<name>}"; every
--- other key of the queue is the base plus a suffix (below), so all of them hash to the base's slot and the
--- library works on Redis Cluster.
+-- one atomic call of entry(keys, args). The engine adds how it is called: as Redis functions (Redis 7+, loaded
+-- once), one per command, <library>_<command>, each giving entry() its command; or at the end of a script
+-- (EVALSHA), which finds the command by the name in args[1]. keys[1] is the queue's base key,
+-- "<prefix>:queue:{<name>}"; every other key of the queue is the base plus a suffix (below), so all of them hash to
+-- the base's slot and the library works on Redis Cluster.
 -- args[1] (ARG below) names the command, args[2] is the time: empty (Redis's own clock, TIME) or epoch microseconds (a test
 -- clock). Every command first applies what is due at that time (housekeep): delayed jobs that came due become
 -- waiting, paused groups whose pause ended come back, leases that ran out put their jobs back (or fail them

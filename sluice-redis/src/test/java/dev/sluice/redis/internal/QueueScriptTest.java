@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +62,49 @@ class QueueScriptTest {
             }
         }
     }
+
+    @Test
+    void everyCommandOfTheLibraryIsARedisFunctionOfItsOwn() throws IOException {
+        Set<String> inLua = new TreeSet<>();
+        for (String file : QueueScript.FILES) {
+            Matcher assigned = COMMAND.matcher(Files.readString(SOURCES.resolve(file)));
+            while (assigned.find()) {
+                inLua.add(assigned.group(1));
+            }
+        }
+        assertThat(QueueScript.COMMANDS).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inLua);
+
+        try (RedisServer redis = RedisServer.start()) {
+            RedisClient client = RedisClient.create(redis.uri());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                connection.sync().functionLoad(QueueScript.FUNCTION_LIBRARY);
+                assertThat(connection
+                                .sync()
+                                .functionList()
+                                .get(0)
+                                .get("functions")
+                                .toString())
+                        .contains(QueueScript.function("finish".getBytes(StandardCharsets.UTF_8)));
+                String counts = QueueScript.function("counts".getBytes(StandardCharsets.UTF_8));
+                assertThat(connection
+                                .sync()
+                                .<List<Object>>fcall(counts, ScriptOutputType.MULTI, new String[] {"q"}, "counts", ""))
+                        .hasSize(2);
+                assertThatThrownBy(() -> connection
+                                .sync()
+                                .fcall(counts, ScriptOutputType.MULTI, new String[] {"q"}, "get", "", "id"))
+                        .as("a function runs its own command only")
+                        .hasMessageContaining("unknown command \"get\" for this function");
+            } finally {
+                client.shutdown();
+            }
+        }
+        assertThatThrownBy(() -> QueueScript.function("nope".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no command 'nope'");
+    }
+
+    private static final Pattern COMMAND = Pattern.compile("(?m)^COMMANDS\\.(\\w+) =");
 
     /** The library as a script, with {@code spare} more locals declared where its last file ends. */
     private static String withSpareLocals(int spare) {
