@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,6 +84,17 @@ final class Connection implements AutoCloseable {
      * at concurrency 1.
      */
     boolean timesOutCommands;
+
+    /**
+     * The reply of {@code future}, a command of this connection's client: waited for without a deadline when the
+     * client fails late commands itself ({@link #timesOutCommands}), else for {@code timeoutNanos} at most.
+     */
+    <V> V reply(Future<V> future, long timeoutNanos) throws InterruptedException, ExecutionException, TimeoutException {
+        if (timesOutCommands) {
+            return future.get();
+        }
+        return future.get(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS);
+    }
 
     private Connection(
             StatefulRedisConnection<byte[], byte[]> standalone,

@@ -517,10 +517,7 @@ final class QueueEvents<T> {
     <V> V await(RedisFuture<V> future, long extraNanos, String doing) {
         long timeout = engine.timeoutNanos() + extraNanos;
         try {
-            if (engine.connection.timesOutCommands) {
-                return future.get();
-            }
-            return future.get(timeout, TimeUnit.NANOSECONDS);
+            return engine.connection.reply(future, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while it waited to " + doing + " " + queue, e);

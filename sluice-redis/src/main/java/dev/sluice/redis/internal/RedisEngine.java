@@ -366,10 +366,7 @@ public final class RedisEngine implements Sluice {
         try {
             while (true) {
                 try {
-                    if (connection.timesOutCommands) {
-                        return future.get();
-                    }
-                    return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return connection.reply(future, deadline - System.nanoTime());
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }

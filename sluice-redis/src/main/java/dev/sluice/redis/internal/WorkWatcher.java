@@ -225,11 +225,8 @@ final class WorkWatcher {
     private <V> V await(RedisFuture<V> future, long blockedMillis) throws InterruptedException {
         long timeout = queue.engine.timeoutNanos() + TimeUnit.MILLISECONDS.toNanos(blockedMillis);
         try {
-            if (queue.engine.connection.timesOutCommands) {
-                // the engine's own client fails it after the timeout plus the longest block
-                return future.get();
-            }
-            return future.get(timeout, TimeUnit.NANOSECONDS);
+            // the engine's own client fails it itself, after the timeout plus the longest block
+            return queue.engine.connection.reply(future, timeout);
         } catch (TimeoutException e) {
             future.cancel(true);
             throw new SluiceException(
