@@ -156,6 +156,38 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
     }
 
     @Test
+    void idsTheQueueGivesPassOverIdsHeldOrRememberedAlsoWithinABulk() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        // the engines number the jobs they give ids from 1: these take some of those numbers first
+        queue.add(
+                "remembered",
+                "five",
+                id("5").deduplicateFor(Duration.ofMinutes(1)).build());
+        manualWorker(queue, completing()).runDue();
+        queue.add("held", "two", withId("2"));
+
+        Added<String> single = queue.add("n", "p");
+        List<Added<String>> bulk = queue.addBulk(List.of(
+                new NewJob<>("n", "a"),
+                new NewJob<>("given", "four", withId("4")),
+                new NewJob<>("n", "c"),
+                new NewJob<>("n", "d")));
+
+        List<String> given = List.of(
+                single.job().id(),
+                bulk.get(0).job().id(),
+                bulk.get(2).job().id(),
+                bulk.get(3).job().id());
+        assertThat(given).doesNotHaveDuplicates().doesNotContain("2", "4", "5");
+        assertThat(bulk).noneMatch(Added::duplicate);
+        assertThat(queue.job("2").orElseThrow().payload()).isEqualTo("two");
+        assertThat(queue.job("4").orElseThrow().payload()).isEqualTo("four");
+        assertThat(queue.job("5")).isEmpty();
+        assertThat(queue.job(bulk.get(2).job().id()).orElseThrow().payload()).isEqualTo("c");
+        assertThat(queue.counts()).isEqualTo(counts(6, 0, 0, 0, 0));
+    }
+
+    @Test
     void aDuplicateDoesNotRefreshTheJob() {
         JobQueue<String> queue = newQueue(JobOptions.builder().attempts(3));
         queue.add("n", "p", withId("x"));

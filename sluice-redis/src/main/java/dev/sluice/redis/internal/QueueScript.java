@@ -17,6 +17,7 @@ final class QueueScript {
     static final List<String> FILES = List.of(
             "queue-state.lua",
             "queue-records.lua",
+            "queue-meta.lua",
             "queue-rates.lua",
             "queue-stats.lua",
             "queue-groups.lua",

@@ -3,72 +3,125 @@
 -- Keys: B:j, B:p, B:ids (de-duplication), B:w:<g> or B:d, B:m and B:g (counters, bounds), B:ev (events).
 -- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see queue-claim.lua; 'i': how many
 -- adds, each on its own, see add(); then 's': the producer's process wakes its own idle worker), then 16 values per
--- job (see below). All or none: a job beyond the queue's or
--- its group's bound refuses the whole call ('full'). Replies {'ok', then per job: 1 if it was a duplicate and
--- its snapshot (nil for a duplicate whose job is gone but whose id is remembered), or 0 if added and {its id,
--- its creation time, 'w' waiting or 'd' delayed, when it is due if delayed}: the caller knows the rest of it}.
+-- job (see below). All or none: a job beyond the queue's or its group's bound refuses the whole call ('full').
+-- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
+-- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
+-- if delayed}: the caller knows the rest of it}.
+-- Cost per add: one HMGET and one ZMSCORE for the ids it gives and those it would number, one HSET of the payloads,
+-- one ZADD per waiting set, the records in the call's one HSET; per delayed job one ZADD.
 
 local insertAt, add
 do -- this file's own locals end with it (see Files in queue-state.lua)
+-- Counts n jobs added in group gid ('u' for none) in the queue's and the group's totals.
+local function countAdded(gid, n)
+  madd('added', n)
+  countIn(gid, 'add', n)
+end
+
 -- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in its group's totals
--- (written with the call's other counts). Returns its record and payload.
-function insertAt(base, id)
+-- (written with the call's other counts) unless counted (its caller counts it). Returns its record and payload.
+function insertAt(base, id, counted)
   local groupArg = ARG[base + 2]
-  local job = {}
-  for f = 1, R_CLAIM - 1 do
-    job[f] = false -- R_CLAIM, last, stays absent while the job is not active: the record is a byte shorter
-  end
-  job[R_NAME] = ARG[base + 1]
-  job[R_GROUP] = groupArg ~= '' and groupArg or false
-  job[R_OPTS] = ARG[base + 3]
-  job[R_CREATED] = now
-  job[R_SEQ] = 0
-  job[R_STARTED] = 0
-  job[R_FINISHED] = 0
-  job[R_FINISH] = 0 -- unused: the kept lists hold the finish order
-  job[R_MADE] = 0
-  job[R_RLIMITS] = 0
-  job[R_PROGRESS] = 0
-  job[R_ATTEMPTS] = 0
-  job[R_HISTORY] = {}
-  job[R_TOKEN] = 0
-  job[R_STALLS] = 0
-  job[R_MAXSTALLS] = 0
-  job[R_MAX_ATTEMPTS] = tonumber(ARG[base + 6])
-  job[R_PRIORITY] = tonumber(ARG[base + 7])
-  job[R_KC_N] = tonumber(ARG[base + 8])
-  job[R_KC_AGE] = tonumber(ARG[base + 9])
-  job[R_KF_N] = tonumber(ARG[base + 10])
-  job[R_KF_AGE] = tonumber(ARG[base + 11])
-  job[R_MAX_RL] = tonumber(ARG[base + 12])
-  job[R_DEDUP] = tonumber(ARG[base + 13])
-  job[R_REPEAT] = ARG[base + 14] ~= '' and ARG[base + 14] or false
+  local repeatId = ARG[base + 14] ~= '' and ARG[base + 14] or false
   local scheduled = tonumber(ARG[base + 15])
-  job[R_SCHEDULED] = job[R_REPEAT] and scheduled or false
+  -- in the order of R_NAME to R_SCHEDULED (queue-state.lua; JobRecordTest holds them at positions 1 to 34); R_CLAIM,
+  -- last, stays absent while the job is not active: the record is a byte shorter
+  local job = {
+    ARG[base + 1], groupArg ~= '' and groupArg or false, false, ARG[base + 3], -- name, group, state, options
+    now, 0, false, false, false, 0, 0, -- created, seq, key, ready, run at, started, finished
+    0, 0, 0, 0, false, false, false, false, -- finish (unused), made, rate limits, progress, result, failure x3
+    0, {}, 0, 0, 0, -- attempts, history, token, stalls, max stalls
+    tonumber(ARG[base + 6]), tonumber(ARG[base + 7]), -- max attempts, priority
+    tonumber(ARG[base + 8]), tonumber(ARG[base + 9]), tonumber(ARG[base + 10]), tonumber(ARG[base + 11]), -- kept
+    tonumber(ARG[base + 12]), tonumber(ARG[base + 13]), -- max rate limits, de-duplication window
+    repeatId, repeatId and scheduled or false -- repeat, scheduled
+  }
   local payload = ARG[base + 4]
-  flushGone()
-  call('HSET', PAYLOADS, id, payload)
+  putPayload(id, payload)
   local delay = tonumber(ARG[base + 5])
-  if job[R_REPEAT] then
+  if repeatId then
     delay = math.max(0, scheduled - now)
   end
   waitOrDelay(id, job, delay)
   saveJob(id, job)
-  madd('added', 1)
-  countIn(groupName(job), 'add', 1)
+  if not counted then
+    countAdded(groupName(job), 1)
+  end
   emit('added', id, job)
   return job, payload
 end
 
 local ADD_FIELDS = 16
 
+-- Reads the records of ids ahead (one HMGET: jobExists and loadJob then need no command) and notes in remembered
+-- whether each is a remembered id (one ZMSCORE): id -> true or false.
+local function readAhead(ids, remembered)
+  if #ids == 0 then
+    return
+  end
+  prefetchJobs(ids)
+  local scores = inChunks('ZMSCORE', REMEMBERED, ids, 1000)
+  for k = 1, #ids do
+    remembered[ids[k]] = scores[k] and true or false
+  end
+end
+
+-- Whether id is remembered (removed, and still de-duplicating), as read ahead if it was.
+local function isRemembered(id, remembered)
+  local r = remembered[id]
+  if r == nil then
+    r = call('ZSCORE', REMEMBERED, id) and true or false
+    remembered[id] = r
+  end
+  return r
+end
+
+-- The ids the queue gives its next count jobs without one (numbers after meta 'ids', numbered[k] the k-th), and
+-- free, id -> whether no job has it and it is not remembered: one HMGET and one ZMSCORE for all of them.
+local function nextNumbers(count)
+  local numbered, free = {}, {}
+  local from = mnum('ids', 0)
+  for n = from + 1, from + count do
+    numbered[#numbered + 1] = int(n)
+  end
+  if count > 0 then
+    local records = inChunks('HMGET', JOBS, numbered, 1000)
+    local scores = inChunks('ZMSCORE', REMEMBERED, numbered, 1000)
+    for k = 1, count do
+      free[numbered[k]] = not records[k] and not scores[k]
+    end
+  end
+  return numbered, free, from
+end
+
+-- Whether id is free for a numbered job: no job has it (this call may have added one since free was read) and it is
+-- not remembered.
+local function isFree(id, free)
+  if buf.jobs[id] then
+    return false
+  end
+  local f = free[id]
+  if f == nil then
+    f = not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
+    free[id] = f
+  end
+  return f
+end
+
 -- Adds count jobs whose values begin at ARG[first], all or none, as add replies them.
 local function addJobs(first, count, waits)
-  local fresh, perGroup, seen = 0, {}, {}
+  local fresh, perGroup, seen, given, remembered = 0, {}, {}, {}, {}
+  for i = 0, count - 1 do
+    local id = ARG[first + i * ADD_FIELDS]
+    if id ~= '' then
+      given[#given + 1] = id
+    end
+  end
+  readAhead(given, remembered)
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
-    if id == '' or (not seen[id] and not jobExists(id) and not call('ZSCORE', REMEMBERED, id)) then
+    if id == '' or (not seen[id] and not jobExists(id) and not isRemembered(id, remembered)) then
       if id ~= '' then
         seen[id] = true
       end
@@ -92,7 +145,9 @@ local function addJobs(first, count, waits)
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
+  local numbered, free, from = nextNumbers(count - #given)
   local reply = { 'ok' }
+  collectWaits(true)
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -100,20 +155,25 @@ local function addJobs(first, count, waits)
     if existing then
       reply[#reply + 1] = 1
       reply[#reply + 1] = snapshot(id, existing)
-    elseif id ~= '' and call('ZSCORE', REMEMBERED, id) then
+    elseif id ~= '' and isRemembered(id, remembered) then
       reply[#reply + 1] = 1
       reply[#reply + 1] = false
     else
       if id == '' then
         repeat
           madd('ids', 1)
-          id = int(mnum('ids', 0))
-        until not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
+          local n = mnum('ids', 0)
+          id = numbered[n - from] or int(n)
+        until isFree(id, free)
       end
-      local job = insertAt(base, id)
+      local job = insertAt(base, id, true)
       reply[#reply + 1] = 0
       reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
+  end
+  collectWaits(false)
+  for gid, n in pairs(perGroup) do
+    countAdded(gid, n)
   end
   return reply
 end

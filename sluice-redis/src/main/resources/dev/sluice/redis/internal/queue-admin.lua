@@ -81,7 +81,7 @@ local function removeUnstarted(id, job)
   touchGroup(gid)
   wake.roomFreed = true
   deleteJob(id)
-  buf.payloadsGone[#buf.payloadsGone + 1] = id
+  payloadGone(id)
   releaseIfIdle(gid, g)
   repeatEvent(id, job, 'removed')
   emit('removed', id)

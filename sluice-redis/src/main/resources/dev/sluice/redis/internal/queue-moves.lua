@@ -1,11 +1,23 @@
 -- Moving jobs: a job's state changes (waiting, delayed, finished, removed, remembered), its attempts and
 -- history, and the counters each change moves.
--- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua), B:rep:p and
+-- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua and queue-meta.lua), B:rep:p and
 -- B:rep:todo (runs of repeatable jobs).
 -- Cost: O(log n) per job moved.
 
-local makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
+local collectWaits, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
 do -- this file's own locals end with it (see Files in queue-state.lua)
+-- Collects the jobs that makeWaiting adds to waiting sets (on: true), or adds those collected, one ZADD per set
+-- (on: false). Only while nothing reads a waiting set: add() collects while it inserts its jobs.
+function collectWaits(on)
+  local collected = buf.waits
+  buf.waits = on and {} or false
+  if collected and not on then
+    for key, scored in pairs(collected) do
+      inChunks('ZADD', key, scored, 1000)
+    end
+  end
+end
+
 -- Makes a job wait, ready since readyAt (default now: a delayed job is ready since it came due, though the
 -- call that promotes it may come later).
 function makeWaiting(id, job, atFront, readyAt)
@@ -24,7 +36,19 @@ function makeWaiting(id, job, atFront, readyAt)
     key = ORDER_MIDDLE + job[R_SEQ]
   end
   job[R_KEY] = orderKey(key)
-  call('ZADD', waitingKey(gid), int(-job[R_PRIORITY]), job[R_KEY] .. id)
+  local score, member = int(-job[R_PRIORITY]), job[R_KEY] .. id
+  if buf.waits then
+    local wkey = waitingKey(gid)
+    local collected = buf.waits[wkey]
+    if collected == nil then
+      collected = {}
+      buf.waits[wkey] = collected
+    end
+    collected[#collected + 1] = score
+    collected[#collected + 1] = member
+  else
+    call('ZADD', waitingKey(gid), score, member)
+  end
   g[G_WAITING] = g[G_WAITING] + 1
   touchGroup(gid)
   madd('waiting', 1)
@@ -83,7 +107,7 @@ function removeFinished(id, job, unlisted)
   end
   call('ZREM', EXPIRING, id)
   deleteJob(id)
-  buf.payloadsGone[#buf.payloadsGone + 1] = id
+  payloadGone(id)
   remember(id, job)
 end
 
@@ -109,7 +133,7 @@ function finish(id, job, s)
     if buf.keptEmpty[s] then
       -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
       deleteJob(id)
-      buf.payloadsGone[#buf.payloadsGone + 1] = id
+      payloadGone(id)
       remember(id, job)
       releaseIfIdle(groupName(job), group(groupName(job)))
       repeatEvent(id, job, 'ended')
@@ -121,10 +145,11 @@ function finish(id, job, s)
   job[R_CLAIM] = false
   local payload = buf.payloads[id]
   if payload == nil then
+    flushGone()
     payload = call('HGET', PAYLOADS, id)
   end
   job[R_PAYLOAD] = payload
-  buf.payloadsGone[#buf.payloadsGone + 1] = id
+  payloadGone(id)
   local length = call('LPUSH', kept, id)
   saveJob(id, job)
   local evict = count < KEEP_ALL and length - count or 0

@@ -1,9 +1,8 @@
 -- Records: a call reads and writes what it needs of the queue once, and writes all it changed at its end.
 -- Holds the caches kept from call to call (names of keys, and the records of active jobs: hot), the job records
--- (loadJob, saveJob, batched deletes and prefetches), the queue's meta hash (m, mnum, mset, madd: read once per call, written once at its
--- end), and the group records (group, touchGroup).
--- Keys: B:j (records), B:p (payloads gone), B:m (meta), B:g (group records), B:a (leases gone),
--- B:w:<g> (waitingKey names it), the timed sorted sets (scheduleAt).
+-- (loadJob, saveJob, batched deletes and prefetches), the payloads put and gone (putPayload, payloadGone, written
+-- together by flushGone), and the group records (group, touchGroup). The queue's meta hash: queue-meta.lua.
+-- Keys: B:j (records), B:p (payloads), B:g (group records), B:a (leases gone), B:w:<g> (waitingKey names it).
 
 -- What a library of functions keeps from call to call for the queue of this call (see entry()): caches of
 -- names -> values, each of at most CACHED_MOST entries (then emptied); those of at most CACHED_QUEUES queues are
@@ -43,7 +42,9 @@ end
 -- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
 -- set is empty (nil: not known); claimed, the replies of the jobs claimed (see claim()), which endCall() completes
--- with their records as packed (packed: id -> bytes); payloads, id -> a payload read ahead from B:p (false: none).
+-- with their records as packed (packed: id -> bytes); payloads, id -> a payload read ahead from B:p (false: none);
+-- payloadsPut, the payloads of jobs added in the call (id, payload, ...), written with one HSET by flushGone after
+-- payloadsGone's HDEL; waits, the waiting sets' members collected while add() inserts (see collectWaits), else false.
 local buf = {}
 
 -- The records of active jobs as this library last wrote them, decoded, kept from call to call (a library of
@@ -118,6 +119,25 @@ local function flushGone()
     inChunks('HDEL', PAYLOADS, buf.payloadsGone, 1000)
     buf.payloadsGone = {}
   end
+  if #buf.payloadsPut > 0 then
+    inChunks('HSET', PAYLOADS, buf.payloadsPut, 1000)
+    buf.payloadsPut = {}
+  end
+end
+
+-- The payload of job id goes from B:p at the call's end (or before B:p is read in it). The payloads put before it
+-- are written first, so that one put and then gone in a call is gone.
+local function payloadGone(id)
+  if #buf.payloadsPut > 0 then
+    flushGone()
+  end
+  buf.payloadsGone[#buf.payloadsGone + 1] = id
+end
+
+-- Job id's payload is payload in B:p from the call's end (or before B:p is read in it).
+local function putPayload(id, payload)
+  buf.payloadsPut[#buf.payloadsPut + 1] = id
+  buf.payloadsPut[#buf.payloadsPut + 1] = payload
 end
 
 -- Reads the records of ids into the call's cache with one HMGET (those not read yet).
@@ -171,88 +191,6 @@ function hot.keep(packed)
       ofQueue[id] = { bytes, record }
       hot.n = hot.n + 1
     end
-  end
-end
-
-local meta = nil -- the queue's hash, read once per call when needed
-local metaDirty = {}
-
-local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
-
--- A field that madd changed holds false in meta until it is read as text or written: its number is in metaNumbers,
--- so that a counter moved once per job is formatted once per call.
-local function m(field)
-  if meta == nil then
-    meta = {}
-    local flat = call('HGETALL', META)
-    for i = 1, #flat, 2 do
-      meta[flat[i]] = flat[i + 1]
-    end
-  end
-  local value = meta[field]
-  if value == false then
-    value = int(metaNumbers[field])
-    meta[field] = value
-  end
-  return value
-end
-
-local function mnum(field, default)
-  local v = metaNumbers[field]
-  if v == nil then
-    v = tonumber(m(field)) or false
-    metaNumbers[field] = v
-  end
-  if v == false then
-    return default
-  end
-  return v
-end
-
-local function mset(field, value)
-  m(field)
-  meta[field] = value
-  metaDirty[field] = true
-  metaNumbers[field] = nil
-end
-
-local function mdel(field)
-  call('HDEL', META, field)
-  m(field)
-  meta[field] = nil
-  metaDirty[field] = nil
-  metaNumbers[field] = nil
-end
-
-local function madd(field, delta)
-  local n = mnum(field, 0) + delta
-  meta[field] = false
-  metaDirty[field] = true
-  metaNumbers[field] = n
-end
-
--- Adds member to one of the timed sorted sets (delayed, paused groups, leases, expiries, remembered ids) at time
--- at, lowering the queue's 'due': no call looks at those sets before the earliest time any of them holds (a
--- 'due' left early by a removal only makes one call look and find nothing).
-local function scheduleAt(key, at, member)
-  if key == ACTIVE then
-    flushGone()
-  end
-  call('ZADD', key, int(at), member)
-  if at < mnum('due', NEVER) then
-    mset('due', int(at))
-    wake.dueLowered = true
-  end
-end
-
-local function flushMeta()
-  local flat = {}
-  for field in pairs(metaDirty) do
-    flat[#flat + 1] = field
-    flat[#flat + 1] = m(field)
-  end
-  if #flat > 0 then
-    call('HSET', META, spread(flat))
   end
 end
 

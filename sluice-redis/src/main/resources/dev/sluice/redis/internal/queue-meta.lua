@@ -1,0 +1,86 @@
+-- The queue's meta hash B:m: read once per call, when a call first needs a field (m, mnum), changed in the call's
+-- table (mset, madd, mdel) and written once at its end (flushMeta); and scheduleAt, which adds to a timed sorted
+-- set and lowers the queue's 'due'.
+-- Keys: B:m, the timed sorted sets (B:d, B:park, B:a, B:x, B:ids).
+
+local meta = nil -- the queue's hash, read once per call when needed
+local metaDirty = {}
+
+local metaNumbers = {} -- the meta fields read as numbers in this call (false: not a number)
+
+-- A field that madd changed holds false in meta until it is read as text or written: its number is in metaNumbers,
+-- so that a counter moved once per job is formatted once per call.
+local function m(field)
+  if meta == nil then
+    meta = {}
+    local flat = call('HGETALL', META)
+    for i = 1, #flat, 2 do
+      meta[flat[i]] = flat[i + 1]
+    end
+  end
+  local value = meta[field]
+  if value == false then
+    value = int(metaNumbers[field])
+    meta[field] = value
+  end
+  return value
+end
+
+local function mnum(field, default)
+  local v = metaNumbers[field]
+  if v == nil then
+    v = tonumber(m(field)) or false
+    metaNumbers[field] = v
+  end
+  if v == false then
+    return default
+  end
+  return v
+end
+
+local function mset(field, value)
+  m(field)
+  meta[field] = value
+  metaDirty[field] = true
+  metaNumbers[field] = nil
+end
+
+local function mdel(field)
+  call('HDEL', META, field)
+  m(field)
+  meta[field] = nil
+  metaDirty[field] = nil
+  metaNumbers[field] = nil
+end
+
+local function madd(field, delta)
+  local n = mnum(field, 0) + delta
+  meta[field] = false
+  metaDirty[field] = true
+  metaNumbers[field] = n
+end
+
+-- Adds member to one of the timed sorted sets (delayed, paused groups, leases, expiries, remembered ids) at time
+-- at, lowering the queue's 'due': no call looks at those sets before the earliest time any of them holds (a
+-- 'due' left early by a removal only makes one call look and find nothing).
+local function scheduleAt(key, at, member)
+  if key == ACTIVE then
+    flushGone()
+  end
+  call('ZADD', key, int(at), member)
+  if at < mnum('due', NEVER) then
+    mset('due', int(at))
+    wake.dueLowered = true
+  end
+end
+
+local function flushMeta()
+  local flat = {}
+  for field in pairs(metaDirty) do
+    flat[#flat + 1] = field
+    flat[#flat + 1] = m(field)
+  end
+  if #flat > 0 then
+    call('HSET', META, spread(flat))
+  end
+end
