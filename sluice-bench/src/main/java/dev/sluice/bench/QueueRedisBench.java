@@ -55,7 +55,7 @@ public final class QueueRedisBench {
         Map<String, String> options = options(args);
         String uri = options.getOrDefault("--redis", "redis://127.0.0.1:6390");
         if (options.containsKey("--child-worker")) {
-            QueueRedisScenarios.childWorker(
+            QueueLimitScenarios.childWorker(
                     uri,
                     required(options, "--prefix"),
                     options.get("--child-worker"),
@@ -232,7 +232,7 @@ public final class QueueRedisBench {
                         .field("concurrency_per_process", p.limConcurrency())
                         .field(
                                 "queue_rate",
-                                QueueRedisScenarios.rate(p.limitMax(), p.limitMillis())
+                                QueueLimitScenarios.rate(p.limitMax(), p.limitMillis())
                                         .toString())
                         .field("window_ms", p.limitMillis());
         }
