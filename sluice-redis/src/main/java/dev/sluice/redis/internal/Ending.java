@@ -2,9 +2,12 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.AttemptEnd;
 import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * How an attempt ended, as the queue script's finish command takes it: the kind ({@code c} completed, {@code f}
@@ -35,6 +38,21 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
             case AttemptEnd.Failed failed -> failed("FAILED", failed.reason(), failed.error(), failed.retryDelay());
             case AttemptEnd.TimedOut timedOut -> failed("TIMED_OUT", timedOut.reason(), null, timedOut.retryDelay());
         };
+    }
+
+    /** Adds to {@code events} what the listeners hear of this ending, which the script recorded as {@code happened}. */
+    <T> void tell(String happened, Job<T> job, List<Consumer<QueueListener<T>>> events) {
+        switch (happened) {
+            case "completed" -> events.add(l -> l.onCompleted(job));
+            case "failed" -> events.add(l -> l.onFailed(job));
+            case "retrying" -> events.add(l -> l.onRetrying(job, error, (Duration) detail));
+            case "rate-limited" -> {
+                Result.RateLimited limited = (Result.RateLimited) detail;
+                events.add(l -> l.onRateLimited(job, limited.scope(), limited.retryAfter()));
+            }
+            case "rescheduled" -> events.add(l -> l.onRescheduled(job, (Duration) detail));
+            default -> {}
+        }
     }
 
     /** A failed attempt ({@code outcome} FAILED or TIMED_OUT), retried after {@code retryDelay} (null: fails now). */

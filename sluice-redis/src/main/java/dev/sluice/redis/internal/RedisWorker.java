@@ -8,7 +8,6 @@ import dev.sluice.internal.queue.WorkerState;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueListener;
-import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
@@ -526,30 +525,13 @@ final class RedisWorker<T> implements Worker<T> {
                 }
             }
             if (owned && ended != null) {
-                ending(happened, queue.snapshots.fromEnding(job.id, ended), ending, events);
+                Job<T> endedJob = queue.snapshots.fromEnding(job.id, ended);
+                ending.tell(happened, endedJob, events);
+                if (happened.equals("completed") || happened.equals("failed")) {
+                    queue.finished(endedJob);
+                }
             }
             return owned;
-        }
-
-        /** The events of an ending the script recorded as {@code happened}; whoever waits for the job is told. */
-        private void ending(String happened, Job<T> job, Ending ending, List<Consumer<QueueListener<T>>> events) {
-            switch (happened) {
-                case "completed" -> {
-                    events.add(l -> l.onCompleted(job));
-                    queue.finished(job);
-                }
-                case "failed" -> {
-                    events.add(l -> l.onFailed(job));
-                    queue.finished(job);
-                }
-                case "retrying" -> events.add(l -> l.onRetrying(job, ending.error(), (Duration) ending.detail()));
-                case "rate-limited" -> {
-                    Result.RateLimited limited = (Result.RateLimited) ending.detail();
-                    events.add(l -> l.onRateLimited(job, limited.scope(), limited.retryAfter()));
-                }
-                case "rescheduled" -> events.add(l -> l.onRescheduled(job, (Duration) ending.detail()));
-                default -> {}
-            }
         }
 
         /** A job this slot just claimed: counted, its timeout armed, the listeners told. */
