@@ -7,8 +7,9 @@
 -- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
 -- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
 -- if delayed}: the caller knows the rest of it}.
--- Cost per add: one HMGET and one ZMSCORE for the ids it gives and those it would number, one HSET of the payloads,
--- one ZADD per waiting set, the records in the call's one HSET; per delayed job one ZADD.
+-- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give, one of each for the
+-- ids the queue would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET;
+-- per delayed job one ZADD.
 
 local insertAt, add
 do -- this file's own locals end with it (see Files in queue-state.lua)
@@ -108,16 +109,29 @@ local function isFree(id, free)
   return f
 end
 
--- Adds count jobs whose values begin at ARG[first], all or none, as add replies them.
-local function addJobs(first, count, waits)
-  local fresh, perGroup, seen, given, remembered = 0, {}, {}, {}, {}
-  for i = 0, count - 1 do
-    local id = ARG[first + i * ADD_FIELDS]
-    if id ~= '' then
-      given[#given + 1] = id
+-- What the adds of a call read ahead, once for all of them: the records of the ids they give and whether those are
+-- remembered (readAhead), and the ids the queue would number their jobs without one with (nextNumbers). spans: the
+-- adds' first values and job counts, {first, count, first, count, ...}.
+local function readAheadFor(spans)
+  local given, unnamed, ahead = {}, 0, { remembered = {} }
+  for k = 1, #spans, 2 do
+    for i = 0, spans[k + 1] - 1 do
+      local id = ARG[spans[k] + i * ADD_FIELDS]
+      if id ~= '' then
+        given[#given + 1] = id
+      else
+        unnamed = unnamed + 1
+      end
     end
   end
-  readAhead(given, remembered)
+  readAhead(given, ahead.remembered)
+  ahead.numbered, ahead.free, ahead.from = nextNumbers(unnamed)
+  return ahead
+end
+
+-- Adds count jobs whose values begin at ARG[first], all or none, as add replies them; ahead: as readAheadFor read it.
+local function addJobs(first, count, waits, ahead)
+  local fresh, perGroup, seen, remembered = 0, {}, {}, ahead.remembered
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -145,9 +159,8 @@ local function addJobs(first, count, waits)
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
-  local numbered, free, from = nextNumbers(count - #given)
+  local numbered, free, from = ahead.numbered, ahead.free, ahead.from
   local reply = { 'ok' }
-  collectWaits(true)
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -171,7 +184,6 @@ local function addJobs(first, count, waits)
       reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
   end
-  collectWaits(false)
   for gid, n in pairs(perGroup) do
     countAdded(gid, n)
   end
@@ -190,15 +202,30 @@ function add()
   end
   local how = sub(spec, -1)
   local count = tonumber((how == 'w' or how == 'i') and sub(spec, 1, -2) or spec)
+  local spans = { 4, count }
+  if how == 'i' then
+    spans = {}
+    local at = 4
+    for _ = 1, count do
+      local jobs = tonumber(ARG[at])
+      spans[#spans + 1] = at + 1
+      spans[#spans + 1] = jobs
+      at = at + 1 + jobs * ADD_FIELDS
+    end
+  end
+  local ahead = readAheadFor(spans)
+  -- nothing reads a waiting set while the jobs are inserted: each set's are added at the end, together
+  collectWaits(true)
+  local reply
   if how ~= 'i' then
-    return addJobs(4, count, how == 'w')
+    reply = addJobs(4, count, how == 'w', ahead)
+  else
+    reply = { 'each' }
+    for k = 1, #spans, 2 do
+      reply[#reply + 1] = addJobs(spans[k], spans[k + 1], false, ahead)
+    end
   end
-  local reply, at = { 'each' }, 4
-  for _ = 1, count do
-    local jobs = tonumber(ARG[at])
-    reply[#reply + 1] = addJobs(at + 1, jobs, false)
-    at = at + 1 + jobs * ADD_FIELDS
-  end
+  collectWaits(false)
   return reply
 end
 end
