@@ -3,6 +3,9 @@
 -- (noteOrWake) at the end of a call, as below.
 -- Keys: B:ring, B:w:<g>, B:park, B:a (leases), B:p (payloads, read once for the batch), B:m ('wt', 'rw'),
 -- B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
+-- Cost: per claim call, one ZADD of the leases and one HMGET of the payloads, the ring's LMOVE per group served
+-- (one LLEN, and no LMOVE, for a ring of one group), a ZPOPMIN and an HMGET of the records per group served (one
+-- for as many jobs as may start, in a ring of one group without rates); per job, its record unpacked and changed.
 --
 -- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
 -- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by

@@ -5,6 +5,8 @@
 -- the call's ARG and time set, after what was due was applied (housekeep), except open.
 -- Keys: every key of the queue (named in entry()); repeatable jobs: B:rep:r, B:rep:v, B:rep:b, B:rep:p, B:rep:k,
 -- B:rep:todo.
+-- Cost: a few commands each; renew O(jobs renewed), jobs (a page) O(offset + limit), retryFailed, clean and drain
+-- O(jobs moved), groupCounts O(groups held), repList O(repeatable jobs).
 
 COMMANDS.add = add
 

@@ -2,6 +2,7 @@
 -- moving it there: into the ring of groups that may start a job, the parked set, or out of both.
 -- Keys: B:ring (groups served round-robin), B:park (paused groups), B:sg (released groups), B:g (through
 -- touchGroup).
+-- Cost: one command per move (RPUSH, ZADD); releasing a group still in the ring is an LREM, O(groups in the ring).
 
 local place, releaseIfIdle, offer, jobEnded
 do -- this file's own locals end with it (see Files in queue-state.lua)

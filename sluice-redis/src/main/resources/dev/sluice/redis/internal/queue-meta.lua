@@ -2,6 +2,8 @@
 -- table (mset, madd, mdel) and written once at its end (flushMeta); and scheduleAt, which adds to a timed sorted
 -- set and lowers the queue's 'due'.
 -- Keys: B:m, the timed sorted sets (B:d, B:park, B:a, B:x, B:ids).
+-- Cost: one HGETALL per call that reads a field (O(fields), about 16), one HSET per call that changed any, one HDEL
+-- per mdel; one ZADD per scheduleAt.
 
 local meta = nil -- the queue's hash, read once per call when needed
 local metaDirty = {}
