@@ -55,6 +55,30 @@ public abstract class QueueRetentionContract extends QueueContractSupport {
     }
 
     @Test
+    void keptJobsAreListedLatestEndingFirstAlsoWhereAWorkerRecordedManyEndingsAtOnce() throws Exception {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepAll()));
+        Events events = new Events();
+        queue.addListener(events);
+        int n = 300;
+        for (int i = 0; i < n; i++) {
+            queue.add("ok", "p", withId("j" + i));
+        }
+
+        startedWorker(queue, ctx -> Result.done(), 16);
+        assertThat(queue.awaitIdle(Duration.ofSeconds(30))).isTrue();
+        told(queue);
+
+        List<String> heard = new ArrayList<>();
+        for (String event : events.log) {
+            if (event.startsWith("completed ")) {
+                heard.add(event.substring("completed ".length()));
+            }
+        }
+        assertThat(heard).hasSize(n);
+        assertThat(ids(queue.jobs(JobState.COMPLETED, 0, n))).containsExactlyElementsOf(heard.reversed());
+    }
+
+    @Test
     void keepNoneRemovesAJobAsSoonAsItFinishes() {
         JobQueue<String> queue = newQueue(
                 JobOptions.builder().keepCompleted(Retention.keepNone()).keepFailed(Retention.keepNone()));

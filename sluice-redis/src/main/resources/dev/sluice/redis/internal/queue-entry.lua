@@ -25,7 +25,7 @@ end
 local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
   buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}, {}
-  buf.claimed, buf.packed, buf.payloads, buf.payloadsPut, buf.waits = {}, {}, {}, {}, false
+  buf.claimed, buf.packed, buf.payloads, buf.payloadsPut, buf.waits, buf.keptPush = {}, {}, {}, {}, false, false
   listenCap, eventsMade, eventsWritten = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'

@@ -69,7 +69,6 @@ end
 
 -- Records event kind of job id (nil for drained) with its extra values (see Events above).
 emit = function(kind, id, job, ...)
-  madd('ev', 1)
   eventsMade = eventsMade + 1
   if listenCap == nil then
     listenCap = tonumber(call('GET', B .. ':listening') or '') or false
@@ -81,8 +80,12 @@ emit = function(kind, id, job, ...)
   buf.events[#buf.events + 1] = pack({ kind, id or false, job and snapshot(id, job, false) or false, ... })
 end
 
--- Appends the events of this call to the stream, in one entry (see Events above).
+-- Numbers the events of this call (meta 'ev' moves once, by how many it made) and appends them to the stream, in one
+-- entry (see Events above).
 local function flushEvents()
+  if eventsMade > 0 then
+    madd('ev', eventsMade)
+  end
   local packed = buf.events
   if #packed == 0 then
     return

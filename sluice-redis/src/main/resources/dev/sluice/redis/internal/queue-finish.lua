@@ -161,11 +161,13 @@ function finishCommand()
     end
   end
   at = 4
+  collectKept(true)
   for _ = 1, tonumber(ARG[3]) do
     local owned
     owned, at = endOne(at, reply)
     anyOwned = anyOwned or owned
   end
+  collectKept(false)
   if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
     reply[2] = 1
     emit('drained')

@@ -4,7 +4,7 @@
 -- B:rep:todo (runs of repeatable jobs).
 -- Cost: O(log n) per job moved.
 
-local collectWaits, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
+local collectWaits, collectKept, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Collects the jobs that makeWaiting adds to waiting sets (on: true), or adds those collected, one ZADD per set
 -- (on: false). Only while nothing reads a waiting set: add() collects while it inserts its jobs.
@@ -16,6 +16,27 @@ function collectWaits(on)
       inChunks('ZADD', key, scored, 1000)
     end
   end
+end
+
+-- Pushes the ids collected for the kept lists (see collectKept), one LPUSH per list, in the order they finished.
+local function flushKept()
+  local pending = buf.keptPush
+  if pending then
+    for s, ids in pairs(pending) do
+      if #ids > 0 then
+        inChunks('LPUSH', KEPT[s], ids, 1000)
+        pending[s] = {}
+      end
+    end
+  end
+end
+
+-- Collects the ids of the jobs kept by all that finish() pushes onto the kept lists (on: true), or pushes those
+-- collected (on: false). Only while nothing but finish() reads a kept list: the finish command collects while it
+-- records its endings, and finish() pushes what it collected before it reads one (a length, an emptiness).
+function collectKept(on)
+  flushKept()
+  buf.keptPush = on and { c = {}, f = {} } or false
 end
 
 -- Makes a job wait, ready since readyAt (default now: a delayed job is ready since it came due, though the
@@ -128,6 +149,7 @@ function finish(id, job, s)
   countFinish(groupName(job), s)
   if count == 0 then
     if buf.keptEmpty[s] == nil then
+      flushKept()
       buf.keptEmpty[s] = call('LLEN', kept) == 0
     end
     if buf.keptEmpty[s] then
@@ -150,7 +172,14 @@ function finish(id, job, s)
   end
   job[R_PAYLOAD] = payload
   payloadGone(id)
-  local length = call('LPUSH', kept, id)
+  local length
+  if buf.keptPush and count >= KEEP_ALL then
+    local ids = buf.keptPush[s]
+    ids[#ids + 1] = id
+  else
+    flushKept()
+    length = call('LPUSH', kept, id)
+  end
   saveJob(id, job)
   local evict = count < KEEP_ALL and length - count or 0
   if evict > 0 then
