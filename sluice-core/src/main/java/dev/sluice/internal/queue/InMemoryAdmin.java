@@ -4,9 +4,7 @@ import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.QueueOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,15 +13,15 @@ import java.util.List;
  * The managing of an in-memory queue: pausing it, removing, retrying, cleaning and draining jobs, and its limits
  * (rate, concurrency, groups' limits). Guarded by the queue's lock, as the rest of its state.
  */
-final class InMemoryAdmin<T> {
+final class InMemoryAdmin<T> implements QueueAdmin {
     private final InMemoryQueue<T> queue;
 
     InMemoryAdmin(InMemoryQueue<T> queue) {
         this.queue = queue;
     }
 
-    void pause() {
-        queue.checkOpen();
+    @Override
+    public void pause() {
         queue.lock.lock();
         try {
             queue.paused = true;
@@ -32,8 +30,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    void resume() {
-        queue.checkOpen();
+    @Override
+    public void resume() {
         queue.lock.lock();
         try {
             queue.paused = false;
@@ -43,8 +41,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    boolean isPaused() {
-        queue.checkOpen();
+    @Override
+    public boolean isPaused() {
         queue.lock.lock();
         try {
             return queue.paused;
@@ -53,8 +51,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    boolean remove(String id) {
-        queue.checkOpenWithJobId(id);
+    @Override
+    public boolean remove(String id) {
         Events<T> events;
         queue.lock.lock();
         try {
@@ -102,9 +100,8 @@ final class InMemoryAdmin<T> {
         queue.signalIfIdle();
     }
 
-    void retry(String id, JobState from) {
-        queue.checkOpenWithJobId(id);
-        QueueChecks.checkRetryFrom(from);
+    @Override
+    public void retry(String id, JobState from) {
         queue.lock.lock();
         try {
             JobRecord job = queue.store.get(id);
@@ -121,8 +118,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    int retryFailed() {
-        queue.checkOpen();
+    @Override
+    public int retryFailed() {
         queue.lock.lock();
         try {
             List<JobRecord> failed = new ArrayList<>();
@@ -146,9 +143,8 @@ final class InMemoryAdmin<T> {
         queue.makeWaiting(job, now, false);
     }
 
-    int clean(JobState state, Duration age) {
-        queue.checkOpen();
-        QueueChecks.checkClean(state, age);
+    @Override
+    public int clean(JobState state, Duration age) {
         queue.lock.lock();
         try {
             long now = queue.clock.nanos();
@@ -168,8 +164,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    int drain(boolean delayedToo) {
-        queue.checkOpen();
+    @Override
+    public int drain(boolean delayedToo) {
         Events<T> events;
         int drained;
         queue.lock.lock();
@@ -196,9 +192,8 @@ final class InMemoryAdmin<T> {
 
     // ---------------------------------------------------------------- limits
 
-    void setRate(LimitPolicy policy) {
-        queue.checkOpen();
-        QueueOptions.builder().rate(policy).build();
+    @Override
+    public void setRate(LimitPolicy policy) {
         queue.lock.lock();
         try {
             if (policy == null) {
@@ -215,9 +210,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    void setConcurrency(int value) {
-        queue.checkOpen();
-        QueueOptions.builder().concurrency(value).build();
+    @Override
+    public void setConcurrency(int value) {
         queue.lock.lock();
         try {
             queue.concurrency = value;
@@ -227,11 +221,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    void setGroupDefaults(GroupLimits limits) {
-        queue.checkOpen();
-        if (limits == null) {
-            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
-        }
+    @Override
+    public void setGroupDefaults(GroupLimits limits) {
         queue.lock.lock();
         try {
             queue.groups.setDefaults(limits);
@@ -241,13 +232,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    void setGroupLimits(String group, GroupLimits limits) {
-        queue.checkOpen();
-        JobOptions.builder().group(group);
-        if (limits == null) {
-            throw new IllegalArgumentException(
-                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
-        }
+    @Override
+    public void setGroupLimits(String group, GroupLimits limits) {
         queue.lock.lock();
         try {
             queue.groups.setOwn(group, limits);
@@ -257,9 +243,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    void clearGroupLimits(String group) {
-        queue.checkOpen();
-        JobOptions.builder().group(group);
+    @Override
+    public void clearGroupLimits(String group) {
         queue.lock.lock();
         try {
             queue.groups.clearOwn(group);
@@ -269,9 +254,8 @@ final class InMemoryAdmin<T> {
         }
     }
 
-    GroupLimits groupLimits(String group) {
-        queue.checkOpen();
-        QueueChecks.checkLookedUpGroup(group);
+    @Override
+    public GroupLimits groupLimits(String group) {
         queue.lock.lock();
         try {
             return queue.groups.limitsOf(Group.Key.of(group));

@@ -2,10 +2,8 @@ package dev.sluice.internal.queue;
 
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
-import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
@@ -53,7 +51,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Once its engine has closed ({@link #closeWorkers}), every method of {@link JobQueue} but {@code name()}
  * and {@code options()} throws {@link Limits#closed}; each checks first, before its arguments.
  */
-public final class InMemoryQueue<T> implements JobQueue<T> {
+public final class InMemoryQueue<T> extends ManagedQueue<T> {
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     static final String QUEUE_KEY = "queue";
 
@@ -381,73 +379,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     // ---------------------------------------------------------------- managing (InMemoryAdmin)
 
     @Override
-    public void pause() {
-        admin.pause();
-    }
-
-    @Override
-    public void resume() {
-        admin.resume();
-    }
-
-    @Override
-    public boolean isPaused() {
-        return admin.isPaused();
-    }
-
-    @Override
-    public boolean remove(String id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public void retry(String id, JobState from) {
-        admin.retry(id, from);
-    }
-
-    @Override
-    public int retryFailed() {
-        return admin.retryFailed();
-    }
-
-    @Override
-    public int clean(JobState state, Duration age) {
-        return admin.clean(state, age);
-    }
-
-    @Override
-    public int drain(boolean delayedToo) {
-        return admin.drain(delayedToo);
-    }
-
-    @Override
-    public void setRate(LimitPolicy policy) {
-        admin.setRate(policy);
-    }
-
-    @Override
-    public void setConcurrency(int value) {
-        admin.setConcurrency(value);
-    }
-
-    @Override
-    public void setGroupDefaults(GroupLimits limits) {
-        admin.setGroupDefaults(limits);
-    }
-
-    @Override
-    public void setGroupLimits(String group, GroupLimits limits) {
-        admin.setGroupLimits(group, limits);
-    }
-
-    @Override
-    public void clearGroupLimits(String group) {
-        admin.clearGroupLimits(group);
-    }
-
-    @Override
-    public GroupLimits groupLimits(String group) {
-        return admin.groupLimits(group);
+    protected QueueAdmin admin() {
+        return admin;
     }
 
     // ---------------------------------------------------------------- workers and listeners
@@ -543,7 +476,8 @@ public final class InMemoryQueue<T> implements JobQueue<T> {
     }
 
     /** Fails if the engine is closed; a volatile read, cheap enough for every call. */
-    void checkOpen() {
+    @Override
+    protected void checkOpen() {
         if (closed) {
             throw closedEngine();
         }

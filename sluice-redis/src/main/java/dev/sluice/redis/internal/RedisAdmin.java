@@ -1,13 +1,11 @@
 package dev.sluice.redis.internal;
 
-import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.QueueOptions;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,7 +14,7 @@ import java.util.List;
  * concurrency, groups' limits), each one call of the queue script; a change of a setting is noted, so that this
  * process can restore it should Redis lose it ({@link QueueSettings}).
  */
-final class RedisAdmin<T> {
+final class RedisAdmin<T> implements QueueAdmin {
     private final RedisJobQueue<T> queue;
 
     RedisAdmin(RedisJobQueue<T> queue) {
@@ -25,25 +23,24 @@ final class RedisAdmin<T> {
 
     // ---------------------------------------------------------------- managing
 
-    void pause() {
-        queue.checkOpen();
+    @Override
+    public void pause() {
         queue.calls.call(true, "pause", "1");
     }
 
-    void resume() {
-        queue.checkOpen();
+    @Override
+    public void resume() {
         queue.calls.call(true, "pause", "0");
         queue.signal();
     }
 
-    boolean isPaused() {
-        queue.checkOpen();
+    @Override
+    public boolean isPaused() {
         return Replies.number(queue.calls.call(false, "paused")) == 1;
     }
 
-    boolean remove(String id) {
-        queue.checkOpen();
-        QueueChecks.checkJobId(id);
+    @Override
+    public boolean remove(String id) {
         Object reply = queue.calls.call(true, "remove", id);
         if (reply instanceof byte[]) {
             throw new IllegalStateException(
@@ -56,10 +53,8 @@ final class RedisAdmin<T> {
         return removed;
     }
 
-    void retry(String id, JobState from) {
-        queue.checkOpen();
-        QueueChecks.checkJobId(id);
-        QueueChecks.checkRetryFrom(from);
+    @Override
+    public void retry(String id, JobState from) {
         String answer = Replies.text(queue.calls.call(true, "retry", id, from == JobState.COMPLETED ? "c" : "f"));
         if (answer.equals("missing")) {
             throw new JobNotFoundException(queue.name, id);
@@ -71,24 +66,23 @@ final class RedisAdmin<T> {
         queue.signal();
     }
 
-    int retryFailed() {
-        queue.checkOpen();
+    @Override
+    public int retryFailed() {
         int n = (int) Replies.number(queue.calls.call(true, "retryFailed"));
         queue.signal();
         return n;
     }
 
-    int clean(JobState state, Duration age) {
-        queue.checkOpen();
-        QueueChecks.checkClean(state, age);
+    @Override
+    public int clean(JobState state, Duration age) {
         String ageArg = RetentionRules.cleanCutoff(age, 0) == Long.MIN_VALUE
                 ? "none"
                 : Long.toString(RedisJobQueue.micros(age));
         return (int) Replies.number(queue.calls.call(true, "clean", state == JobState.COMPLETED ? "c" : "f", ageArg));
     }
 
-    int drain(boolean delayedToo) {
-        queue.checkOpen();
+    @Override
+    public int drain(boolean delayedToo) {
         int drained = (int) Replies.number(queue.calls.call(true, "drain", delayedToo ? "1" : "0"));
         queue.signal();
         return drained;
@@ -96,9 +90,8 @@ final class RedisAdmin<T> {
 
     // ---------------------------------------------------------------- limits
 
-    void setRate(LimitPolicy rate) {
-        queue.checkOpen();
-        QueueOptions.builder().rate(rate).build();
+    @Override
+    public void setRate(LimitPolicy rate) {
         String stored = RateText.encode("queue '" + queue.name + "'", rate);
         noteChange(
                 "rate",
@@ -108,9 +101,8 @@ final class RedisAdmin<T> {
         queue.signal();
     }
 
-    void setConcurrency(int concurrency) {
-        queue.checkOpen();
-        QueueOptions.builder().concurrency(concurrency).build();
+    @Override
+    public void setConcurrency(int concurrency) {
         String stored = Integer.toString(concurrency);
         noteChange(
                 "concurrency",
@@ -120,11 +112,8 @@ final class RedisAdmin<T> {
         queue.signal();
     }
 
-    void setGroupDefaults(GroupLimits limits) {
-        queue.checkOpen();
-        if (limits == null) {
-            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
-        }
+    @Override
+    public void setGroupDefaults(GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
         String maxWaiting = Integer.toString(limits.maxWaiting());
         String rate = RateText.encode("queue '" + queue.name + "', group defaults", limits.rate());
@@ -135,13 +124,8 @@ final class RedisAdmin<T> {
         queue.signal();
     }
 
-    void setGroupLimits(String group, GroupLimits limits) {
-        queue.checkOpen();
-        JobOptions.builder().group(group);
-        if (limits == null) {
-            throw new IllegalArgumentException(
-                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
-        }
+    @Override
+    public void setGroupLimits(String group, GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
         String maxWaiting = Integer.toString(limits.maxWaiting());
         String rate = RateText.encode("queue '" + queue.name + "', group '" + group + "'", limits.rate());
@@ -151,9 +135,8 @@ final class RedisAdmin<T> {
         queue.signal();
     }
 
-    void clearGroupLimits(String group) {
-        queue.checkOpen();
-        JobOptions.builder().group(group);
+    @Override
+    public void clearGroupLimits(String group) {
         noteChange(
                 "gl:g" + group,
                 "",
@@ -167,9 +150,8 @@ final class RedisAdmin<T> {
         queue.settings.note(setting, "=" + stored, Replies.number(stamp), text);
     }
 
-    GroupLimits groupLimits(String group) {
-        queue.checkOpen();
-        QueueChecks.checkLookedUpGroup(group);
+    @Override
+    public GroupLimits groupLimits(String group) {
         List<Object> reply = Replies.list(queue.calls.call(false, "groupLimits", group == null ? "" : group));
         int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
         int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));

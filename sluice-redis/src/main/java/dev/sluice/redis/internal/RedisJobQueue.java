@@ -2,16 +2,16 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
+import dev.sluice.internal.queue.ManagedQueue;
 import dev.sluice.internal.queue.MetricsSet;
+import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.QueueChecks;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
-import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * listeners ({@link QueueListeners}), outcomes and idle waits ({@link RedisOutcomes}), statistics ({@link
  * RedisStats}), repeatable jobs ({@link RedisRepeats}) and the decoding of job snapshots ({@link JobSnapshots}).
  */
-final class RedisJobQueue<T> implements JobQueue<T> {
+final class RedisJobQueue<T> extends ManagedQueue<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobQueue.class);
 
     /** How often a process looks at Redis for work other processes made, while it has nothing else to go on. */
@@ -416,73 +416,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
     // ---------------------------------------------------------------- managing (RedisAdmin)
 
     @Override
-    public void pause() {
-        admin.pause();
-    }
-
-    @Override
-    public void resume() {
-        admin.resume();
-    }
-
-    @Override
-    public boolean isPaused() {
-        return admin.isPaused();
-    }
-
-    @Override
-    public boolean remove(String id) {
-        return admin.remove(id);
-    }
-
-    @Override
-    public void retry(String id, JobState from) {
-        admin.retry(id, from);
-    }
-
-    @Override
-    public int retryFailed() {
-        return admin.retryFailed();
-    }
-
-    @Override
-    public int clean(JobState state, Duration age) {
-        return admin.clean(state, age);
-    }
-
-    @Override
-    public int drain(boolean delayedToo) {
-        return admin.drain(delayedToo);
-    }
-
-    @Override
-    public void setRate(LimitPolicy rate) {
-        admin.setRate(rate);
-    }
-
-    @Override
-    public void setConcurrency(int concurrency) {
-        admin.setConcurrency(concurrency);
-    }
-
-    @Override
-    public void setGroupDefaults(GroupLimits limits) {
-        admin.setGroupDefaults(limits);
-    }
-
-    @Override
-    public void setGroupLimits(String group, GroupLimits limits) {
-        admin.setGroupLimits(group, limits);
-    }
-
-    @Override
-    public void clearGroupLimits(String group) {
-        admin.clearGroupLimits(group);
-    }
-
-    @Override
-    public GroupLimits groupLimits(String group) {
-        return admin.groupLimits(group);
+    protected QueueAdmin admin() {
+        return admin;
     }
 
     // ---------------------------------------------------------------- repeatable jobs
@@ -555,7 +490,8 @@ final class RedisJobQueue<T> implements JobQueue<T> {
         return closed;
     }
 
-    void checkOpen() {
+    @Override
+    protected void checkOpen() {
         if (closed) {
             throw Limits.closed(this);
         }

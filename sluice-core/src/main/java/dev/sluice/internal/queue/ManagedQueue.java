@@ -1,0 +1,130 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueOptions;
+import java.time.Duration;
+
+/**
+ * The managing calls of a queue's front, written once for every engine: each checks that the engine is open and what
+ * it was given, the same way on every engine, then hands the change to the engine's {@link QueueAdmin}.
+ *
+ * @param <T> the queue's payloads
+ */
+public abstract class ManagedQueue<T> implements JobQueue<T> {
+    /** For the engines' queues. */
+    protected ManagedQueue() {}
+
+    /** The engine's store of the managing calls. */
+    protected abstract QueueAdmin admin();
+
+    /**
+     * Fails if the engine is closed.
+     *
+     * @throws IllegalStateException naming the closed engine
+     */
+    protected abstract void checkOpen();
+
+    @Override
+    public final void pause() {
+        checkOpen();
+        admin().pause();
+    }
+
+    @Override
+    public final void resume() {
+        checkOpen();
+        admin().resume();
+    }
+
+    @Override
+    public final boolean isPaused() {
+        checkOpen();
+        return admin().isPaused();
+    }
+
+    @Override
+    public final boolean remove(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        return admin().remove(id);
+    }
+
+    @Override
+    public final void retry(String id, JobState from) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        QueueChecks.checkRetryFrom(from);
+        admin().retry(id, from);
+    }
+
+    @Override
+    public final int retryFailed() {
+        checkOpen();
+        return admin().retryFailed();
+    }
+
+    @Override
+    public final int clean(JobState state, Duration age) {
+        checkOpen();
+        QueueChecks.checkClean(state, age);
+        return admin().clean(state, age);
+    }
+
+    @Override
+    public final int drain(boolean delayedToo) {
+        checkOpen();
+        return admin().drain(delayedToo);
+    }
+
+    @Override
+    public final void setRate(LimitPolicy rate) {
+        checkOpen();
+        QueueOptions.builder().rate(rate).build();
+        admin().setRate(rate);
+    }
+
+    @Override
+    public final void setConcurrency(int concurrency) {
+        checkOpen();
+        QueueOptions.builder().concurrency(concurrency).build();
+        admin().setConcurrency(concurrency);
+    }
+
+    @Override
+    public final void setGroupDefaults(GroupLimits limits) {
+        checkOpen();
+        if (limits == null) {
+            throw new IllegalArgumentException("group limits must not be null; use GroupLimits.none()");
+        }
+        admin().setGroupDefaults(limits);
+    }
+
+    @Override
+    public final void setGroupLimits(String group, GroupLimits limits) {
+        checkOpen();
+        JobOptions.builder().group(group);
+        if (limits == null) {
+            throw new IllegalArgumentException(
+                    "limits of group '" + group + "' must not be null; use clearGroupLimits");
+        }
+        admin().setGroupLimits(group, limits);
+    }
+
+    @Override
+    public final void clearGroupLimits(String group) {
+        checkOpen();
+        JobOptions.builder().group(group);
+        admin().clearGroupLimits(group);
+    }
+
+    @Override
+    public final GroupLimits groupLimits(String group) {
+        checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        return admin().groupLimits(group);
+    }
+}

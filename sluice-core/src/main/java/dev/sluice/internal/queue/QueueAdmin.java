@@ -1,0 +1,40 @@
+package dev.sluice.internal.queue;
+
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobState;
+import java.time.Duration;
+
+/**
+ * How an engine manages a queue: the calls of {@link dev.sluice.queue.JobQueue} of the same names, made once {@link
+ * ManagedQueue} has checked them (the engine open, every argument valid), so that an engine only stores the change.
+ */
+public interface QueueAdmin {
+    void pause();
+
+    void resume();
+
+    boolean isPaused();
+
+    boolean remove(String id);
+
+    void retry(String id, JobState from);
+
+    int retryFailed();
+
+    int clean(JobState state, Duration age);
+
+    int drain(boolean delayedToo);
+
+    void setRate(LimitPolicy rate);
+
+    void setConcurrency(int concurrency);
+
+    void setGroupDefaults(GroupLimits limits);
+
+    void setGroupLimits(String group, GroupLimits limits);
+
+    void clearGroupLimits(String group);
+
+    GroupLimits groupLimits(String group);
+}
