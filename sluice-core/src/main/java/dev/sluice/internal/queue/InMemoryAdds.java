@@ -20,7 +20,7 @@ import java.util.function.LongFunction;
  * job is then put in the queue's state by {@link InMemoryQueue#insert}. Guarded by the queue's lock, as the rest of
  * its state.
  */
-final class InMemoryAdds<T> {
+final class InMemoryAdds<T> implements QueueAdds<T> {
     private final InMemoryQueue<T> queue;
 
     InMemoryAdds(InMemoryQueue<T> queue) {
@@ -28,12 +28,14 @@ final class InMemoryAdds<T> {
     }
 
     /** {@link JobQueue#add}, the engine open: waits for room as the queue's {@code whenFull} says. */
-    Added<T> add(NewJob<T> job) {
+    @Override
+    public Added<T> add(NewJob<T> job) {
         return add(prepare(job, -1), job.payload(), roomDeadline());
     }
 
     /** {@link JobQueue#addAsync}, the engine open. */
-    CompletableFuture<Added<T>> addAsync(NewJob<T> job) {
+    @Override
+    public CompletableFuture<Added<T>> addAsync(NewJob<T> job) {
         Prepared prepared = prepare(job, -1);
         return addAsync(deadline -> add(prepared, job.payload(), deadline));
     }
@@ -71,12 +73,14 @@ final class InMemoryAdds<T> {
     }
 
     /** {@link JobQueue#addBulk}, the engine open. */
-    List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
+    @Override
+    public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
         return addBulk(newJobs, prepareBulk(newJobs), roomDeadline());
     }
 
     /** {@link JobQueue#addBulkAsync}, the engine open. */
-    CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
+    @Override
+    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
         List<Prepared> prepared = prepareBulk(newJobs);
         List<NewJob<T>> copy = List.copyOf(newJobs);
         return addAsync(deadline -> addBulk(copy, prepared, deadline));

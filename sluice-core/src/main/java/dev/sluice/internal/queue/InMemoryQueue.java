@@ -2,11 +2,9 @@ package dev.sluice.internal.queue;
 
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
-import dev.sluice.queue.Added;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
@@ -51,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Once its engine has closed ({@link #closeWorkers}), every method of {@link JobQueue} but {@code name()}
  * and {@code options()} throws {@link Limits#closed}; each checks first, before its arguments.
  */
-public final class InMemoryQueue<T> extends ManagedQueue<T> {
+public final class InMemoryQueue<T> extends QueueFront<T> {
     private static final Duration ENGINE_CLOSE_DEADLINE = Duration.ofSeconds(30);
     static final String QUEUE_KEY = "queue";
 
@@ -179,27 +177,8 @@ public final class InMemoryQueue<T> extends ManagedQueue<T> {
     // ---------------------------------------------------------------- adding (InMemoryAdds)
 
     @Override
-    public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
-        checkOpen();
-        return adds.add(new NewJob<>(jobName, payload, jobOptions));
-    }
-
-    @Override
-    public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
-        checkOpen();
-        return adds.addAsync(new NewJob<>(jobName, payload, jobOptions));
-    }
-
-    @Override
-    public List<Added<T>> addBulk(List<NewJob<T>> newJobs) {
-        checkOpen();
-        return adds.addBulk(newJobs);
-    }
-
-    @Override
-    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> newJobs) {
-        checkOpen();
-        return adds.addBulkAsync(newJobs);
+    protected QueueAdds<T> adds() {
+        return adds;
     }
 
     /** Adds a job; {@code payload} is what {@code p}'s bytes encode, for the event. */

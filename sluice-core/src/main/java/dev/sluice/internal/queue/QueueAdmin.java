@@ -7,7 +7,7 @@ import java.time.Duration;
 
 /**
  * How an engine manages a queue: the calls of {@link dev.sluice.queue.JobQueue} of the same names, made once {@link
- * ManagedQueue} has checked them (the engine open, every argument valid), so that an engine only stores the change.
+ * QueueFront} has checked them (the engine open, every argument valid), so that an engine only stores the change.
  */
 public interface QueueAdmin {
     void pause();

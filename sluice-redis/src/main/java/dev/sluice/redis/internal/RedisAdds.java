@@ -1,5 +1,6 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.queue.QueueAdds;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.Job;
@@ -21,7 +22,7 @@ import java.util.function.Consumer;
  * many producers at once ({@link Combiner}), answered, told to this process's listeners, and, when the queue is
  * full, the producer's wait for room.
  */
-final class RedisAdds<T> {
+final class RedisAdds<T> implements QueueAdds<T> {
     /** The longest a producer waits for room without trying again, should the {@link WorkWatcher} fall silent. */
     private static final long ROOM_BACKSTOP_MILLIS = 30_000;
 
@@ -35,24 +36,28 @@ final class RedisAdds<T> {
         this.combiner = new Combiner();
     }
 
-    Added<T> add(NewJob<T> job) {
+    @Override
+    public Added<T> add(NewJob<T> job) {
         QueueChecks.Prepared prepared = prepare(job, -1);
         return combiner.add(List.of(prepared), List.of(job.payload()), roomDeadline())
                 .get(0);
     }
 
-    List<Added<T>> addBulk(List<NewJob<T>> jobs) {
+    @Override
+    public List<Added<T>> addBulk(List<NewJob<T>> jobs) {
         List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
         return prepared.isEmpty() ? List.of() : combiner.add(prepared, payloads(jobs), roomDeadline());
     }
 
-    CompletableFuture<Added<T>> addAsync(NewJob<T> job) {
+    @Override
+    public CompletableFuture<Added<T>> addAsync(NewJob<T> job) {
         QueueChecks.Prepared prepared = prepare(job, -1);
         return combiner.addAsync(List.of(prepared), List.of(job.payload()), roomDeadline())
                 .thenApply(answers -> answers.get(0));
     }
 
-    CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
+    @Override
+    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
         List<QueueChecks.Prepared> prepared = prepareBulk(jobs);
         return prepared.isEmpty()
                 ? CompletableFuture.completedFuture(List.of())

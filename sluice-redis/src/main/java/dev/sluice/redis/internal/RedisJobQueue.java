@@ -2,16 +2,15 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
-import dev.sluice.internal.queue.ManagedQueue;
 import dev.sluice.internal.queue.MetricsSet;
+import dev.sluice.internal.queue.QueueAdds;
 import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.QueueChecks;
-import dev.sluice.queue.Added;
+import dev.sluice.internal.queue.QueueFront;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
-import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
@@ -45,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * listeners ({@link QueueListeners}), outcomes and idle waits ({@link RedisOutcomes}), statistics ({@link
  * RedisStats}), repeatable jobs ({@link RedisRepeats}) and the decoding of job snapshots ({@link JobSnapshots}).
  */
-final class RedisJobQueue<T> extends ManagedQueue<T> {
+final class RedisJobQueue<T> extends QueueFront<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RedisJobQueue.class);
 
     /** How often a process looks at Redis for work other processes made, while it has nothing else to go on. */
@@ -196,27 +195,8 @@ final class RedisJobQueue<T> extends ManagedQueue<T> {
     // ---------------------------------------------------------------- adding
 
     @Override
-    public Added<T> add(String jobName, T payload, JobOptions jobOptions) {
-        checkOpen();
-        return adds.add(new NewJob<>(jobName, payload, jobOptions));
-    }
-
-    @Override
-    public List<Added<T>> addBulk(List<NewJob<T>> jobs) {
-        checkOpen();
-        return adds.addBulk(jobs);
-    }
-
-    @Override
-    public CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
-        checkOpen();
-        return adds.addAsync(new NewJob<>(jobName, payload, jobOptions));
-    }
-
-    @Override
-    public CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
-        checkOpen();
-        return adds.addBulkAsync(jobs);
+    protected QueueAdds<T> adds() {
+        return adds;
     }
 
     // ---------------------------------------------------------------- signals

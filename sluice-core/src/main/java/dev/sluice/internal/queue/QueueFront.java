@@ -1,25 +1,33 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.queue.Added;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The managing calls of a queue's front, written once for every engine: each checks that the engine is open and what
- * it was given, the same way on every engine, then hands the change to the engine's {@link QueueAdmin}.
+ * The calls of a queue's front that are the same on every engine, written once: adding and managing. Each checks that
+ * the engine is open and what it was given, the same way on every engine, then hands the call to the engine's {@link
+ * QueueAdds} or {@link QueueAdmin}.
  *
  * @param <T> the queue's payloads
  */
-public abstract class ManagedQueue<T> implements JobQueue<T> {
+public abstract class QueueFront<T> implements JobQueue<T> {
     /** For the engines' queues. */
-    protected ManagedQueue() {}
+    protected QueueFront() {}
 
     /** The engine's store of the managing calls. */
     protected abstract QueueAdmin admin();
+
+    /** The engine's adding of jobs. */
+    protected abstract QueueAdds<T> adds();
 
     /**
      * Fails if the engine is closed.
@@ -27,6 +35,30 @@ public abstract class ManagedQueue<T> implements JobQueue<T> {
      * @throws IllegalStateException naming the closed engine
      */
     protected abstract void checkOpen();
+
+    @Override
+    public final Added<T> add(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
+        return adds().add(new NewJob<>(jobName, payload, jobOptions));
+    }
+
+    @Override
+    public final CompletableFuture<Added<T>> addAsync(String jobName, T payload, JobOptions jobOptions) {
+        checkOpen();
+        return adds().addAsync(new NewJob<>(jobName, payload, jobOptions));
+    }
+
+    @Override
+    public final List<Added<T>> addBulk(List<NewJob<T>> jobs) {
+        checkOpen();
+        return adds().addBulk(jobs);
+    }
+
+    @Override
+    public final CompletableFuture<List<Added<T>>> addBulkAsync(List<NewJob<T>> jobs) {
+        checkOpen();
+        return adds().addBulkAsync(jobs);
+    }
 
     @Override
     public final void pause() {
