@@ -7,8 +7,8 @@
 -- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
 -- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
 -- if delayed}: the caller knows the rest of it}.
--- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give, one of each for the
--- ids the queue would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET;
+-- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give and those the queue
+-- would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET;
 -- per delayed job one ZADD.
 
 local insertAt, add
@@ -77,55 +77,28 @@ local function isRemembered(id, remembered)
   return r
 end
 
--- The ids the queue gives its next count jobs without one (numbers after meta 'ids', numbered[k] the k-th), and
--- free, id -> whether no job has it and it is not remembered: one HMGET and one ZMSCORE for all of them.
-local function nextNumbers(count)
-  local numbered, free = {}, {}
-  local from = mnum('ids', 0)
-  for n = from + 1, from + count do
-    numbered[#numbered + 1] = int(n)
-  end
-  if count > 0 then
-    local records = inChunks('HMGET', JOBS, numbered, 1000)
-    local scores = inChunks('ZMSCORE', REMEMBERED, numbered, 1000)
-    for k = 1, count do
-      free[numbered[k]] = not records[k] and not scores[k]
-    end
-  end
-  return numbered, free, from
-end
-
--- Whether id is free for a numbered job: no job has it (this call may have added one since free was read) and it is
--- not remembered.
-local function isFree(id, free)
-  if buf.jobs[id] then
-    return false
-  end
-  local f = free[id]
-  if f == nil then
-    f = not jobExists(id) and not call('ZSCORE', REMEMBERED, id)
-    free[id] = f
-  end
-  return f
-end
-
--- What the adds of a call read ahead, once for all of them: the records of the ids they give and whether those are
--- remembered (readAhead), and the ids the queue would number their jobs without one with (nextNumbers). spans: the
--- adds' first values and job counts, {first, count, first, count, ...}.
+-- What the adds of a call read ahead, once for all of them (readAhead): the ids they give and the ids the queue would
+-- number their jobs without one with (numbered[k], the k-th number after meta 'ids', from). spans: the adds' first
+-- values and job counts, {first, count, first, count, ...}.
 local function readAheadFor(spans)
-  local given, unnamed, ahead = {}, 0, { remembered = {} }
+  local ids, unnamed = {}, 0
+  local ahead = { remembered = {}, numbered = {}, from = mnum('ids', 0) }
   for k = 1, #spans, 2 do
     for i = 0, spans[k + 1] - 1 do
       local id = ARG[spans[k] + i * ADD_FIELDS]
       if id ~= '' then
-        given[#given + 1] = id
+        ids[#ids + 1] = id
       else
         unnamed = unnamed + 1
       end
     end
   end
-  readAhead(given, ahead.remembered)
-  ahead.numbered, ahead.free, ahead.from = nextNumbers(unnamed)
+  for n = ahead.from + 1, ahead.from + unnamed do
+    local id = int(n)
+    ahead.numbered[#ahead.numbered + 1] = id
+    ids[#ids + 1] = id
+  end
+  readAhead(ids, ahead.remembered)
   return ahead
 end
 
@@ -159,7 +132,7 @@ local function addJobs(first, count, waits, ahead)
       return { 'full', gid, groupMax, inGroup, wanted }
     end
   end
-  local numbered, free, from = ahead.numbered, ahead.free, ahead.from
+  local numbered, from = ahead.numbered, ahead.from
   local reply = { 'ok' }
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
@@ -177,7 +150,7 @@ local function addJobs(first, count, waits, ahead)
           madd('ids', 1)
           local n = mnum('ids', 0)
           id = numbered[n - from] or int(n)
-        until isFree(id, free)
+        until not jobExists(id) and not isRemembered(id, remembered)
       end
       local job = insertAt(base, id, true)
       reply[#reply + 1] = 0
