@@ -436,6 +436,31 @@ public abstract class QueueListenerContract extends QueueContractSupport {
     }
 
     @Test
+    void afterAwaitIdleAwaitListenersReturnsOnlyOnceEveryCompletionOfARunningWorkerWasHeard() throws Exception {
+        JobQueue<String> queue = newQueue();
+        List<String> completed = new CopyOnWriteArrayList<>();
+        queue.addListener(new QueueListener<>() {
+            @Override
+            public void onCompleted(Job<String> job) {
+                completed.add(job.id());
+            }
+        });
+        startedWorker(queue, completing(), 4);
+        int rounds = 30;
+        int perRound = 10;
+        for (int round = 1; round <= rounds; round++) {
+            for (int i = 0; i < perRound; i++) {
+                queue.add("n", "p");
+            }
+            assertThat(queue.awaitIdle(Duration.ofSeconds(10))).isTrue();
+            told(queue);
+            assertThat(completed)
+                    .as("completions heard after round %d had finished", round)
+                    .hasSize(round * perRound);
+        }
+    }
+
+    @Test
     void everyListenerHearsEveryEvent() {
         JobQueue<String> queue = newQueue();
         Events first = new Events();

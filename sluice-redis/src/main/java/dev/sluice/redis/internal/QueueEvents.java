@@ -377,8 +377,10 @@ final class QueueEvents<T> {
     }
 
     /**
-     * Waits until the events this process's calls placed so far have been told (and so every event before them),
-     * or {@code nanos} have passed; whether they have. Nothing is left to tell once the reader stopped.
+     * Waits until the events of this process's calls sent so far have been told (and so every event before them),
+     * or {@code nanos} have passed; whether they have. A call sent and not answered yet (a worker's, which Redis
+     * may have applied already) is waited for first, so that its events count. Nothing is left to tell once the
+     * reader stopped.
      *
      * @throws IllegalStateException if called by a listener (it would wait for itself)
      */
@@ -386,8 +388,16 @@ final class QueueEvents<T> {
         lane.refuseWaitOnLane(queue.toString());
         long deadline = System.nanoTime() + nanos;
         synchronized (lock) {
-            long target = placedThrough;
             long started = generation;
+            long sentBefore = nextTicket;
+            while (reader != null && generation == started && !closed && sentBeforeUnsettled(sentBefore)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            }
+            long target = placedThrough;
             while (reader != null && delivered < target && generation == started && !closed) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -397,6 +407,11 @@ final class QueueEvents<T> {
             }
             return true;
         }
+    }
+
+    /** Under the lock: whether a call whose ticket is below {@code ticket} is not settled yet. */
+    private boolean sentBeforeUnsettled(long ticket) {
+        return !unsettled.isEmpty() && unsettled.first() < ticket;
     }
 
     // ---------------------------------------------------------------- telling
