@@ -10,17 +10,12 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.testkit.redis.RedisServer;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,19 +30,13 @@ class RedisIdleWorkersTest {
     /** Far under the 5 s an idle worker waits before it claims again unwoken. */
     private static final Duration WOKEN_WITHIN = Duration.ofMillis(2500);
 
-    private static final Pattern CALLS = Pattern.compile("(?m)^cmdstat_(evalsha|fcall|bzpopmin):calls=(\\d+)");
-
-    private RedisServer redis;
-    private RedisClient client;
-    private StatefulRedisConnection<String, String> admin;
+    private ServerWithAdmin redis;
     private Sluice workers;
     private Sluice producers;
 
     @BeforeEach
     void start() {
-        redis = RedisServer.start();
-        client = RedisClient.create(redis.uri());
-        admin = client.connect();
+        redis = ServerWithAdmin.start();
         workers = RedisSluice.builder().url(redis.uri()).build();
         producers = RedisSluice.builder().url(redis.uri()).build();
     }
@@ -57,8 +46,6 @@ class RedisIdleWorkersTest {
         try {
             workers.close();
             producers.close();
-            admin.close();
-            client.shutdown();
         } finally {
             redis.close();
         }
@@ -77,7 +64,7 @@ class RedisIdleWorkersTest {
             queue.add("warm-up", "x");
             assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> calls("bzpopmin") > 0);
-            admin.sync().configResetstat();
+            redis.admin().sync().configResetstat();
 
             Thread.sleep(3000);
 
@@ -257,12 +244,6 @@ class RedisIdleWorkersTest {
     }
 
     private long calls(String command) {
-        Matcher matcher = CALLS.matcher(admin.sync().info("commandstats"));
-        while (matcher.find()) {
-            if (matcher.group(1).equals(command)) {
-                return Long.parseLong(matcher.group(2));
-            }
-        }
-        return 0;
+        return redis.calls(command);
     }
 }

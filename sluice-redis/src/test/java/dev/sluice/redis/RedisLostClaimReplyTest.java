@@ -9,9 +9,6 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.testkit.redis.RedisServer;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -24,25 +21,16 @@ import org.junit.jupiter.api.Test;
  * the lease runs out, and counts no stall: the worker's next call gives the job back, and it runs once.
  */
 class RedisLostClaimReplyTest {
-    private RedisServer redis;
-    private RedisClient client;
-    private StatefulRedisConnection<String, String> admin;
+    private ServerWithAdmin redis;
 
     @BeforeEach
     void start() {
-        redis = RedisServer.start();
-        client = RedisClient.create(redis.uri());
-        admin = client.connect();
+        redis = ServerWithAdmin.start();
     }
 
     @AfterEach
     void stop() {
-        try {
-            admin.close();
-            client.shutdown();
-        } finally {
-            redis.close();
-        }
+        redis.close();
     }
 
     @Test
@@ -58,7 +46,7 @@ class RedisLostClaimReplyTest {
             AtomicInteger runs = new AtomicInteger();
 
             // Redis holds every command for 1.5 s: the worker's first claims time out, and Redis runs them after
-            admin.sync().clientPause(1500);
+            redis.admin().sync().clientPause(1500);
             queue.worker(
                     ctx -> {
                         runs.incrementAndGet();
@@ -75,16 +63,7 @@ class RedisLostClaimReplyTest {
                     .until(() -> queue.job("a").map(Job::state).orElse(null) == JobState.COMPLETED);
             Job<String> job = queue.job("a").orElseThrow();
             assertThat(runs).hasValue(1);
-            assertThat(job.attemptsMade()).isEqualTo(1);
-            assertThat(job.attempts()).as("a lost claim, then the run").hasSizeGreaterThanOrEqualTo(2);
-            assertThat(job.attempts().get(job.attempts().size() - 1).outcome())
-                    .isEqualTo(Job.Attempt.Outcome.COMPLETED);
-            assertThat(job.attempts().subList(0, job.attempts().size() - 1))
-                    .as("claims whose replies were lost")
-                    .allSatisfy(attempt -> {
-                        assertThat(attempt.outcome()).isEqualTo(Job.Attempt.Outcome.INTERRUPTED);
-                        assertThat(attempt.error()).contains("lost the reply");
-                    });
+            LostClaims.assertRanOnceAfterLostClaims(job);
         }
     }
 }

@@ -2,6 +2,9 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.time.SluiceClock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -18,9 +21,23 @@ final class IdleSlots {
     /** An announcement that wakes every idle slot: what may start is not known. */
     static final int ALL = Integer.MAX_VALUE;
 
-    private static final class Sleeper {
+    /** An idle slot's wait. */
+    static final class Sleeper {
         final Thread thread = Thread.currentThread();
+        /** The slot that waits; null for a waiter that is no slot (tests). */
+        final RedisWorker<?>.Slot slot;
+
         volatile boolean woken;
+        /** Taken out of the idle ones by {@link #reserve}: it waits, whatever its deadline, until handed over. */
+        volatile boolean reserved;
+        /** Interrupted while reserved: its wait ends with the interrupt once it is released without a job. */
+        boolean interruptedWhileReserved;
+        /** What {@link #handOver} gave it. */
+        volatile Object handed;
+
+        Sleeper(RedisWorker<?>.Slot slot) {
+            this.slot = slot;
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -88,38 +105,111 @@ final class IdleSlots {
      * @throws InterruptedException if the thread is interrupted (a closing worker interrupts its idle slots)
      */
     boolean await(long seen, long nanos) throws InterruptedException {
-        Sleeper me = new Sleeper();
+        return await(null, seen, nanos) != NOT_WOKEN;
+    }
+
+    /** What {@link #await(RedisWorker.Slot, long, long)} returns when no announcement woke the slot. */
+    static final Object NOT_WOKEN = new Object();
+
+    /** What {@link #await(RedisWorker.Slot, long, long)} returns when an announcement woke the slot. */
+    static final Object ANNOUNCED = new Object();
+
+    /**
+     * As {@link #await(long, long)}, for {@code slot}: returns {@link #ANNOUNCED}, {@link #NOT_WOKEN}, or the job an
+     * add claimed for this slot and {@link #handOver handed over}. A slot {@link #reserve reserved} by an add waits
+     * for its answer, whatever its deadline and interrupts.
+     */
+    Object await(RedisWorker<?>.Slot slot, long seen, long nanos) throws InterruptedException {
+        Sleeper me = new Sleeper(slot);
         lock.lock();
         try {
             if (announcements != seen) {
-                return true;
+                return ANNOUNCED;
             }
             idle.addFirst(me);
         } finally {
             lock.unlock();
         }
         long deadline = System.nanoTime() + nanos;
-        try {
-            while (!me.woken) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                LockSupport.parkNanos(this, left);
-            }
-            return true;
-        } finally {
-            if (!me.woken) {
+        while (!me.woken) {
+            boolean interrupted = Thread.interrupted();
+            long left = deadline - System.nanoTime();
+            if (interrupted || left <= 0 || me.interruptedWhileReserved) {
                 lock.lock();
                 try {
-                    idle.remove(me);
+                    if (me.woken) {
+                        break;
+                    }
+                    if (!me.reserved) {
+                        idle.remove(me);
+                        if (interrupted || me.interruptedWhileReserved) {
+                            throw new InterruptedException();
+                        }
+                        return NOT_WOKEN;
+                    }
+                    me.interruptedWhileReserved |= interrupted;
                 } finally {
                     lock.unlock();
                 }
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, left);
             }
+        }
+        return me.handed != null ? me.handed : ANNOUNCED;
+    }
+
+    /**
+     * Takes up to {@code most} idle slots of one worker (that of the latest to fall idle) out of the idle ones, the
+     * latest first, for an add to claim jobs for: each then waits until {@link #handOver handed} a job or {@link
+     * #release released}.
+     */
+    List<Sleeper> reserve(int most) {
+        lock.lock();
+        try {
+            List<Sleeper> taken = new ArrayList<>(Math.min(most, idle.size()));
+            Object worker = null;
+            for (Iterator<Sleeper> it = idle.iterator(); it.hasNext() && taken.size() < most; ) {
+                Sleeper sleeper = it.next();
+                if (sleeper.slot == null || (worker != null && sleeper.slot.worker() != worker)) {
+                    continue;
+                }
+                worker = sleeper.slot.worker();
+                it.remove();
+                sleeper.reserved = true;
+                taken.add(sleeper);
+            }
+            return taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives a reserved slot {@code job} and wakes it (null: wakes it as an announcement would). */
+    void handOver(Sleeper sleeper, Object job) {
+        lock.lock();
+        try {
+            sleeper.handed = job;
+            sleeper.reserved = false;
+            sleeper.woken = true;
+            LockSupport.unpark(sleeper.thread);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Puts a reserved slot that got no job back among the idle ones, the latest first, where it waits on (or ends its
+     * wait, if its deadline passed or it was interrupted meanwhile).
+     */
+    void release(Sleeper sleeper) {
+        lock.lock();
+        try {
+            sleeper.reserved = false;
+            idle.addFirst(sleeper);
+            LockSupport.unpark(sleeper.thread);
+        } finally {
+            lock.unlock();
         }
     }
 

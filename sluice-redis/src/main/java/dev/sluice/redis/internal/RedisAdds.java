@@ -129,7 +129,7 @@ final class RedisAdds<T> implements QueueAdds<T> {
             }
             List<Job<T>> fresh = new ArrayList<>();
             List<Added<T>> answers = answers(reply, prepared, payloads, fresh);
-            tellAdded(sequenced, fresh, ownWakes);
+            tellAdded(sequenced, fresh, ownWakes, null, List.of());
             if (sequenced.shortfall() != null) {
                 throw notReplicated(sequenced.shortfall(), prepared, answers);
             }
@@ -191,20 +191,38 @@ final class RedisAdds<T> implements QueueAdds<T> {
     private static final String OWN_WAKES = "s";
 
     /**
-     * Tells this process's waiting threads and listeners of the jobs an add call added; {@code ownWakes}: the call
-     * said this process would wake an idle worker of its own for them (if none is idle any longer, the queue's
+     * Tells this process's waiting threads and listeners of the jobs an add call added, and hands the jobs it
+     * {@code claimed} to the slots of {@code handOff} (if the call claimed for idle slots); {@code ownWakes}: the
+     * call said this process would wake an idle worker of its own for them (if none is idle any longer, the queue's
      * marker wakes another process's instead).
      */
-    private void tellAdded(QueueCalls.Sequenced sequenced, List<Job<T>> fresh, boolean ownWakes) {
-        if (!fresh.isEmpty()) {
-            queue.stateChanged();
-            if (queue.idleSlots.announce(fresh.size()) == 0 && ownWakes) {
-                queue.watcher.mark();
-            }
-        }
-        List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size());
+    private void tellAdded(
+            QueueCalls.Sequenced sequenced,
+            List<Job<T>> fresh,
+            boolean ownWakes,
+            SlotHandOff<T> handOff,
+            List<Object> claimed) {
+        List<Consumer<QueueListener<T>>> events = new ArrayList<>(fresh.size() + claimed.size());
         for (Job<T> job : fresh) {
             events.add(l -> l.onAdded(job));
+        }
+        int started = 0;
+        if (handOff != null) {
+            started = handOff.handOver(claimed, events);
+            if (started > 0) {
+                queue.stats.statsRecorded();
+            }
+        }
+        if (!fresh.isEmpty()) {
+            queue.stateChanged();
+            if (handOff == null) {
+                if (queue.idleSlots.announce(fresh.size()) == 0 && ownWakes) {
+                    queue.watcher.mark();
+                }
+            } else if (started == handOff.slots() && fresh.size() > started) {
+                // every reserved slot got a job: more may start, in this process's other idle slots
+                queue.idleSlots.announce(fresh.size() - started);
+            }
         }
         if (!fresh.isEmpty() && !queue.metrics.isEmpty()) {
             queue.calls.measure(() -> {
@@ -307,9 +325,11 @@ final class RedisAdds<T> implements QueueAdds<T> {
             for (PendingAdd a : batch) {
                 jobs += a.prepared.size();
             }
-            byte[][] args = new byte[3 + batch.size() + jobs * AddFields.COUNT][];
+            SlotHandOff<T> handOff = SlotHandOff.reserve(queue, jobs);
+            byte[][] args = new byte
+                    [3 + batch.size() + jobs * AddFields.COUNT + (handOff == null ? 0 : SlotHandOff.CLAIM_VALUES)][];
             args[0] = RedisJobQueue.bytes("add");
-            boolean ownWakes = queue.idleSlots.idle() > 0;
+            boolean ownWakes = handOff == null && queue.idleSlots.idle() > 0;
             args[2] = RedisJobQueue.bytes(batch.size() + "i" + (ownWakes ? OWN_WAKES : ""));
             int at = 3;
             for (PendingAdd a : batch) {
@@ -318,11 +338,16 @@ final class RedisAdds<T> implements QueueAdds<T> {
                     at = queue.addFields.write(args, at, p, "", 0);
                 }
             }
+            if (handOff != null) {
+                handOff.writeClaim(args, at);
+            }
+            boolean handedOver = false;
             try {
                 queue.checkOpen();
                 args[1] = RedisJobQueue.bytes(queue.calls.now());
                 QueueCalls.Sequenced sequenced = queue.calls.callConfirmed(args);
                 List<Object> reply = Replies.list(sequenced.reply());
+                List<Object> claimed = handOff == null ? List.of() : Replies.list(reply.get(1 + batch.size()));
                 List<Job<T>> fresh = new ArrayList<>();
                 for (int i = 0; i < batch.size(); i++) {
                     PendingAdd a = batch.get(i);
@@ -336,8 +361,12 @@ final class RedisAdds<T> implements QueueAdds<T> {
                         a.failure = notReplicated(sequenced.shortfall(), a.prepared, a.answers);
                     }
                 }
-                tellAdded(sequenced, fresh, ownWakes);
+                handedOver = true;
+                tellAdded(sequenced, fresh, ownWakes, handOff, claimed);
             } catch (RuntimeException e) {
+                if (handOff != null && !handedOver) {
+                    handOff.lost();
+                }
                 for (PendingAdd a : batch) {
                     if (a.answers == null && a.full == null) {
                         a.failure = e;

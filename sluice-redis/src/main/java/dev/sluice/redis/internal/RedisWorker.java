@@ -156,6 +156,19 @@ final class RedisWorker<T> implements Worker<T> {
         return true;
     }
 
+    /**
+     * Whether an add may claim a job for an idle slot of this worker: it runs and the queue is open. If so, the claim
+     * holds the close open until the slot's {@link Slot#handed} or {@link Slot#notHanded} settles it.
+     */
+    boolean beginHandOff() {
+        return beginClaim(WorkerState.RUNNING);
+    }
+
+    /** This worker's calls, for an add that claims for its slots (claim references, lost claims). */
+    WorkerCalls<T> calls() {
+        return calls;
+    }
+
     /** Under this worker's monitor: completes the close once nothing holds it open. */
     private void finishCloseIfDone() {
         if (state == WorkerState.CLOSING && claimsPending == 0 && (runningReleased || active == 0)) {
@@ -359,12 +372,14 @@ final class RedisWorker<T> implements Worker<T> {
                         exit();
                         return;
                     }
-                    awaitWork(
+                    next = awaitWork(
                             seen,
                             failed
                                     ? TimeUnit.NANOSECONDS.toMillis(queue.engine.retryIntervalNanos())
                                     : IDLE_BACKSTOP_MILLIS);
-                    continue;
+                    if (next == null) {
+                        continue;
+                    }
                 }
                 Thread.interrupted();
                 finished = next;
@@ -385,20 +400,41 @@ final class RedisWorker<T> implements Worker<T> {
         /**
          * Waits until work is announced after the {@code seen}-th announcement (by this process, or by another as the
          * {@link WorkWatcher} hears) and the announcement picks this slot, something falls due, or {@code
-         * backstopMillis} passed.
+         * backstopMillis} passed; returns the job an add of this process claimed for this slot meanwhile, if one did.
          */
-        private void awaitWork(long seen, long backstopMillis) {
+        @SuppressWarnings("unchecked")
+        private ClaimedJob<T> awaitWork(long seen, long backstopMillis) {
             if (nextDue < NEVER) {
                 queue.idleSlots.announceAt(clock(), nextDue * 1000);
             }
             queue.watcher.waitStarts();
             try {
-                queue.idleSlots.await(seen, TimeUnit.MILLISECONDS.toNanos(backstopMillis));
+                Object woken = queue.idleSlots.await(this, seen, TimeUnit.MILLISECONDS.toNanos(backstopMillis));
+                return woken instanceof ClaimedJob<?> handed ? (ClaimedJob<T>) handed : null;
             } catch (InterruptedException e) {
                 // closing interrupts idle slots: the loop decides
+                return null;
             } finally {
                 queue.watcher.waitEnds();
             }
+        }
+
+        /** The worker this slot belongs to. */
+        RedisWorker<T> worker() {
+            return RedisWorker.this;
+        }
+
+        /**
+         * A job an add claimed for this idle slot (see {@link #beginHandOff}): counted, its timeout armed, the
+         * listeners told; null if the close deadline passed meanwhile (the job went back to waiting).
+         */
+        ClaimedJob<T> handed(Object reply, List<Consumer<QueueListener<T>>> events) {
+            return settleClaim(took(reply, events));
+        }
+
+        /** Ends the claim an add began for this slot and that brought it no job. */
+        void notHanded() {
+            settleClaim(null);
         }
 
         private void exit() {

@@ -158,7 +158,7 @@ final class WorkerCalls<T> {
                 releasing.add(lost);
             }
             size += releasing.size();
-            String claimRef = claims == 0 ? "" : claimer + "." + claimCalls.incrementAndGet();
+            String claimRef = claims == 0 ? "" : newClaimRef();
             byte[][] argv = new byte[size][];
             byte[] wanted = RedisJobQueue.bytes(queue.hearsEndings() ? "1" : "0");
             int at = 0;
@@ -293,8 +293,13 @@ final class WorkerCalls<T> {
         }
     }
 
+    /** A fresh claim reference of this worker (see {@link #claimer}). */
+    String newClaimRef() {
+        return claimer + "." + claimCalls.incrementAndGet();
+    }
+
     /** Tells the queue's metrics that {@code job} started (once the combiner let go: see {@link QueueCalls#holding}). */
-    private void measureStart(ClaimedJob<T> job) {
+    void measureStart(ClaimedJob<T> job) {
         if (job.waitedNanos >= 0 && !queue.metrics.isEmpty()) {
             String group = job.job.group();
             Duration waited = Duration.ofNanos(job.waitedNanos);

@@ -6,7 +6,9 @@
 -- job (see below). All or none: a job beyond the queue's or its group's bound refuses the whole call ('full').
 -- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
 -- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
--- if delayed}: the caller knows the rest of it}.
+-- if delayed}: the caller knows the rest of it}. An 'i' call may end its ARGV with a claim for idle slots of the
+-- producer's process (how many, lease, most stalls, claim reference, as finish takes them): its reply then ends
+-- with the list of jobs claimed, as claim() replies them.
 -- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give and those the queue
 -- would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET;
 -- per delayed job one ZADD.
@@ -176,6 +178,7 @@ function add()
   local how = sub(spec, -1)
   local count = tonumber((how == 'w' or how == 'i') and sub(spec, 1, -2) or spec)
   local spans = { 4, count }
+  local claimAt = nil
   if how == 'i' then
     spans = {}
     local at = 4
@@ -184,6 +187,9 @@ function add()
       spans[#spans + 1] = at + 1
       spans[#spans + 1] = jobs
       at = at + 1 + jobs * ADD_FIELDS
+    end
+    if #ARG > at then -- the settings' epoch is last (see SETTLED in queue-entry.lua)
+      claimAt = at
     end
   end
   local ahead = readAheadFor(spans)
@@ -199,6 +205,18 @@ function add()
     end
   end
   collectWaits(false)
+  if claimAt then
+    -- the producer's process has idle slots of one worker: the call claims for them, as the worker's own claim
+    -- would (the worker measures the waits); processes are woken only for what is still waiting after that
+    -- (the leases it writes lower 'due' only for the claiming process, which renews them)
+    local dueLowered = wake.dueLowered
+    wake.mayStart = false
+    deferred = true
+    local claimed = {}
+    claim(tonumber(ARG[claimAt]), tonumber(ARG[claimAt + 1]), tonumber(ARG[claimAt + 2]), ARG[claimAt + 3], claimed)
+    deferred, wake.dueLowered = false, dueLowered
+    reply[#reply + 1] = claimed
+  end
   return reply
 end
 end
