@@ -8,7 +8,10 @@ import dev.sluice.SluiceException;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Processor;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -16,11 +19,16 @@ import dev.sluice.redis.LostClaims;
 import dev.sluice.redis.RedisSluice;
 import dev.sluice.redis.ServerWithAdmin;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,7 +95,7 @@ class SlotHandOffTest {
         try (Sluice sluice = RedisSluice.builder().url(redis.uri()).build()) {
             RedisJobQueue<String> queue = (RedisJobQueue<String>) sluice.queue("jobs", Codec.utf8());
             List<String> ran = new CopyOnWriteArrayList<>();
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
             queue.worker(
                     ctx -> {
                         ran.add(ctx.payload());
@@ -149,7 +157,53 @@ class SlotHandOffTest {
         }
     }
 
-    private static dev.sluice.queue.NewJob<String> job(String payload) {
-        return new dev.sluice.queue.NewJob<>("job", payload, JobOptions.empty());
+    @Test
+    void producersOnManyThreadsWithTwoWorkersClosingMidwayRunEveryJobOnce() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            try (Sluice sluice = RedisSluice.builder().url(redis.uri()).build()) {
+                JobQueue<String> queue = sluice.queue("jobs-" + round, Codec.utf8());
+                Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+                Processor<String> counting = ctx -> {
+                    runs.computeIfAbsent(ctx.payload(), k -> new AtomicInteger())
+                            .incrementAndGet();
+                    if (ctx.payload().hashCode() % 7 == 0) {
+                        Thread.sleep(1);
+                    }
+                    return Result.done();
+                };
+                Worker<String> first = queue.worker(counting, WorkerOptions.concurrency(3));
+                Worker<String> second = queue.worker(counting, WorkerOptions.concurrency(5));
+                int producers = 6;
+                int perProducer = 150;
+                List<Thread> threads = new ArrayList<>();
+                for (int p = 0; p < producers; p++) {
+                    int producer = p;
+                    threads.add(Thread.ofPlatform().start(() -> {
+                        for (int i = 0; i < perProducer; i++) {
+                            queue.add("job", producer + "-" + i);
+                            if (i % 10 == 0) {
+                                Thread.onSpinWait();
+                            }
+                        }
+                    }));
+                }
+                Thread.sleep(20);
+                // one worker closes while jobs are added and handed to its idle slots; the other runs the rest
+                assertThat(first.closeAsync(Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
+                        .isNotNull();
+                for (Thread thread : threads) {
+                    thread.join();
+                }
+                assertThat(queue.awaitIdle(Duration.ofSeconds(20))).isTrue();
+                assertThat(queue.counts().completed()).isEqualTo(producers * perProducer);
+                assertThat(runs).hasSize(producers * perProducer);
+                assertThat(runs.values()).allSatisfy(n -> assertThat(n).hasValue(1));
+                second.close();
+            }
+        }
+    }
+
+    private static NewJob<String> job(String payload) {
+        return new NewJob<>("job", payload, JobOptions.empty());
     }
 }
