@@ -263,6 +263,11 @@ final class Connection implements AutoCloseable {
                 .build();
     }
 
+    /** The client's timer wheel (its command timeouts run on it): entries set and cancelled wake no thread. */
+    io.netty.util.Timer timer() {
+        return client.getResources().timer();
+    }
+
     /** How late past the command timeout a command of the engine's own client may be failed, at most. */
     static final long TIMEOUT_TICK_MILLIS = 10;
 

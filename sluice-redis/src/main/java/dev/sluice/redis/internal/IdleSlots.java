@@ -1,10 +1,13 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.time.SluiceClock;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -34,10 +37,28 @@ final class IdleSlots {
         boolean interruptedWhileReserved;
         /** What {@link #handOver} gave it. */
         volatile Object handed;
+        /** Whether its backstop's timeout ran: its wait then ends by its own deadline. */
+        volatile boolean backstopFired;
 
         Sleeper(RedisWorker<?>.Slot slot) {
             this.slot = slot;
         }
+    }
+
+    /**
+     * Ends the long waits of idle slots (the backstop should nothing announce work): a timer wheel of the Redis
+     * client's, whose entries cost no thread wake-up to set or cancel; null: each wait is a timed park, whose timer a
+     * virtual thread sets and cancels through the fork-join pool's delay scheduler (two wake-ups of its thread per
+     * wait).
+     */
+    private final Timer backstops;
+
+    IdleSlots() {
+        this(null);
+    }
+
+    IdleSlots(Timer backstops) {
+        this.backstops = backstops;
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -131,6 +152,32 @@ final class IdleSlots {
             lock.unlock();
         }
         long deadline = System.nanoTime() + nanos;
+        Timeout backstop = backstops == null ? null : backstop(me, nanos);
+        try {
+            return sleep(me, deadline, backstop);
+        } finally {
+            if (backstop != null) {
+                backstop.cancel();
+            }
+        }
+    }
+
+    /** A timeout that wakes {@code me} once {@code nanos} passed; null if the timer no longer takes any. */
+    private Timeout backstop(Sleeper me, long nanos) {
+        try {
+            return backstops.newTimeout(
+                    timeout -> {
+                        me.backstopFired = true;
+                        LockSupport.unpark(me.thread);
+                    },
+                    nanos,
+                    TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException stopped) {
+            return null;
+        }
+    }
+
+    private Object sleep(Sleeper me, long deadline, Timeout backstop) throws InterruptedException {
         while (!me.woken) {
             boolean interrupted = Thread.interrupted();
             long left = deadline - System.nanoTime();
@@ -151,6 +198,8 @@ final class IdleSlots {
                 } finally {
                     lock.unlock();
                 }
+                LockSupport.park(this);
+            } else if (backstop != null && !me.backstopFired) {
                 LockSupport.park(this);
             } else {
                 LockSupport.parkNanos(this, left);

@@ -90,13 +90,14 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     /** Signalled when a call of this process may have made room or ended jobs: waiting producers and callers look again. */
     private final Object changed = new Object();
     /** The idle slots of this process's workers, woken as many at a time as jobs may start. */
-    final IdleSlots idleSlots = new IdleSlots();
+    final IdleSlots idleSlots;
 
     private long changes;
     volatile boolean closed;
 
     private RedisJobQueue(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
         this.engine = engine;
+        this.idleSlots = new IdleSlots(engine.connection.timer());
         this.name = name;
         this.metrics = new MetricsSet(name);
         this.codec = codec;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.time.ManualClock;
+import io.netty.util.HashedWheelTimer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,6 +115,53 @@ class IdleSlotsTest {
         assertThat(slots.idle()).isZero();
         slots.announce(1);
         assertThat(slots.idle()).isZero();
+    }
+
+    @Test
+    void aSlotWhoseTimePassesOnATimerWheelLeavesTheIdleSlotsNoSooner() throws Exception {
+        HashedWheelTimer wheel = new HashedWheelTimer(10, TimeUnit.MILLISECONDS);
+        try {
+            IdleSlots onWheel = new IdleSlots(wheel);
+            long waited = System.nanoTime();
+            boolean woken = onWheel.await(onWheel.announcements(), TimeUnit.MILLISECONDS.toNanos(50));
+            waited = System.nanoTime() - waited;
+
+            assertThat(woken).isFalse();
+            assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+            assertThat(onWheel.idle()).isZero();
+            assertThat(wheel.pendingTimeouts())
+                    .as("the backstop was cancelled or ran")
+                    .isZero();
+        } finally {
+            wheel.stop();
+        }
+    }
+
+    @Test
+    void anAnnouncedSlotOnATimerWheelCancelsItsBackstop() throws Exception {
+        HashedWheelTimer wheel = new HashedWheelTimer(10, TimeUnit.MILLISECONDS);
+        try {
+            IdleSlots onWheel = new IdleSlots(wheel);
+            CompletableFuture<Boolean> woken = new CompletableFuture<>();
+            long seen = onWheel.announcements();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    woken.complete(onWheel.await(seen, TimeUnit.MINUTES.toNanos(1)));
+                } catch (InterruptedException e) {
+                    woken.completeExceptionally(e);
+                }
+            });
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> onWheel.idle() == 1);
+
+            onWheel.announce(1);
+
+            assertThat(woken.get(10, TimeUnit.SECONDS)).isTrue();
+            Awaitility.await("the cancelled backstop leaves the wheel")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> wheel.pendingTimeouts() == 0);
+        } finally {
+            wheel.stop();
+        }
     }
 
     @Test
