@@ -87,24 +87,6 @@ class RedisIdleWorkersTest {
     }
 
     @Test
-    void jobsAddedWhereAWorkerIdlesWakeNoProcessThroughRedis() throws Exception {
-        Starts starts = idleWorker(QueueOptions.defaults());
-        JobQueue<String> queue = workers.queue("jobs", Codec.utf8());
-        long watched = calls("bzpopmin");
-
-        for (int i = 0; i < 10; i++) {
-            queue.add("job", "local " + i);
-            starts.await("local " + i);
-            Thread.sleep(20); // the worker's slot idles again, and its process says so with its next add
-        }
-
-        // each job's add would otherwise set the marker: the watcher's wait would end and begin again per job
-        assertThat(calls("bzpopmin") - watched)
-                .as("waits of the watcher begun while 10 jobs were added and run")
-                .isLessThanOrEqualTo(2);
-    }
-
-    @Test
     void aDelayedJobAddedByAnotherProcessStartsWhenItIsDue() throws Exception {
         Starts starts = idleWorker(QueueOptions.defaults());
 
