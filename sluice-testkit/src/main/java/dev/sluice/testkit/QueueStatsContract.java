@@ -39,6 +39,30 @@ public abstract class QueueStatsContract extends QueueContractSupport {
     }
 
     @Test
+    void aStartedWorkerThatTakesEachJobAsItIsAddedCountsOneWaitAndOneProcessingTimePerJob() throws Exception {
+        JobQueue<String> queue = newQueue();
+        startedWorker(
+                queue,
+                ctx -> {
+                    slotThreads.add(Thread.currentThread());
+                    return Result.done();
+                },
+                1);
+        int jobs = 10;
+        for (int i = 0; i < jobs; i++) {
+            // the worker idles when each job comes: an engine may start it in the call that adds it
+            queue.add("n", String.valueOf(i));
+            assertThat(queue.awaitIdle(Duration.ofSeconds(10))).isTrue();
+            awaitSlotsParked();
+        }
+
+        QueueStats stats = queue.stats();
+        assertThat(stats.completed()).isEqualTo(jobs);
+        assertThat(stats.waitTime().count()).as("wait samples").isEqualTo(jobs);
+        assertThat(stats.processingTime().count()).as("processing samples").isEqualTo(jobs);
+    }
+
+    @Test
     void processingAndWaitPercentilesOfTheQueue() {
         JobQueue<String> queue = newQueue();
         queue.addBulk(IntStream.rangeClosed(1, 100)

@@ -207,14 +207,13 @@ function add()
   collectWaits(false)
   if claimAt then
     -- the producer's process has idle slots of one worker: the call claims for them, as the worker's own claim
-    -- would (the worker measures the waits); processes are woken only for what is still waiting after that
-    -- (the leases it writes lower 'due' only for the claiming process, which renews them)
+    -- would; processes are woken only for what is still waiting after that (the leases it writes lower 'due' only
+    -- for the claiming process, which renews them)
     local dueLowered = wake.dueLowered
     wake.mayStart = false
-    deferred = true
     local claimed = {}
     claim(tonumber(ARG[claimAt]), tonumber(ARG[claimAt + 1]), tonumber(ARG[claimAt + 2]), ARG[claimAt + 3], claimed)
-    deferred, wake.dueLowered = false, dueLowered
+    wake.dueLowered = dueLowered
     reply[#reply + 1] = claimed
   end
   return reply
