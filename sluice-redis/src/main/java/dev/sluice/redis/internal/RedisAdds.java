@@ -364,13 +364,15 @@ final class RedisAdds<T> implements QueueAdds<T> {
                 handedOver = true;
                 tellAdded(sequenced, fresh, ownWakes, handOff, claimed);
             } catch (RuntimeException e) {
-                if (handOff != null && !handedOver) {
-                    handOff.lost();
-                }
                 for (PendingAdd a : batch) {
                     if (a.answers == null && a.full == null) {
                         a.failure = e;
                     }
+                }
+            } finally {
+                if (handOff != null && !handedOver) {
+                    // whatever ended the call (an error too), the reserved slots must not wait for it forever
+                    handOff.lost();
                 }
             }
         }
