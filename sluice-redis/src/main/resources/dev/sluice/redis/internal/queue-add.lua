@@ -10,8 +10,8 @@
 -- producer's process (how many, lease, most stalls, claim reference, as finish takes them): its reply then ends
 -- with the list of jobs claimed, as claim() replies them.
 -- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give and those the queue
--- would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET;
--- per delayed job one ZADD.
+-- would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET, each
+-- group's bound looked up and its added total counted once; per delayed job one ZADD.
 
 local insertAt, add
 do -- this file's own locals end with it (see Files in queue-state.lua)
@@ -104,7 +104,9 @@ local function readAheadFor(spans)
   return ahead
 end
 
--- Adds count jobs whose values begin at ARG[first], all or none, as add replies them; ahead: as readAheadFor read it.
+-- Adds count jobs whose values begin at ARG[first], all or none, as add replies them; ahead: as readAheadFor read it,
+-- with, for all the adds of the call, each group's bound of waiting jobs (groupMax) and the jobs added per group
+-- (added, counted in the totals once per call by countAllAdded).
 local function addJobs(first, count, waits, ahead)
   local fresh, perGroup, seen, remembered = 0, {}, {}, ahead.remembered
   for i = 0, count - 1 do
@@ -126,7 +128,12 @@ local function addJobs(first, count, waits, ahead)
     return { 'full', '', max, held, fresh }
   end
   for gid, wanted in pairs(perGroup) do
-    local _, groupMax = limitsOf(gid)
+    local groupMax = ahead.groupMax[gid]
+    if groupMax == nil then
+      local _, most = limitsOf(gid)
+      groupMax = most
+      ahead.groupMax[gid] = most
+    end
     local g = findGroup(gid)
     local inGroup = g and (g[G_WAITING] + g[G_DELAYED]) or 0
     if inGroup + wanted > groupMax then
@@ -159,10 +166,17 @@ local function addJobs(first, count, waits, ahead)
       reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
   end
+  local added = ahead.added
   for gid, n in pairs(perGroup) do
-    countAdded(gid, n)
+    added[gid] = (added[gid] or 0) + n
   end
   return reply
+end
+
+local function countAllAdded(ahead)
+  for gid, n in pairs(ahead.added) do
+    countAdded(gid, n)
+  end
 end
 
 function add()
@@ -193,6 +207,7 @@ function add()
     end
   end
   local ahead = readAheadFor(spans)
+  ahead.groupMax, ahead.added = {}, {}
   -- nothing reads a waiting set while the jobs are inserted: each set's are added at the end, together
   collectWaits(true)
   local reply
@@ -204,6 +219,7 @@ function add()
       reply[#reply + 1] = addJobs(spans[k], spans[k + 1], false, ahead)
     end
   end
+  countAllAdded(ahead)
   collectWaits(false)
   if claimAt then
     -- the producer's process has idle slots of one worker: the call claims for them, as the worker's own claim
