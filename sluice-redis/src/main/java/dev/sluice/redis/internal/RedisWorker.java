@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +71,7 @@ final class RedisWorker<T> implements Worker<T> {
         this.leaseMicros = Long.toString(RedisJobQueue.micros(options.leaseTime()));
         this.maxStalls = Integer.toString(options.maxStalls());
         this.calls = new WorkerCalls<>(this, queue, options.concurrency());
+        this.outages = new WorkerOutageLog(this, queue.engine.retryIntervalNanos());
     }
 
     private SluiceClock clock() {
@@ -258,27 +258,8 @@ final class RedisWorker<T> implements Worker<T> {
         closed.complete(new CloseReport(finishedWhileClosing, returned));
     }
 
-    /** Whether the last call of any slot failed: an outage is logged once, at its start and at its end. */
-    private final AtomicBoolean unreachable = new AtomicBoolean();
-
-    private void unreachable(RuntimeException e) {
-        if (unreachable.compareAndSet(false, true)) {
-            LOG.warn(
-                    "{} cannot reach Redis ({}); it tries again every {} ms and keeps its running jobs' endings"
-                            + " until it can record them",
-                    this,
-                    ConnectFailure.reason(e),
-                    TimeUnit.NANOSECONDS.toMillis(queue.engine.retryIntervalNanos()));
-        } else {
-            LOG.debug("{} still cannot reach Redis", this, e);
-        }
-    }
-
-    private void reachable() {
-        if (unreachable.get() && unreachable.compareAndSet(true, false)) {
-            LOG.info("{} reaches Redis again", this);
-        }
-    }
+    /** An outage is logged once, at its start and at its end, whichever call meets it. */
+    private final WorkerOutageLog outages;
 
     // ---------------------------------------------------------------- leases
 
@@ -305,22 +286,11 @@ final class RedisWorker<T> implements Worker<T> {
         if (running.isEmpty() || queue.isClosed()) {
             return;
         }
-        String[] args = new String[1 + 2 * running.size()];
-        args[0] = leaseMicros;
-        for (int i = 0; i < running.size(); i++) {
-            args[1 + 2 * i] = running.get(i).id;
-            args[2 + 2 * i] = Long.toString(running.get(i).token);
-        }
         try {
-            List<Object> held = Replies.list(queue.calls.call(true, "renew", args));
-            for (int i = 0; i < running.size(); i++) {
-                if (Replies.number(held.get(i)) == 0) {
-                    running.get(i).lost = true;
-                }
-            }
+            calls.renew(running);
         } catch (SluiceException | IllegalStateException e) {
             // the same outage the slots see: one line for it, whichever call meets it first
-            unreachable(e);
+            outages.failed(e);
         }
     }
 
@@ -353,7 +323,7 @@ final class RedisWorker<T> implements Worker<T> {
                         exit();
                         return;
                     }
-                    unreachable(e);
+                    outages.failed(e);
                     next = null;
                     failed = true;
                     if (ending != null && finished != null && !finished.lost) {
@@ -363,7 +333,7 @@ final class RedisWorker<T> implements Worker<T> {
                     }
                 }
                 if (!failed) {
-                    reachable();
+                    outages.succeeded();
                 }
                 ending = null;
                 finished = null;

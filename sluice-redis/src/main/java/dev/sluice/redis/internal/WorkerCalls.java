@@ -293,6 +293,27 @@ final class WorkerCalls<T> {
         }
     }
 
+    /**
+     * Renews the leases of {@code running}, this worker's running jobs; marks those whose lease no longer held as
+     * lost.
+     *
+     * @throws SluiceException if Redis cannot be reached
+     */
+    void renew(List<ClaimedJob<T>> running) {
+        String[] args = new String[1 + 2 * running.size()];
+        args[0] = worker.leaseMicros;
+        for (int i = 0; i < running.size(); i++) {
+            args[1 + 2 * i] = running.get(i).id;
+            args[2 + 2 * i] = Long.toString(running.get(i).token);
+        }
+        List<Object> held = Replies.list(queue.calls.call(true, "renew", args));
+        for (int i = 0; i < running.size(); i++) {
+            if (Replies.number(held.get(i)) == 0) {
+                running.get(i).lost = true;
+            }
+        }
+    }
+
     /** A fresh claim reference of this worker (see {@link #claimer}). */
     String newClaimRef() {
         return claimer + "." + claimCalls.incrementAndGet();
