@@ -216,6 +216,9 @@ final class IdleSlots {
     List<Sleeper> reserve(int most) {
         lock.lock();
         try {
+            if (idle.isEmpty()) {
+                return List.of();
+            }
             List<Sleeper> taken = new ArrayList<>(Math.min(most, idle.size()));
             Object worker = null;
             for (Iterator<Sleeper> it = idle.iterator(); it.hasNext() && taken.size() < most; ) {

@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -390,23 +391,27 @@ final class QueueEvents<T> {
         synchronized (lock) {
             long started = generation;
             long sentBefore = nextTicket;
-            while (reader != null && generation == started && !closed && sentBeforeUnsettled(sentBefore)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            if (!awaitWhile(() -> sentBeforeUnsettled(sentBefore), started, deadline)) {
+                return false;
             }
             long target = placedThrough;
-            while (reader != null && delivered < target && generation == started && !closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(lock, left);
-            }
-            return true;
+            return awaitWhile(() -> delivered < target, started, deadline);
         }
+    }
+
+    /**
+     * Under the lock: waits while {@code pending} holds and the reader of generation {@code started} reads, until
+     * {@code deadline} (of {@link System#nanoTime}); false if the deadline came first.
+     */
+    private boolean awaitWhile(BooleanSupplier pending, long started, long deadline) throws InterruptedException {
+        while (reader != null && generation == started && !closed && pending.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(lock, left);
+        }
+        return true;
     }
 
     /** Under the lock: whether a call whose ticket is below {@code ticket} is not settled yet. */

@@ -36,10 +36,7 @@ final class SlotHandOff<T> {
      */
     @SuppressWarnings("unchecked")
     static <T> SlotHandOff<T> reserve(RedisJobQueue<T> queue, int jobs) {
-        if (jobs == 0 || queue.idleSlots.idle() == 0) {
-            return null;
-        }
-        List<IdleSlots.Sleeper> sleepers = queue.idleSlots.reserve(jobs);
+        List<IdleSlots.Sleeper> sleepers = jobs == 0 ? List.of() : queue.idleSlots.reserve(jobs);
         if (sleepers.isEmpty()) {
             return null;
         }
