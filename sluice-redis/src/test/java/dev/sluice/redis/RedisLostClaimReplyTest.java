@@ -8,7 +8,6 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
-import dev.sluice.queue.WorkerOptions;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -35,11 +34,7 @@ class RedisLostClaimReplyTest {
 
     @Test
     void aJobWhoseClaimReplyWasLostRunsOnceSoonAfterAndCountsNoStall() throws Exception {
-        try (Sluice sluice = RedisSluice.builder()
-                .url(redis.uri())
-                .commandTimeout(Duration.ofMillis(300))
-                .retryInterval(Duration.ofMillis(200))
-                .build()) {
+        try (Sluice sluice = LostClaims.engineLosingReplies(redis.uri())) {
             JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
             queue.add(
                     "job", "a", dev.sluice.queue.JobOptions.builder().jobId("a").build());
@@ -52,10 +47,7 @@ class RedisLostClaimReplyTest {
                         runs.incrementAndGet();
                         return Result.done();
                     },
-                    // a lost claim left to its lease would hold the job for a minute, then fail it (no stall allowed)
-                    WorkerOptions.concurrency(1)
-                            .withLeaseTime(Duration.ofMinutes(1))
-                            .withMaxStalls(0));
+                    LostClaims.oneSlotHeldForAMinute());
 
             Awaitility.await("the job completed, well before its lease would have run out")
                     .atMost(Duration.ofSeconds(15))

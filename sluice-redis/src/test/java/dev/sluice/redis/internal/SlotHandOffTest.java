@@ -130,11 +130,7 @@ class SlotHandOffTest {
 
     @Test
     void aJobAnAddClaimedForAnIdleSlotWhoseReplyWasLostRunsOnceSoonAfterAndCountsNoStall() throws Exception {
-        try (Sluice sluice = RedisSluice.builder()
-                .url(redis.uri())
-                .commandTimeout(Duration.ofMillis(300))
-                .retryInterval(Duration.ofMillis(200))
-                .build()) {
+        try (Sluice sluice = LostClaims.engineLosingReplies(redis.uri())) {
             RedisJobQueue<String> queue = (RedisJobQueue<String>) sluice.queue("jobs", Codec.utf8());
             BlockingQueue<String> started = new LinkedBlockingQueue<>();
             queue.worker(
@@ -142,10 +138,7 @@ class SlotHandOffTest {
                         started.add(ctx.job().id());
                         return Result.done();
                     },
-                    // a lost claim left to its lease would hold the job for a minute, then fail it (no stall allowed)
-                    WorkerOptions.concurrency(1)
-                            .withLeaseTime(Duration.ofMinutes(1))
-                            .withMaxStalls(0));
+                    LostClaims.oneSlotHeldForAMinute());
             Awaitility.await("the slot idles").atMost(Duration.ofSeconds(10)).until(() -> queue.idleSlots.idle() == 1);
 
             // Redis holds every command for 1.5 s: the add times out, and Redis runs it (and its claim) after
@@ -190,13 +183,12 @@ class SlotHandOffTest {
                     threads.add(Thread.ofPlatform().start(() -> {
                         for (int i = 0; i < perProducer; i++) {
                             queue.add("job", producer + "-" + i);
-                            if (i % 10 == 0) {
-                                Thread.onSpinWait();
-                            }
                         }
                     }));
                 }
-                Thread.sleep(20);
+                Awaitility.await("jobs have begun to run")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(() -> runs.size() >= 50);
                 // one worker closes while jobs are added and handed to its idle slots; the other runs the rest
                 assertThat(first.closeAsync(Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
                         .isNotNull();
