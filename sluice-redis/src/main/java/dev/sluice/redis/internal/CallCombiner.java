@@ -11,7 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Requests of many threads sent to Redis one call at a time: while a call is on its way, the requests that come
  * wait, and the next call carries all of them (up to a most per call). The thread whose request is first sends;
  * once its own is answered it hands the sending on to the thread of the oldest waiting request. One thread alone
- * makes one call per request, as it would without this.
+ * makes one call per request, as it would without this. Before a call, a sender that has fewer requests than the
+ * last call carried lets other threads run a few times, while that brings more (see {@link #awaitLatecomers}).
  *
  * <p>Requests are sent in the order they were queued: a request is queued before {@link #combine} or {@link
  * #combineAsync} returns, calls are taken from the front of the queue, and the next call is sent only once the
@@ -39,11 +40,20 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
         }
     }
 
+    /** The most a sender yields before one call, waiting for requests on their way (see {@link #awaitLatecomers}). */
+    static final int MOST_YIELDS = 16;
+
+    /** Yields in a row that bring no request, after which a sender waits no longer. */
+    static final int FRUITLESS_YIELDS = 4;
+
     private final int mostPerCall;
     private final ThreadFactory asyncThreads;
+    private final Runnable pause;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<R> pending = new ArrayDeque<>();
     private boolean sending;
+    /** How many requests the last call carried. */
+    private int lastCall;
 
     CallCombiner(int mostPerCall) {
         this(mostPerCall, Thread.ofVirtual().factory());
@@ -54,8 +64,18 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
      * @param asyncThreads makes the threads of {@link #combineAsync}
      */
     CallCombiner(int mostPerCall, ThreadFactory asyncThreads) {
+        this(mostPerCall, asyncThreads, Thread::yield);
+    }
+
+    /**
+     * @param mostPerCall the most a call carries, in {@link Queued#size}
+     * @param asyncThreads makes the threads of {@link #combineAsync}
+     * @param pause lets other threads run, while a sender waits for requests on their way
+     */
+    CallCombiner(int mostPerCall, ThreadFactory asyncThreads, Runnable pause) {
         this.mostPerCall = mostPerCall;
         this.asyncThreads = asyncThreads;
+        this.pause = pause;
     }
 
     /** Sends {@code batch} in one call and answers every request of it, whether the call succeeds or fails. */
@@ -100,9 +120,36 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
         }
     }
 
+    /**
+     * Before a call: while fewer requests wait than the last call carried, and letting other threads run keeps
+     * bringing more, the sender lets them run, a few times at most. The threads the last call answered (a worker's
+     * slots back from short jobs) then join this call instead of the next, which halves the calls at concurrency 10
+     * to 100; a lone thread, or threads busy for longer, cost one or two yields.
+     */
+    private void awaitLatecomers() {
+        int waiting = waiting();
+        int fruitless = 0;
+        for (int yields = 0; waiting < lastCall && yields < MOST_YIELDS && fruitless < FRUITLESS_YIELDS; yields++) {
+            pause.run();
+            int now = waiting();
+            fruitless = now > waiting ? 0 : fruitless + 1;
+            waiting = now;
+        }
+    }
+
+    private int waiting() {
+        lock.lock();
+        try {
+            return pending.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Sends the waiting requests until {@code own} is answered, then hands the sending on to a waiting one. */
     private void lead(R own) {
         while (!own.done) {
+            awaitLatecomers();
             List<R> batch = new ArrayList<>();
             lock.lock();
             try {
@@ -112,6 +159,7 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
                     size += next.size;
                     batch.add(next);
                 }
+                lastCall = batch.size();
             } finally {
                 lock.unlock();
             }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 class CallCombinerTest {
@@ -28,7 +30,11 @@ class CallCombinerTest {
         final CountDownLatch firstMayGo = new CountDownLatch(1);
 
         Recording(int mostPerCall) {
-            super(mostPerCall, Thread.ofVirtual().name("test-async").factory());
+            this(mostPerCall, Thread::yield);
+        }
+
+        Recording(int mostPerCall, Runnable pause) {
+            super(mostPerCall, Thread.ofVirtual().name("test-async").factory(), pause);
         }
 
         @Override
@@ -92,5 +98,93 @@ class CallCombinerTest {
         assertThat(againSent.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(combiner.calls).containsExactly(List.of(0), List.of(1, 2), List.of(3));
         assertThat(answeredOn.get()).isNotSameAs(combiner.senders.get(1));
+    }
+
+    /** A combiner whose pauses run {@code onPause} with the number of the pause, counted from 1. */
+    private static Recording pausing(IntConsumer onPause, AtomicInteger pauses) {
+        return new Recording(100, () -> onPause.accept(pauses.incrementAndGet()));
+    }
+
+    /** Sends request 0 alone, then requests 1 to {@code n} in the next call, and returns once all are answered. */
+    private static void callOfMany(Recording combiner, int n) throws InterruptedException {
+        CountDownLatch answered = new CountDownLatch(n + 1);
+        combiner.combineAsync(new Request(0, 1), answered::countDown);
+        combiner.firstSending.await();
+        for (int i = 1; i <= n; i++) {
+            combiner.combineAsync(new Request(i, 1), answered::countDown);
+        }
+        combiner.firstMayGo.countDown();
+        assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aSenderWithFewerRequestsThanTheLastCallCarriedLetsThoseOnTheirWayJoin() throws Exception {
+        AtomicInteger pauses = new AtomicInteger();
+        List<Request> latecomers = new ArrayList<>();
+        Recording[] combiner = new Recording[1];
+        combiner[0] = pausing(
+                pause -> {
+                    if (pause <= 2) {
+                        Request late = new Request(10 + pause, 1);
+                        latecomers.add(late);
+                        combiner[0].combineAsync(late, () -> {});
+                    }
+                },
+                pauses);
+        callOfMany(combiner[0], 3);
+
+        combiner[0].combine(new Request(10, 1));
+
+        assertThat(combiner[0].calls).containsExactly(List.of(0), List.of(1, 2, 3), List.of(10, 11, 12));
+        assertThat(pauses)
+                .as("no pause once as many wait as the last call carried")
+                .hasValue(2);
+        assertThat(latecomers).allSatisfy(r -> assertThat(r.done).isTrue());
+    }
+
+    @Test
+    void aSenderWaitsNoLongerOncePausesBringNothing() throws Exception {
+        AtomicInteger pauses = new AtomicInteger();
+        Recording combiner = pausing(pause -> {}, pauses);
+        callOfMany(combiner, 3);
+
+        combiner.combine(new Request(10, 1));
+
+        assertThat(combiner.calls).last().isEqualTo(List.of(10));
+        assertThat(pauses).hasValue(CallCombiner.FRUITLESS_YIELDS);
+    }
+
+    @Test
+    void aSenderPausesAtMostTheMostYieldsBeforeACall() throws Exception {
+        AtomicInteger pauses = new AtomicInteger();
+        Recording[] combiner = new Recording[1];
+        // a request every other pause: never fruitless for long, never as many as the last call's 50
+        combiner[0] = pausing(
+                pause -> {
+                    if (pause % 2 == 0) {
+                        combiner[0].combineAsync(new Request(100 + pause, 1), () -> {});
+                    }
+                },
+                pauses);
+        callOfMany(combiner[0], 50);
+
+        combiner[0].combine(new Request(100, 1));
+
+        assertThat(pauses).hasValue(CallCombiner.MOST_YIELDS);
+        assertThat(combiner[0].calls.get(2)).hasSize(1 + CallCombiner.MOST_YIELDS / 2);
+    }
+
+    @Test
+    void aLoneThreadNeverPauses() throws Exception {
+        AtomicInteger pauses = new AtomicInteger();
+        Recording combiner = pausing(pause -> {}, pauses);
+        combiner.firstMayGo.countDown();
+
+        for (int i = 0; i < 20; i++) {
+            combiner.combine(new Request(i, 1));
+        }
+
+        assertThat(combiner.calls).hasSize(20);
+        assertThat(pauses).hasValue(0);
     }
 }
