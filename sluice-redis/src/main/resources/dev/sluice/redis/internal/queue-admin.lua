@@ -41,9 +41,11 @@ local function jobsPage(state, offset, limit)
     end
   elseif state == 'ACTIVE' then
     local all = {}
-    for _, id in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
-      local job = loadJob(id)
-      all[#all + 1] = { id, job[R_STARTED], job[R_SEQ] }
+    for _, worker in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
+      for _, id in ipairs(call('SMEMBERS', lease.held(worker))) do
+        local job = loadJob(id)
+        all[#all + 1] = { id, job[R_STARTED], job[R_SEQ] }
+      end
     end
     table.sort(all, function(a, b)
       if a[2] ~= b[2] then

@@ -1,7 +1,7 @@
 -- Claiming: claimOne() starts the next job that may start now (queue and group pause, concurrency and rates,
 -- the ring's order), claim() a batch of them for the claiming part of finish; and waking waiting processes
 -- (noteOrWake) at the end of a call, as below.
--- Keys: B:ring, B:w:<g>, B:park, B:a (leases), B:p (payloads, read once for the batch), B:m ('wt', 'rw'),
+-- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease, one entry per call), B:p (payloads, read once for the batch), B:m ('wt', 'rw'),
 -- B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
 -- Cost: per claim call, one ZADD of the leases and one HMGET of the payloads, the ring's LMOVE per group served
 -- (one LLEN, and no LMOVE, for a ring of one group), a ZPOPMIN and an HMGET of the records per group served (one
@@ -219,20 +219,15 @@ function claim(n, leaseFor, maxStalls, ref, reply)
   if not wake.waitNoted and mnum('waiting', 0) > 0 then
     wake.mayStart = true
   end
-  local leases, ids = {}, {}
-  local leaseEnd = int(now + leaseFor)
+  local ids = {}
   for i = first, #reply do
-    leases[#leases + 1] = leaseEnd
-    leases[#leases + 1] = reply[i][1]
     ids[#ids + 1] = reply[i][1]
   end
+  -- after the jobs that left their worker in this call (flushGone): one of them may be claimed again
   flushGone()
-  inChunks('ZADD', ACTIVE, leases, 1000)
-  if now + leaseFor < mnum('due', NEVER) then
-    mset('due', leaseEnd)
-    wake.dueLowered = true
-  end
-  flushGone()
+  local worker = lease.worker(ref)
+  inChunks('SADD', lease.held(worker), ids, 1000)
+  lease.extend(worker, leaseFor)
   local payloads = inChunks('HMGET', PAYLOADS, ids, 1000)
   for k = 1, #ids do
     reply[first + k - 1][3] = payloads[k]

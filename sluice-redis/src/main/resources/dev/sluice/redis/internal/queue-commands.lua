@@ -12,19 +12,23 @@ COMMANDS.add = add
 
 COMMANDS.finish = finishCommand
 
--- ARGV: lease, then id and token of each job. Replies 1 or 0 per job: whether its lease still held.
+-- ARGV: lease, then id and token of each job. Replies 1 or 0 per job: whether its lease still held. The lease of
+-- each worker that holds one of them runs for another lease from now.
 COMMANDS.renew = function()
   local leaseFor = tonumber(ARG[3])
-  local reply = {}
+  local reply, workers = {}, {}
   for i = 4, #ARG, 2 do
     local id, token = ARG[i], tonumber(ARG[i + 1])
     local job = loadJob(id)
     if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
-      scheduleAt(ACTIVE, now + leaseFor, id)
+      workers[lease.worker(job[R_CLAIM] or '')] = true
       reply[#reply + 1] = 1
     else
       reply[#reply + 1] = 0
     end
+  end
+  for worker in pairs(workers) do
+    lease.extend(worker, leaseFor, true)
   end
   return reply
 end

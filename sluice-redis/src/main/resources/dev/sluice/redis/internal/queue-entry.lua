@@ -24,7 +24,8 @@ end
 -- Clears what the last call kept, for the call of command cmd.
 local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
-  buf.jobs, buf.dirty, buf.activeGone, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}, {}
+  buf.jobs, buf.dirty, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}
+  buf.activeGone = { n = 0, of = {} }
   buf.claimed, buf.packed, buf.payloads, buf.payloadsPut, buf.waits, buf.keptPush = {}, {}, {}, {}, false, false
   listenCap, eventsMade, eventsWritten = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'

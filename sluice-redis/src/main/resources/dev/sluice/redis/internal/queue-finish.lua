@@ -119,14 +119,21 @@ local function endOne(at, reply)
 end
 
 -- Puts back to waiting, at the front, the active jobs that calls whose claim references are in refs claimed: their
--- worker never learned it had them (the reply was lost), so they ran nowhere; no stall is counted. O(active jobs).
+-- worker never learned it had them (the reply was lost), so they ran nowhere; no stall is counted. O(active jobs
+-- of the workers that made those calls).
 local function releaseLostClaims(refs)
-  for _, id in ipairs(call('ZRANGE', ACTIVE, 0, -1)) do
-    local job = loadJob(id)
-    if job and job[R_CLAIM] and refs[job[R_CLAIM]] and leaveActive(id, job, job[R_TOKEN]) then
-      endAttempt(job, 'INTERRUPTED', 'its worker lost the reply of the call that claimed it')
-      makeWaiting(id, job, true)
-      saveJob(id, job)
+  local workers = {}
+  for ref in pairs(refs) do
+    workers[lease.worker(ref)] = true
+  end
+  for worker in pairs(workers) do
+    for _, id in ipairs(call('SMEMBERS', lease.held(worker))) do
+      local job = loadJob(id)
+      if job and job[R_CLAIM] and refs[job[R_CLAIM]] and leaveActive(id, job, job[R_TOKEN]) then
+        endAttempt(job, 'INTERRUPTED', 'its worker lost the reply of the call that claimed it')
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+      end
     end
   end
 end

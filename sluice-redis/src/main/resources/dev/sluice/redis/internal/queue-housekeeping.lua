@@ -23,6 +23,33 @@ local function earliest()
   return next
 end
 
+-- The lease of worker ran out: each active job it held goes back to waiting, or fails after too many stalls.
+local function stalled(worker)
+  local key = lease.held(worker)
+  for _, id in ipairs(call('SMEMBERS', key)) do
+    local job = loadJob(id)
+    if job and lease.worker(job[R_CLAIM] or '') == worker and leaveActive(id, job, job[R_TOKEN]) then
+      job[R_STALLS] = job[R_STALLS] + 1
+      endAttempt(job, 'INTERRUPTED', 'its worker lost its lease (stalled)')
+      if job[R_STALLS] > job[R_MAXSTALLS] then
+        failForGood(id, job, 'stalled ' .. job[R_STALLS] .. ' times, more than maxStalls ' .. job[R_MAXSTALLS]
+            .. ': its worker stopped renewing its lease (it died, froze or lost Redis)')
+        emit('failed', id, job)
+        if mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+          emit('drained')
+        end
+      else
+        makeWaiting(id, job, true)
+        saveJob(id, job)
+      end
+    end
+  end
+  flushGone()
+  call('DEL', key)
+  call('ZREM', ACTIVE, worker)
+  madd('lg', 1)
+end
+
 -- A delayed job (its member in B:d) that came due at dueAt becomes waiting. Returns its id and record, or nil.
 local function promote(member, dueAt)
   local id = sub(member, 17)
@@ -85,24 +112,8 @@ function housekeep()
   for _, p in ipairs(promoted) do
     repeatEvent(p[1], p[2], 'due')
   end
-  local stalled = call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)
-  for _, id in ipairs(stalled) do
-    local job = loadJob(id)
-    if leaveActive(id, job, job and job[R_TOKEN]) then
-      job[R_STALLS] = job[R_STALLS] + 1
-      endAttempt(job, 'INTERRUPTED', 'its worker lost its lease (stalled)')
-      if job[R_STALLS] > job[R_MAXSTALLS] then
-        failForGood(id, job, 'stalled ' .. job[R_STALLS] .. ' times, more than maxStalls ' .. job[R_MAXSTALLS]
-            .. ': its worker stopped renewing its lease (it died, froze or lost Redis)')
-        emit('failed', id, job)
-        if mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
-          emit('drained')
-        end
-      else
-        makeWaiting(id, job, true)
-        saveJob(id, job)
-      end
-    end
+  for _, worker in ipairs(call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)) do
+    stalled(worker)
   end
   local expired = call('ZRANGEBYSCORE', EXPIRING, '-inf', now, 'LIMIT', 0, 1000)
   for _, id in ipairs(expired) do

@@ -76,6 +76,24 @@ local function scheduleAt(key, at, member)
   end
 end
 
+-- Worker's lease runs until now + leaseFor: one ZADD. A claim (not renewing) skips it if this library set the lease
+-- in an earlier call to a time at least two thirds of a lease ahead, and no lease has been taken from B:a since
+-- ('lg' counts those; the settings' epoch changes if Redis lost the queue): the worker renews its lease every
+-- third of a lease while it runs jobs, so a job claimed then has as long as any other.
+function lease.extend(worker, leaseFor, renewing)
+  local generation = m('epoch') .. '|' .. (m('lg') or '')
+  local known = cachedIn(':leases')
+  local set = known.of[worker]
+  if not renewing and set and set[2] == generation and set[1] >= now + leaseFor * 2 / 3 then
+    return
+  end
+  scheduleAt(ACTIVE, now + leaseFor, worker)
+  if set == nil then
+    known.n = known.n + 1
+  end
+  known.of[worker] = { now + leaseFor, generation }
+end
+
 local function flushMeta()
   local flat = {}
   for field in pairs(metaDirty) do

@@ -59,12 +59,7 @@ function makeWaiting(id, job, atFront, readyAt)
   job[R_KEY] = orderKey(key)
   local score, member = int(-job[R_PRIORITY]), job[R_KEY] .. id
   if buf.waits then
-    local wkey = waitingKey(gid)
-    local collected = buf.waits[wkey]
-    if collected == nil then
-      collected = {}
-      buf.waits[wkey] = collected
-    end
+    local collected = listIn(buf.waits, waitingKey(gid))
     collected[#collected + 1] = score
     collected[#collected + 1] = member
   else
@@ -228,8 +223,11 @@ function leaveActive(id, job, token)
     return false
   end
   job[R_TOKEN] = job[R_TOKEN] + 1
+  local worker = lease.worker(job[R_CLAIM] or '')
   job[R_CLAIM] = nil
-  buf.activeGone[#buf.activeGone + 1] = id
+  local ofWorker = listIn(buf.activeGone.of, worker)
+  ofWorker[#ofWorker + 1] = id
+  buf.activeGone.n = buf.activeGone.n + 1
   wake.mayStart = true
   local gid = groupName(job)
   local g = group(gid)

@@ -2,7 +2,7 @@
 -- Holds the caches kept from call to call (names of keys, and the records of active jobs: hot), the job records
 -- (loadJob, saveJob, batched deletes and prefetches), the payloads put and gone (putPayload, payloadGone, written
 -- together by flushGone), and the group records (group, touchGroup). The queue's meta hash: queue-meta.lua.
--- Keys: B:j (records), B:p (payloads), B:g (group records), B:a (leases gone), B:w:<g> (waitingKey names it).
+-- Keys: B:j (records), B:p (payloads), B:g (group records), B:a:<w> (leases gone), B:w:<g> (waitingKey names it).
 -- Cost: an HGET per record read alone (one HMGET per prefetch), one HSET and one HDEL per call for the records it
 -- changed, one HSET and one HDEL for the payloads put and gone, one ZREM for the leases gone; a record's unpack and
 -- pack (a MessagePack array of 34-36 values) per record read and written, unless kept from the call before (hot).
@@ -42,7 +42,8 @@ end
 
 -- The job records this call read or wrote (false: none), and the ids written: each record is read once and
 -- written once, at the call's end (flushRecords), with one HSET and one HDEL for all.
--- In buf: jobs and dirty (as said above); activeGone, ids leaving B:a, and payloadsGone, ids whose payloads go,
+-- In buf: jobs and dirty (as said above); activeGone, the ids leaving their worker's B:a:<worker> (of[worker] = ids,
+-- n of them in all), and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
 -- set is empty (nil: not known); claimed, the replies of the jobs claimed (see claim()), which endCall() completes
 -- with their records as packed (packed: id -> bytes); payloads, id -> a payload read ahead from B:p (false: none);
@@ -113,10 +114,38 @@ local function inChunks(command, key, list, chunk)
   return replies
 end
 
+-- The list map holds under key, made empty if it holds none.
+local function listIn(map, key)
+  local list = map[key]
+  if list == nil then
+    list = {}
+    map[key] = list
+  end
+  return list
+end
+
+-- Leases are held per worker: B:a orders the workers that hold active jobs by when their lease runs out, and
+-- B:a:<worker> holds the ids of a worker's active jobs. A worker is named by the part of its claim references
+-- ('<worker>.<number>') before the dot; a job's is its record's R_CLAIM while it is active.
+local lease = {}
+
+-- The worker that claim reference ref names.
+function lease.worker(ref)
+  local dot = string.find(ref, '.', 1, true)
+  return dot and sub(ref, 1, dot - 1) or ref
+end
+
+-- The set of the active jobs worker holds.
+function lease.held(worker)
+  return cachedKey(':a:', worker)
+end
+
 local function flushGone()
-  if #buf.activeGone > 0 then
-    inChunks('ZREM', ACTIVE, buf.activeGone, 1000)
-    buf.activeGone = {}
+  if buf.activeGone.n > 0 then
+    for worker, ids in pairs(buf.activeGone.of) do
+      inChunks('SREM', lease.held(worker), ids, 1000)
+    end
+    buf.activeGone = { n = 0, of = {} }
   end
   if #buf.payloadsGone > 0 then
     inChunks('HDEL', PAYLOADS, buf.payloadsGone, 1000)

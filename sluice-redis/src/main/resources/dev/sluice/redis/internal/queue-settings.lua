@@ -140,6 +140,23 @@ COMMANDS.open = function()
   end
   call('HSETNX', META, 'codec', ARG[3])
   call('HSETNX', META, 'epoch', ARG[4])
+  if m('leases') ~= 'w' then
+    -- leases of the earlier layout (in B:a, one per active job) become the leases of the jobs' workers: once per
+    -- queue, in the first open by this version; linear in the active jobs. A member that is no active job's id is
+    -- a worker's already, and stays.
+    local old = call('ZRANGE', ACTIVE, 0, -1, 'WITHSCORES')
+    for i = 1, #old, 2 do
+      local id = old[i]
+      local job = loadJob(id)
+      if job and job[R_STATE] == 'a' then
+        call('ZREM', ACTIVE, id)
+        local worker = lease.worker(job[R_CLAIM] or '')
+        call('SADD', lease.held(worker), id)
+        call('ZADD', ACTIVE, 'GT', old[i + 1], worker)
+      end
+    end
+    mset('leases', 'w')
+  end
   mset('todo', int(call('LLEN', REP.todo)))
   local stamp = newStamp()
   for i, field in ipairs(OPENED) do

@@ -16,7 +16,7 @@
 -- Keys (base B):
 --   B:m          hash   the queue: codec, counters (waiting, delayed, active), totals (added, completed,
 --                       failed), id and order counters, pause, configuration (concurrency, maxWaiting, group
---                       defaults)
+--                       defaults), 'leases' ('w' once B:a holds leases per worker)
 --   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below)
 --   B:p          hash   job id -> payload bytes, as the codec encoded them, while the job is not finished (a kept
 --                       job's is in its record)
@@ -26,7 +26,10 @@
 --   B:gl         hash   group g -> its own limits "<concurrency>|<maxWaiting>|<rate generation>|<rate>"
 --   B:park       zset   paused groups, score the end of the pause
 --   B:d          zset   delayed jobs: score when due, member "<16 hex order><id>"
---   B:a          zset   active jobs: score when the lease runs out, member id
+--   B:a          zset   the workers that hold active jobs: score when the worker's lease runs out, member the
+--                       worker's name (its claim references' part before the dot); a claim or a renewal sets it
+--   B:a:<w>      set    the ids of the active jobs worker w holds; when w's lease runs out, each goes back to
+--                       waiting (a stall), and both entries go
 --   B:c, B:f     list   completed and failed jobs kept: ids, the latest finished first
 --   B:x          zset   kept jobs with an age: score when they go, member id
 --   B:ids        zset   ids of removed jobs still de-duplicating: score until when
