@@ -1,4 +1,4 @@
-package dev.sluice.redis.internal;
+package dev.sluice.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,12 +11,14 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.redis.RedisSluice;
 import dev.sluice.testkit.redis.RedisServer;
+import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * Leases are held per worker: {@code :a} orders the workers that hold active jobs by when their lease ends, and
  * {@code :a:<worker>} holds each worker's active jobs. The layout is checked here, where the contract cannot see
  * it: a queue of the earlier layout (one lease per job) is rewritten when opened, and a claim still takes a lease
- * after Redis lost the queue, although the library remembers having set the worker's lease a moment before.
+ * after Redis lost the queue, or after another process took the worker's lease, although the library remembers
+ * having set it a moment before.
  */
 class RedisWorkerLeaseTest {
     private static final String BASE = "sluice:queue:{orders}";
@@ -136,6 +139,39 @@ class RedisWorkerLeaseTest {
         }
     }
 
+    @Test
+    void aClaimAfterAnotherProcessTookTheWorkersLeaseTakesOneAgainThoughItsClockIsBehind() throws Exception {
+        ManualClock behind = new ManualClock();
+        ManualClock ahead = new ManualClock(ManualClock.DEFAULT_START.plus(Duration.ofMinutes(2)));
+        try (Sluice slow = engine(behind);
+                Sluice fast = engine(ahead)) {
+            JobQueue<String> queue = slow.queue("orders", Codec.utf8(), QueueOptions.defaults());
+            JobQueue<String> other = fast.queue("orders", Codec.utf8(), QueueOptions.defaults());
+            List<List<String>> holdersWhileRunning = new ArrayList<>();
+            Worker<String> worker = queue.worker(
+                    ctx -> {
+                        holdersWhileRunning.add(keys.zrange(BASE + ":a", 0, -1));
+                        return Result.done();
+                    },
+                    WorkerOptions.manual().withLeaseTime(Duration.ofMinutes(1)));
+            queue.add("job", "first", JobOptions.empty());
+            assertThat(worker.runDue()).isOne();
+            // to the other process, a minute ahead of the worker's lease, that lease ran out: it takes it
+            other.counts();
+            assertThat(keys.zrange(BASE + ":a", 0, -1)).isEmpty();
+
+            behind.advance(Duration.ofSeconds(1));
+            queue.add("job", "second", JobOptions.empty());
+            assertThat(worker.runDue()).isOne();
+
+            assertThat(holdersWhileRunning).hasSize(2);
+            assertThat(holdersWhileRunning.get(0)).hasSize(1);
+            assertThat(holdersWhileRunning.get(1))
+                    .as("the worker's lease while its second job runs")
+                    .isEqualTo(holdersWhileRunning.get(0));
+        }
+    }
+
     /** A worker of one slot under a minute's lease, the job it runs until released, and the worker's name in Redis. */
     private record Held(Worker<String> worker, String id, String holder) {}
 
@@ -163,10 +199,18 @@ class RedisWorkerLeaseTest {
     }
 
     private Sluice engine() {
+        return builder().build();
+    }
+
+    /** An engine whose scripts take their time from {@code clock}: a process whose clock differs from another's. */
+    private Sluice engine(SluiceClock clock) {
+        return builder().clock(clock).scriptClock(clock).build();
+    }
+
+    private RedisSluice.Builder builder() {
         return RedisSluice.builder()
                 .url(redis.uri())
                 .commandTimeout(Duration.ofSeconds(2))
-                .retryInterval(Duration.ofMillis(200))
-                .build();
+                .retryInterval(Duration.ofMillis(200));
     }
 }
