@@ -81,7 +81,7 @@ public final class RedisQueueProbe {
                     List<NewJob<String>> bulk = new ArrayList<>();
                     for (int i = 0; i < JOBS; i++) {
                         bulk.add(new NewJob<>("probe", payload, JobOptions.empty()));
-                        if (bulk.size() == 500) {
+                        if (bulk.size() == 500 || i == JOBS - 1) {
                             queue.addBulk(bulk);
                             bulk = new ArrayList<>();
                         }

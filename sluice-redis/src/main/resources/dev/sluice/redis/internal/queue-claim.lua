@@ -1,9 +1,10 @@
 -- Claiming: claimOne() starts the next job that may start now (queue and group pause, concurrency and rates,
 -- the ring's order), claim() a batch of them for the claiming part of finish; and waking waiting processes
 -- (noteOrWake) at the end of a call, as below.
--- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease, one entry per call), B:p (payloads, read once for the batch), B:m ('wt', 'rw'),
--- B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
--- Cost: per claim call, one ZADD of the leases and one HMGET of the payloads, the ring's LMOVE per group served
+-- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease and its jobs), B:p (payloads, read once for
+-- the batch), B:m ('wt', 'rw'), B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
+-- Cost: per claim call, one SADD of the jobs to their worker's, at most one ZADD of its lease (see lease.extend),
+-- and one HMGET of the payloads, the ring's LMOVE per group served
 -- (one LLEN, and no LMOVE, for a ring of one group), a ZPOPMIN and an HMGET of the records per group served (one
 -- for as many jobs as may start, in a ring of one group without rates); per job, its record unpacked and changed.
 --

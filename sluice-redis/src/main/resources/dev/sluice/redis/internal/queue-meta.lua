@@ -81,7 +81,7 @@ end
 -- ('lg' counts those; the settings' epoch changes if Redis lost the queue): the worker renews its lease every
 -- third of a lease while it runs jobs, so a job claimed then has as long as any other.
 function lease.extend(worker, leaseFor, renewing)
-  local generation = m('epoch') .. '|' .. (m('lg') or '')
+  local generation = (m('epoch') or '') .. '|' .. (m('lg') or '')
   local known = cachedIn(':leases')
   local set = known.of[worker]
   if not renewing and set and set[2] == generation and set[1] >= now + leaseFor * 2 / 3 then

@@ -4,7 +4,7 @@
 -- together by flushGone), and the group records (group, touchGroup). The queue's meta hash: queue-meta.lua.
 -- Keys: B:j (records), B:p (payloads), B:g (group records), B:a:<w> (leases gone), B:w:<g> (waitingKey names it).
 -- Cost: an HGET per record read alone (one HMGET per prefetch), one HSET and one HDEL per call for the records it
--- changed, one HSET and one HDEL for the payloads put and gone, one ZREM for the leases gone; a record's unpack and
+-- changed, one HSET and one HDEL for the payloads put and gone, one SREM per worker for the leases gone; a record's unpack and
 -- pack (a MessagePack array of 34-36 values) per record read and written, unless kept from the call before (hot).
 
 -- What a library of functions keeps from call to call for the queue of this call (see entry()): caches of
