@@ -52,7 +52,10 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<R> pending = new ArrayDeque<>();
     private boolean sending;
-    /** How many requests the last call carried. */
+    /**
+     * How many requests the last call carried: written and read by the sending thread only, one at a time (the
+     * sending passes from thread to thread under {@link #lock}).
+     */
     private int lastCall;
 
     CallCombiner(int mostPerCall) {
@@ -123,8 +126,9 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
     /**
      * Before a call: while fewer requests wait than the last call carried, and letting other threads run keeps
      * bringing more, the sender lets them run, a few times at most. The threads the last call answered (a worker's
-     * slots back from short jobs) then join this call instead of the next, which halves the calls at concurrency 10
-     * to 100; a lone thread, or threads busy for longer, cost one or two yields.
+     * slots back from short jobs) then join this call instead of the next: a worker of 10 slots makes a quarter
+     * fewer calls, one of 100 two fifths fewer. A lone thread never waits; threads busy for longer cost at most
+     * {@link #FRUITLESS_YIELDS} yields.
      */
     private void awaitLatecomers() {
         int waiting = waiting();
