@@ -4,9 +4,9 @@
 -- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease and its jobs), B:p (payloads, read once for
 -- the batch), B:m ('wt', 'rw'), B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
 -- Cost: per claim call, one SADD of the jobs to their worker's, at most one ZADD of its lease (see lease.extend),
--- and one HMGET of the payloads, the ring's LMOVE per group served
--- (one LLEN, and no LMOVE, for a ring of one group), a ZPOPMIN and an HMGET of the records per group served (one
--- for as many jobs as may start, in a ring of one group without rates); per job, its record unpacked and changed.
+-- and one HMGET of the payloads; the ring's LMOVE per group served (one LLEN, and no LMOVE, for a ring of one
+-- group), a ZPOPMIN and an HMGET of the records per group served (one for as many jobs as may start, in a ring of
+-- one group without rates); per job, its record unpacked and changed.
 --
 -- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
 -- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by
