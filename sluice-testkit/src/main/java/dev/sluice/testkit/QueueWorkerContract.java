@@ -61,7 +61,7 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
         Job<String> returned = job(queue, "B");
         assertThat(returned.state()).isEqualTo(JobState.WAITING);
         assertThat(returned.attemptsMade()).isZero();
-        assertAttempts(returned, attempt(1, 0, 10_000, Outcome.INTERRUPTED, ANY_ERROR));
+        assertAttempts(returned, attempt(1, 0, 10_000, Outcome.INTERRUPTED, "its worker closed before it finished"));
         assertThat(queue.counts()).isEqualTo(counts(2, 0, 0, 1, 0));
         assertThat(blocker.entered).containsExactlyInAnyOrder("A", "B");
 

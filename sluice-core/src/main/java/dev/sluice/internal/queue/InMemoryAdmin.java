@@ -35,7 +35,7 @@ final class InMemoryAdmin<T> implements QueueAdmin {
         queue.lock.lock();
         try {
             queue.paused = false;
-            queue.workAvailable.signalAll();
+            queue.workMayStart(true);
         } finally {
             queue.lock.unlock();
         }
@@ -267,7 +267,7 @@ final class InMemoryAdmin<T> implements QueueAdmin {
     /** Lets every group be looked at again under the new limits. */
     private void limitsChanged() {
         queue.groups.limitsChanged();
-        queue.workAvailable.signalAll();
+        queue.workMayStart(true);
         queue.roomAvailable.signalAll();
     }
 }

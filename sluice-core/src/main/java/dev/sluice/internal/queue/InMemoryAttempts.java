@@ -20,7 +20,7 @@ final class InMemoryAttempts<T> {
     }
 
     /** The next job that may start now, made active; null if none may. Called under the lock. */
-    JobRecord claim(InMemoryWorker<T>.Slot slot, long now) {
+    JobRecord claim(long now) {
         if (queue.paused || queue.closed || queue.waitingCount == 0 || queue.activeCount >= queue.concurrency) {
             return null;
         }
@@ -46,14 +46,13 @@ final class InMemoryAttempts<T> {
         if (queue.blockedProducers > 0) {
             queue.roomAvailable.signalAll();
         }
-        start(job, queue.groups.group(job), slot, now);
+        start(job, queue.groups.group(job), now);
         return job;
     }
 
-    private void start(JobRecord job, Group group, InMemoryWorker<T>.Slot slot, long now) {
+    private void start(JobRecord job, Group group, long now) {
         job.state = JobState.ACTIVE;
         job.token++;
-        job.slot = slot;
         job.startedAt = now;
         job.progress = 0;
         group.active++;
@@ -76,7 +75,7 @@ final class InMemoryAttempts<T> {
             return false;
         }
         job.token++;
-        job.slot = null;
+        job.claim = null;
         if (job.timeoutTimer != null) {
             job.timeoutTimer.cancel();
             job.timeoutTimer = null;
@@ -88,8 +87,8 @@ final class InMemoryAttempts<T> {
         queue.stats.processingTime.record(took);
         group.stats.processingTime.record(took);
         queue.groups.jobEnded(group, now);
-        if (queue.idleWorkers > 0 && queue.waitingCount > 0) {
-            queue.workAvailable.signal();
+        if (queue.waitingCount > 0) {
+            queue.workMayStart(false);
         }
         return true;
     }
@@ -227,7 +226,7 @@ final class InMemoryAttempts<T> {
         if (!leaveActive(job, token, now)) {
             return false;
         }
-        endAttempt(job, now, Job.Attempt.Outcome.INTERRUPTED, "its worker queue.closed before it finished");
+        endAttempt(job, now, Job.Attempt.Outcome.INTERRUPTED, "its worker closed before it finished");
         queue.makeWaiting(job, now, true);
         measureEnd(events, job, MetricsSet.Ending.INTERRUPTED, Job.Attempt.Outcome.INTERRUPTED, null, now);
         return true;
@@ -255,10 +254,10 @@ final class InMemoryAttempts<T> {
         }
         AttemptEnd.TimedOut end = AttemptEnd.timedOut(attempt, job.options, timeout);
         Events<T> events;
-        InMemoryWorker<?>.Slot slot;
+        InMemoryWorker.Claim claim;
         queue.lock.lock();
         try {
-            slot = job.slot;
+            claim = job.claim;
             events = queue.events();
             if (!fail(
                     job,
@@ -269,13 +268,13 @@ final class InMemoryAttempts<T> {
                     end.retryDelay(),
                     queue.clock.nanos(),
                     events)) {
-                slot = null;
+                claim = null;
             }
         } finally {
             queue.lock.unlock();
         }
-        if (slot != null) {
-            slot.interruptAttempt(job, token);
+        if (claim != null) {
+            claim.inProcessor.interrupt(claim, token);
         }
         queue.fire(events);
     }

@@ -62,7 +62,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     final Condition workAvailable = lock.newCondition();
     final Condition roomAvailable = lock.newCondition();
 
-    private final Set<InMemoryWorker<T>> workers = new HashSet<>();
+    private final Set<QueueWorker<T, InMemoryWorker.Claim>> workers = new HashSet<>();
     final Group.Stats stats = new Group.Stats();
     long waitingCount;
     long delayedCount;
@@ -74,6 +74,9 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     int concurrency;
     QueueRate rate;
     int idleWorkers;
+    /** The changes that may let a job start so far: see {@link #workMayStart}. */
+    private long workChanges;
+
     int blockedProducers;
     final WakeTimer wakeTimer;
     final JobStore store;
@@ -127,7 +130,8 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         return codec;
     }
 
-    SluiceClock clock() {
+    @Override
+    protected SluiceClock clock() {
         return clock;
     }
 
@@ -138,19 +142,19 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
      * @return completes when every worker has closed
      */
     public CompletableFuture<Void> closeWorkers() {
-        List<InMemoryWorker<T>> all;
+        List<QueueWorker<T, InMemoryWorker.Claim>> all;
         lock.lock();
         try {
             closed = true;
             waiters.closed(closedEngine());
             all = new ArrayList<>(workers);
-            workAvailable.signalAll();
+            workMayStart(true);
             roomAvailable.signalAll();
         } finally {
             lock.unlock();
         }
         List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>(all.size());
-        for (InMemoryWorker<T> worker : all) {
+        for (QueueWorker<T, InMemoryWorker.Claim> worker : all) {
             closing.add(worker.closeAsync(ENGINE_CLOSE_DEADLINE));
         }
         return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
@@ -229,9 +233,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         }
         waitingCount++;
         groups.offer(group, now);
-        if (idleWorkers > 0) {
-            workAvailable.signal();
-        }
+        workMayStart(false);
     }
 
     void makeDelayed(JobRecord job, long runAt) {
@@ -264,9 +266,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
             if (next != Long.MAX_VALUE) {
                 wakeTimer.arm(Math.max(next, now + 1));
             }
-            if (idleWorkers > 0) {
-                workAvailable.signalAll();
-            }
+            workMayStart(true);
         } finally {
             lock.unlock();
         }
@@ -368,7 +368,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
         checkOpen();
         QueueChecks.checkWorker(name, processor, workerOptions);
-        InMemoryWorker<T> worker = new InMemoryWorker<>(this, processor, workerOptions);
+        QueueWorker<T, InMemoryWorker.Claim> worker = InMemoryWorker.create(this, processor, workerOptions);
         lock.lock();
         try {
             checkOpen();
@@ -382,7 +382,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         return worker;
     }
 
-    void forget(InMemoryWorker<T> worker) {
+    void forget(QueueWorker<T, InMemoryWorker.Claim> worker) {
         lock.lock();
         try {
             workers.remove(worker);
@@ -440,11 +440,33 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         return workAvailable;
     }
 
+    /**
+     * Under the lock: something changed that may let a job start; wakes one idle slot ({@code all}: every one). Each
+     * call counts ({@link #workChanges}), so that a slot whose claim found nothing waits only if nothing changed
+     * since.
+     */
+    void workMayStart(boolean all) {
+        workChanges++;
+        if (idleWorkers > 0) {
+            if (all) {
+                workAvailable.signalAll();
+            } else {
+                workAvailable.signal();
+            }
+        }
+    }
+
+    /** Under the lock: how many changes that may let a job start there were ({@link #workMayStart}). */
+    long workChanges() {
+        return workChanges;
+    }
+
     void idleWorkers(int delta) {
         idleWorkers += delta;
     }
 
-    boolean isClosed() {
+    @Override
+    protected boolean isClosed() {
         return closed;
     }
 

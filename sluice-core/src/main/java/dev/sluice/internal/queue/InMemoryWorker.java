@@ -2,27 +2,22 @@ package dev.sluice.internal.queue;
 
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.Processor;
-import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.time.SluiceClock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A worker on an in-memory queue: one virtual thread per slot, each running one job at a time. A slot whose job
- * ended queues how it ended; the first slot to take the queue's lock records every queued ending and takes the
- * next job for each of those slots, in one critical section.
- *
- * <p>Once the engine has closed, every method but closing (which then does nothing) throws, as its queue's do.
+ * The in-memory engine's side of a {@link QueueWorker}. A slot whose job ended queues how it ended; the first slot to
+ * take the queue's lock records every queued ending and takes the next job for each of those slots, in one critical
+ * section. An idle slot waits on the queue's condition until something that may let a job start changed since its
+ * last claim.
  */
-final class InMemoryWorker<T> implements Worker<T> {
+final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
     /**
      * How often a slot whose attempt ended tries the lock, yielding between tries, before it waits for the
      * lock: meanwhile, the slot holding the lock usually records this slot's ending too.
@@ -32,204 +27,105 @@ final class InMemoryWorker<T> implements Worker<T> {
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryWorker.class);
 
     private final InMemoryQueue<T> queue;
-    private final Processor<T> processor;
-    private final WorkerOptions options;
+    private final QueueWorker<T, Claim> worker;
     private final ReentrantLock lock;
-    private final List<Slot> slots = new ArrayList<>();
-    private final CompletableFuture<CloseReport> closed = new CompletableFuture<>();
-    private WorkerState state = WorkerState.NEW;
-    private int active;
-    private int finishedWhileClosing;
-    private int returned;
-    private SluiceClock.Timer deadlineTimer;
 
     /** Slots whose attempt ended, newest first, waiting for one of them to record every ending. */
-    private final AtomicReference<Slot> ended = new AtomicReference<>();
+    private final AtomicReference<Calls> ended = new AtomicReference<>();
 
-    InMemoryWorker(InMemoryQueue<T> queue, Processor<T> processor, WorkerOptions options) {
+    private InMemoryWorker(InMemoryQueue<T> queue, QueueWorker<T, Claim> worker) {
         this.queue = queue;
-        this.processor = processor;
-        this.options = options;
+        this.worker = worker;
         this.lock = queue.lock();
     }
 
-    @Override
-    public void start() {
-        queue.checkOpen();
-        lock.lock();
-        try {
-            if (state != WorkerState.NEW) {
-                if (state == WorkerState.MANUAL) {
-                    throw new IllegalStateException("worker is inside runDue(); start it after runDue returns");
-                }
-                return;
-            }
-            state = WorkerState.RUNNING;
-            for (int i = 0; i < options.concurrency(); i++) {
-                Slot slot = new Slot();
-                slots.add(slot);
-            }
-        } finally {
-            lock.unlock();
+    /** A worker of {@code queue} running {@code processor} with {@code options}. */
+    static <T> QueueWorker<T, Claim> create(InMemoryQueue<T> queue, Processor<T> processor, WorkerOptions options) {
+        return new QueueWorker<>(processor, options, w -> new InMemoryWorker<>(queue, w));
+    }
+
+    /**
+     * An attempt of a job a slot claimed, owning the job while the record's token is still {@link #token}; the record
+     * points to it meanwhile, and its timeout interrupts the slot's processor, {@link #inProcessor}.
+     */
+    static final class Claim implements ClaimedAttempt {
+        final JobRecord record;
+        final int token;
+        final int attempt;
+        final RunningAttempt inProcessor;
+
+        Claim(JobRecord record, RunningAttempt inProcessor) {
+            this.record = record;
+            this.token = record.token;
+            this.attempt = record.attemptsMade + 1;
+            this.inProcessor = inProcessor;
         }
-        int i = 0;
-        for (Slot slot : slots) {
-            Thread.ofVirtual().name("sluice-" + queue.name() + "-" + i++).start(slot::loop);
+
+        @Override
+        public long token() {
+            return token;
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        @Override
+        public JobOptions options() {
+            return record.options;
         }
     }
 
     @Override
-    public int runDue() {
-        queue.checkOpen();
-        Slot slot = new Slot();
-        lock.lock();
-        try {
-            if (state != WorkerState.NEW) {
-                throw new IllegalStateException("runDue() is for a worker that has not started; this one is " + state);
-            }
-            state = WorkerState.MANUAL;
-            slot.thread = Thread.currentThread();
-        } finally {
-            lock.unlock();
-        }
-        int ran = 0;
-        try {
-            Ending<T> ending = null;
-            while (true) {
-                JobRecord job;
-                Events<T> events;
-                lock.lock();
-                try {
-                    events = queue.events();
-                    if (ending != null) {
-                        ending.apply(events, queue.clock().nanos());
-                        active--;
-                    }
-                    ending = null;
-                    job = queue.isClosed() || state != WorkerState.MANUAL
-                            ? null
-                            : queue.attempts.claim(slot, queue.clock().nanos());
-                    if (job != null) {
-                        slot.take(job, events);
-                        active++;
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                queue.fire(events);
-                if (job == null) {
-                    return ran;
-                }
-                ran++;
-                ending = slot.run(job);
-            }
-        } finally {
-            lock.lock();
-            try {
-                if (state == WorkerState.MANUAL) {
-                    state = WorkerState.NEW;
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
+    public SlotCalls<Claim> slotCalls(QueueWorker<T, Claim>.Slot slot) {
+        return new Calls(slot);
     }
 
     @Override
-    public int active() {
-        queue.checkOpen();
+    public JobContext<T> context(Claim job) {
+        return new Context(job);
+    }
+
+    @Override
+    public QueueFront<T> queue() {
+        return queue;
+    }
+
+    @Override
+    public void started() {}
+
+    @Override
+    public void stopped() {}
+
+    @Override
+    public void wakeIdle() {
         lock.lock();
         try {
-            return active;
+            queue.workMayStart(true);
         } finally {
             lock.unlock();
         }
     }
 
     @Override
-    public CompletableFuture<CloseReport> closeAsync(Duration deadline) {
-        QueueChecks.checkCloseDeadline(deadline);
-        boolean returnNow = false;
-        lock.lock();
-        try {
-            if (state == WorkerState.CLOSING || state == WorkerState.CLOSED) {
-                return closed.copy();
-            }
-            boolean started = state == WorkerState.RUNNING;
-            state = WorkerState.CLOSING;
-            queue.workAvailable().signalAll();
-            for (Slot slot : slots) {
-                if (slot.job == null && slot.thread != null) {
-                    slot.thread.interrupt();
-                }
-            }
-            if (!started || active == 0) {
-                finishClose();
-            } else if (deadline.isZero()) {
-                returnNow = true;
-            } else {
-                deadlineTimer = queue.clock().schedule(deadline.toNanos(), this::deadlinePassed);
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (returnNow) {
-            deadlinePassed();
-        }
-        return closed.copy();
+    public void forget() {
+        queue.forget(worker);
     }
 
-    private void deadlinePassed() {
-        List<Runnable> interrupt = new ArrayList<>();
-        Events<T> events = null;
-        lock.lock();
-        try {
-            if (state != WorkerState.CLOSING) {
-                return;
-            }
-            long now = queue.clock().nanos();
-            events = queue.events();
-            for (Slot slot : slots) {
-                JobRecord job = slot.job;
-                if (job != null && queue.attempts.interrupt(job, slot.token, now, events)) {
-                    returned++;
-                    active--;
-                    slot.job = null;
-                    int token = slot.token;
-                    interrupt.add(() -> slot.interruptAttempt(job, token));
-                }
-            }
-            finishClose();
-        } finally {
-            lock.unlock();
-        }
-        queue.fire(events);
-        interrupt.forEach(Runnable::run);
+    @Override
+    public void failed(RuntimeException e) {
+        LOG.error("a slot of {} failed; it goes on", worker, e);
     }
 
-    /** Under the lock. */
-    private void finishClose() {
-        if (state == WorkerState.CLOSED) {
-            return;
-        }
-        state = WorkerState.CLOSED;
-        if (deadlineTimer != null) {
-            deadlineTimer.cancel();
-        }
-        queue.forget(this);
-        closed.complete(new CloseReport(finishedWhileClosing, returned));
-    }
-
-    /** How one attempt ended, computed outside the lock and recorded under it. */
-    private interface Ending<T> {
-        void apply(Events<T> events, long now);
-    }
+    @Override
+    public void succeeded() {}
 
     /** The chain of queued slots from {@code newest}, reversed: the slot that ended first comes first. */
-    private Slot reversed(Slot newest) {
-        Slot first = null;
-        for (Slot slot = newest; slot != null; ) {
-            Slot older = slot.nextEnded;
+    private Calls reversed(Calls newest) {
+        Calls first = null;
+        for (Calls slot = newest; slot != null; ) {
+            Calls older = slot.nextEnded;
             slot.nextEnded = first;
             first = slot;
             slot = older;
@@ -237,84 +133,52 @@ final class InMemoryWorker<T> implements Worker<T> {
         return first;
     }
 
-    /** One of the worker's threads, and the job it runs. */
-    final class Slot {
-        Thread thread;
-        JobRecord job;
-        int token;
-        int attempt;
+    /** One slot's calls, and the ending it queued for whichever slot takes the lock first. */
+    final class Calls implements SlotCalls<Claim> {
+        private final QueueWorker<T, Claim>.Slot slot;
 
-        /** How this slot's last attempt ended, queued in {@link #ended} until a slot records it. */
-        private Ending<T> queuedEnding;
+        /** The attempt whose ending this slot queued in {@link #ended}, how it ended, and whether to claim next. */
+        private Claim queuedJob;
+
+        private AttemptEnd queuedEnding;
+        private boolean queuedClaim;
 
         /** The slot queued in {@link #ended} before this one. */
-        private Slot nextEnded;
+        private Calls nextEnded;
 
         /** The job claimed for this slot when its ending was recorded (null if none), read once served. */
-        private JobRecord claimed;
+        private Claim claimed;
 
         /** Whether the queued ending was recorded and {@link #claimed} set. */
         private volatile boolean served;
 
-        /** The attempt inside the processor now, which a timeout or the close deadline interrupts. */
-        final RunningAttempt inProcessor = new RunningAttempt();
+        /** The queue's count of changes that may let a job start, at this slot's last claim; under the lock. */
+        private long seen;
 
-        /**
-         * Interrupts this slot's thread if it still runs attempt {@code token} of {@code target}; never the
-         * slot's next attempt, and the interrupt is cleared when the attempt leaves the processor.
-         */
-        void interruptAttempt(JobRecord target, int token) {
-            inProcessor.interrupt(target, token);
+        Calls(QueueWorker<T, Claim>.Slot slot) {
+            this.slot = slot;
         }
 
-        /** Under the lock. */
-        void take(JobRecord claimed, Events<T> events) {
-            job = claimed;
-            token = claimed.token;
-            attempt = claimed.attemptsMade + 1;
-            if (Events.metered(events)) {
-                String group = claimed.options.group();
-                Duration waited = Duration.ofNanos(claimed.startedAt - claimed.readyAt);
-                Events.measure(events, m -> m.started(group, waited));
-            }
-            if (Events.listened(events)) {
-                Undecoded<T> snapshot = queue.undecoded(claimed);
-                events.add(l -> l.onActive(snapshot.job()));
-            }
-        }
-
-        void loop() {
-            lock.lock();
-            try {
-                thread = Thread.currentThread();
-            } finally {
-                lock.unlock();
-            }
-            Ending<T> ending = null;
-            while (true) {
-                JobRecord next = ending == null ? null : endAndClaim(ending);
-                ending = null;
-                if (next == null) {
-                    next = awaitNext();
+        @Override
+        public Claim endAndClaim(Claim finished, AttemptEnd ending, boolean claim) {
+            if (ending == null) {
+                Events<T> events;
+                Claim next;
+                lock.lock();
+                try {
+                    events = queue.events();
+                    next = claimNext(events, queue.clock().nanos());
+                } finally {
+                    lock.unlock();
                 }
-                if (next == null) {
-                    exit();
-                    return;
-                }
-                Thread.interrupted();
-                ending = run(next);
+                queue.fire(events);
+                return next;
             }
-        }
-
-        /**
-         * Records how this slot's attempt ended and takes its next job (or null). The slot queues its ending;
-         * whichever slot of the worker takes the lock first records every queued ending and claims a job for
-         * each of those slots in one critical section, so that short jobs do not pay one lock hand-over each.
-         */
-        private JobRecord endAndClaim(Ending<T> ending) {
+            queuedJob = finished;
             queuedEnding = ending;
+            queuedClaim = claim;
             served = false;
-            Slot head;
+            Calls head;
             do {
                 head = ended.get();
                 nextEnded = head;
@@ -331,32 +195,26 @@ final class InMemoryWorker<T> implements Worker<T> {
                     combine();
                 }
             }
-            JobRecord next = claimed;
+            Claim next = claimed;
             claimed = null;
             return next;
         }
 
         /**
-         * Under the lock, which it releases: records the endings of every slot queued in {@link #ended} and
-         * claims the next job for each.
+         * Under the lock, which it releases: records the endings of every slot queued in {@link #ended} and claims
+         * the next job for each that asked.
          */
         private void combine() {
             Events<T> events;
             try {
                 events = queue.events();
                 long now = queue.clock().nanos();
-                Slot first = reversed(ended.getAndSet(null));
-                for (Slot slot = first; slot != null; ) {
-                    Slot following = slot.nextEnded;
-                    slot.nextEnded = null;
-                    try {
-                        slot.endAttempt(events, now);
-                    } catch (RuntimeException e) {
-                        LOG.error("recording how a job of {} ended failed; the slot goes on", queue, e);
-                        slot.claimed = null;
-                        slot.served = true;
-                    }
-                    slot = following;
+                Calls first = reversed(ended.getAndSet(null));
+                for (Calls calls = first; calls != null; ) {
+                    Calls following = calls.nextEnded;
+                    calls.nextEnded = null;
+                    calls.recordQueued(events, now);
+                    calls = following;
                 }
             } finally {
                 lock.unlock();
@@ -365,48 +223,89 @@ final class InMemoryWorker<T> implements Worker<T> {
         }
 
         /** Under the lock: records this slot's queued ending and claims its next job, then lets it go on. */
-        private void endAttempt(Events<T> events, long now) {
-            Ending<T> done = queuedEnding;
+        private void recordQueued(Events<T> events, long now) {
+            Claim job = queuedJob;
+            AttemptEnd ending = queuedEnding;
+            queuedJob = null;
             queuedEnding = null;
-            done.apply(events, now);
-            if (job != null) {
-                active--;
-                job = null;
-                if (state == WorkerState.CLOSING) {
-                    finishedWhileClosing++;
-                }
+            boolean owned = false;
+            try {
+                owned = record(job, ending, now, events);
+            } catch (RuntimeException e) {
+                LOG.error("recording how a job of {} ended failed; the slot goes on", queue, e);
             }
-            claimed = state == WorkerState.RUNNING && !queue.isClosed() ? claimNext(events, now) : null;
-            served = true;
+            worker.ended(slot, job, true, owned, false);
+            try {
+                claimed = queuedClaim ? claimNext(events, now) : null;
+            } catch (RuntimeException e) {
+                LOG.error("claiming a job of {} failed; the slot goes on", queue, e);
+                claimed = null;
+            } finally {
+                served = true;
+            }
         }
 
-        /** Under the lock: the next job, taken by this slot, or null. */
-        private JobRecord claimNext(Events<T> events) {
-            return claimNext(events, queue.clock().nanos());
+        /** Under the lock: records {@code ending} of {@code job}; false if the attempt no longer owned the job. */
+        private boolean record(Claim job, AttemptEnd ending, long now, Events<T> events) {
+            InMemoryAttempts<T> attempts = queue.attempts;
+            return switch (ending) {
+                case AttemptEnd.Completed done -> attempts.complete(job.record, job.token, done.value(), now, events);
+                case AttemptEnd.RateLimited limited ->
+                    attempts.rateLimited(job.record, job.token, limited.result(), now, events);
+                case AttemptEnd.RunAgain again -> attempts.runAgain(job.record, job.token, again.delay(), now, events);
+                case AttemptEnd.Failed failed ->
+                    attempts.fail(
+                            job.record,
+                            job.token,
+                            failed.error(),
+                            failed.reason(),
+                            Job.Attempt.Outcome.FAILED,
+                            failed.retryDelay(),
+                            now,
+                            events);
+                case AttemptEnd.TimedOut timedOut ->
+                    attempts.fail(
+                            job.record,
+                            job.token,
+                            null,
+                            timedOut.reason(),
+                            Job.Attempt.Outcome.TIMED_OUT,
+                            timedOut.retryDelay(),
+                            now,
+                            events);
+            };
         }
 
         /** Under the lock: the next job that may start at {@code now}, taken by this slot, or null. */
-        private JobRecord claimNext(Events<T> events, long now) {
-            JobRecord next = queue.attempts.claim(this, now);
-            if (next != null) {
-                take(next, events);
-                active++;
+        private Claim claimNext(Events<T> events, long now) {
+            seen = queue.workChanges();
+            if (queue.isClosed() || !worker.claiming()) {
+                return null;
             }
-            return next;
+            JobRecord record = queue.attempts.claim(now);
+            if (record == null) {
+                return null;
+            }
+            Claim job = new Claim(record, slot.inProcessor());
+            record.claim = job;
+            if (Events.metered(events)) {
+                String group = record.options.group();
+                Duration waited = Duration.ofNanos(record.startedAt - record.readyAt);
+                Events.measure(events, m -> m.started(group, waited));
+            }
+            if (Events.listened(events)) {
+                Undecoded<T> snapshot = queue.undecoded(record);
+                events.add(l -> l.onActive(snapshot.job()));
+            }
+            worker.took(slot, job);
+            return job;
         }
 
-        /** Waits until a job may start (returned, taken) or the worker closes (null). */
-        private JobRecord awaitNext() {
-            Events<T> events = null;
-            JobRecord next = null;
+        @Override
+        public Claim awaitWork(boolean afterFailure) {
             lock.lock();
             try {
-                while (state == WorkerState.RUNNING && !queue.isClosed()) {
-                    events = queue.events();
-                    next = claimNext(events);
-                    if (next != null) {
-                        break;
-                    }
+                while (seen == queue.workChanges() && worker.claiming()) {
                     queue.idleWorkers(1);
                     try {
                         queue.workAvailable().await();
@@ -419,81 +318,50 @@ final class InMemoryWorker<T> implements Worker<T> {
             } finally {
                 lock.unlock();
             }
-            queue.fire(events);
-            return next;
+            return null;
         }
 
-        private void exit() {
+        @Override
+        public void giveBack(Claim job) {
+            Events<T> events;
             lock.lock();
             try {
-                if (state == WorkerState.CLOSING && active == 0) {
-                    finishClose();
+                events = queue.events();
+                if (queue.attempts.interrupt(
+                        job.record, job.token, queue.clock().nanos(), events)) {
+                    worker.ended(slot, job, false, true, true);
                 }
-                queue.workAvailable().signal();
             } finally {
                 lock.unlock();
             }
-            Thread.interrupted();
+            queue.fire(events);
         }
 
-        /**
-         * Runs the processor on {@code current}, the job this slot just took; returns how to record the outcome. The
-         * job comes from the caller, not from {@link #job}: a close deadline may clear that field meanwhile (it
-         * returns the job to waiting), and the attempt then runs on, unable to record its end.
-         */
-        Ending<T> run(JobRecord current) {
-            int owned = token;
-            int number = attempt;
-            AttemptEnd end;
-            inProcessor.enter(current, owned);
+        @Override
+        public boolean resendAfterPause(Claim finished) {
+            return false;
+        }
+
+        @Override
+        public void exit() {
+            // this slot may have been the one a change woke: another looks again
+            lock.lock();
             try {
-                end = AttemptEnd.run(processor, new Context(current, owned, number), number, current.options);
+                queue.workMayStart(false);
             } finally {
-                inProcessor.leave();
+                lock.unlock();
             }
-            return switch (end) {
-                case AttemptEnd.Completed done ->
-                    (events, now) -> queue.attempts.complete(current, owned, done.value(), now, events);
-                case AttemptEnd.RateLimited limited ->
-                    (events, now) -> queue.attempts.rateLimited(current, owned, limited.result(), now, events);
-                case AttemptEnd.RunAgain again ->
-                    (events, now) -> queue.attempts.runAgain(current, owned, again.delay(), now, events);
-                case AttemptEnd.Failed failed ->
-                    (events, now) -> queue.attempts.fail(
-                            current,
-                            owned,
-                            failed.error(),
-                            failed.reason(),
-                            Job.Attempt.Outcome.FAILED,
-                            failed.retryDelay(),
-                            now,
-                            events);
-                case AttemptEnd.TimedOut timedOut ->
-                    (events, now) -> queue.attempts.fail(
-                            current,
-                            owned,
-                            null,
-                            timedOut.reason(),
-                            Job.Attempt.Outcome.TIMED_OUT,
-                            timedOut.retryDelay(),
-                            now,
-                            events);
-            };
         }
     }
 
     /** What the processor sees of one attempt; the payload is decoded when the processor first asks for it. */
     private final class Context implements JobContext<T> {
-        private final JobRecord record;
-        private final int token;
-        private final int attempt;
+        private final Claim claim;
         private final LazyPayload<T> payload;
 
-        Context(JobRecord record, int token, int attempt) {
-            this.record = record;
-            this.token = token;
-            this.attempt = attempt;
-            this.payload = new LazyPayload<>(record.id, record.payload, queue.codec());
+        Context(Claim claim) {
+            this.claim = claim;
+            this.payload = new LazyPayload<>(claim.record.id, claim.record.payload, queue.codec());
         }
 
         @Override
@@ -501,7 +369,7 @@ final class InMemoryWorker<T> implements Worker<T> {
             Undecoded<T> snapshot;
             lock.lock();
             try {
-                snapshot = queue.undecoded(record);
+                snapshot = queue.undecoded(claim.record);
             } finally {
                 lock.unlock();
             }
@@ -515,7 +383,7 @@ final class InMemoryWorker<T> implements Worker<T> {
 
         @Override
         public int attempt() {
-            return attempt;
+            return claim.attempt;
         }
 
         @Override
@@ -523,14 +391,14 @@ final class InMemoryWorker<T> implements Worker<T> {
             if (percent < 0 || percent > 100) {
                 throw new IllegalArgumentException("progress must be between 0 and 100, was " + percent);
             }
-            queue.attempts.progress(record, token, percent);
+            queue.attempts.progress(claim.record, claim.token, percent);
         }
 
         @Override
         public boolean isCancelled() {
             lock.lock();
             try {
-                return record.token != token;
+                return claim.record.token != claim.token;
             } finally {
                 lock.unlock();
             }
@@ -539,6 +407,6 @@ final class InMemoryWorker<T> implements Worker<T> {
 
     @Override
     public String toString() {
-        return "worker of " + queue + " (concurrency " + options.concurrency() + ")";
+        return worker.toString();
     }
 }

@@ -45,7 +45,9 @@ final class JobRecord {
     /** Bumped at every start and every forced end: a worker whose token no longer matches lost the job. */
     int token;
 
-    InMemoryWorker<?>.Slot slot;
+    /** The attempt that owns the job while it is active. */
+    InMemoryWorker.Claim claim;
+
     SluiceClock.Timer timeoutTimer;
 
     Group group;

@@ -8,6 +8,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,12 @@ public abstract class QueueFront<T> implements JobQueue<T> {
      * @throws IllegalStateException naming the closed engine
      */
     protected abstract void checkOpen();
+
+    /** Whether the queue's engine has closed. */
+    protected abstract boolean isClosed();
+
+    /** The engine's clock. */
+    protected abstract SluiceClock clock();
 
     @Override
     public final Added<T> add(String jobName, T payload, JobOptions jobOptions) {

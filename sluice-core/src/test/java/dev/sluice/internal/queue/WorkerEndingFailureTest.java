@@ -53,7 +53,7 @@ class WorkerEndingFailureTest {
                             .build());
         }
         AtomicInteger ran = new AtomicInteger();
-        InMemoryWorker<String> worker = new InMemoryWorker<>(
+        QueueWorker<String, InMemoryWorker.Claim> worker = InMemoryWorker.create(
                 queue,
                 ctx -> {
                     ran.incrementAndGet();

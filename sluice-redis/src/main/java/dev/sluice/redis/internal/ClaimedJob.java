@@ -1,7 +1,9 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.queue.ClaimedAttempt;
 import dev.sluice.internal.queue.LazyPayload;
 import dev.sluice.queue.Job;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.time.SluiceClock;
 import java.util.List;
 
@@ -9,7 +11,7 @@ import java.util.List;
  * A job claimed by a slot: its id, the token that owns it, its attempt number and its snapshot. The payload is
  * decoded once, when first needed (by the processor, or for a listener), never on the call's lane.
  */
-final class ClaimedJob<T> {
+final class ClaimedJob<T> implements ClaimedAttempt {
     private final RedisJobQueue<T> queue;
 
     final String id;
@@ -32,8 +34,6 @@ final class ClaimedJob<T> {
 
     volatile boolean lost;
     SluiceClock.Timer timeout;
-    /** Whether the worker no longer counts it as active: its slot is done with it, or it was returned. */
-    boolean released;
 
     /** The positions of a claim's reply of one job (claim() of queue-claim.lua). */
     static final int ID = 0;
@@ -61,6 +61,21 @@ final class ClaimedJob<T> {
         } else {
             waitedNanos = -1;
         }
+    }
+
+    @Override
+    public long token() {
+        return token;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public JobOptions options() {
+        return job.options();
     }
 
     /** The snapshot with its payload, as listeners hear it; null for a payload the codec cannot decode. */

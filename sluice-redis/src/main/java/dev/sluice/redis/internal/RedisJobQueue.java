@@ -7,6 +7,7 @@ import dev.sluice.internal.queue.QueueAdds;
 import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.QueueFront;
+import dev.sluice.internal.queue.QueueWorker;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
@@ -78,7 +79,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     /** Waits in Redis for room while this process's producers wait for it. */
     final WorkWatcher roomWatcher;
 
-    private final Set<RedisWorker<T>> workers = ConcurrentHashMap.newKeySet();
+    private final Set<QueueWorker<T, ClaimedJob<T>>> workers = ConcurrentHashMap.newKeySet();
     /** This process's listeners of the queue. */
     final QueueListeners<T> listeners;
     /** Pausing, removing, retrying, cleaning, draining, limits. */
@@ -160,7 +161,8 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         return codec;
     }
 
-    SluiceClock clock() {
+    @Override
+    protected SluiceClock clock() {
         return engine.clock();
     }
 
@@ -431,7 +433,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     public Worker<T> worker(Processor<T> processor, WorkerOptions workerOptions) {
         checkOpen();
         QueueChecks.checkWorker(name, processor, workerOptions);
-        RedisWorker<T> worker = new RedisWorker<>(this, processor, workerOptions);
+        QueueWorker<T, ClaimedJob<T>> worker = RedisWorker.create(this, processor, workerOptions);
         workers.add(worker);
         if (closed) {
             workers.remove(worker);
@@ -443,7 +445,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         return worker;
     }
 
-    void forget(RedisWorker<T> worker) {
+    void forget(QueueWorker<T, ClaimedJob<T>> worker) {
         workers.remove(worker);
     }
 
@@ -455,7 +457,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         roomWatcher.stop();
         idleSlots.stop();
         List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
-        for (RedisWorker<T> worker : workers) {
+        for (QueueWorker<T, ClaimedJob<T>> worker : workers) {
             closing.add(worker.closeAsync(Duration.ofSeconds(30)));
         }
         outcomes.closed();
@@ -467,7 +469,8 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         events.close();
     }
 
-    boolean isClosed() {
+    @Override
+    protected boolean isClosed() {
         return closed;
     }
 
