@@ -228,13 +228,12 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
             AttemptEnd ending = queuedEnding;
             queuedJob = null;
             queuedEnding = null;
-            boolean owned = false;
             try {
-                owned = record(job, ending, now, events);
+                record(job, ending, now, events);
             } catch (RuntimeException e) {
                 LOG.error("recording how a job of {} ended failed; the slot goes on", queue, e);
             }
-            worker.ended(slot, job, true, owned, false);
+            worker.endedBySlot(slot, job);
             try {
                 claimed = queuedClaim ? claimNext(events, now) : null;
             } catch (RuntimeException e) {
@@ -245,10 +244,10 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
             }
         }
 
-        /** Under the lock: records {@code ending} of {@code job}; false if the attempt no longer owned the job. */
-        private boolean record(Claim job, AttemptEnd ending, long now, Events<T> events) {
+        /** Under the lock: records {@code ending} of {@code job}, if the attempt still owns the job. */
+        private void record(Claim job, AttemptEnd ending, long now, Events<T> events) {
             InMemoryAttempts<T> attempts = queue.attempts;
-            return switch (ending) {
+            switch (ending) {
                 case AttemptEnd.Completed done -> attempts.complete(job.record, job.token, done.value(), now, events);
                 case AttemptEnd.RateLimited limited ->
                     attempts.rateLimited(job.record, job.token, limited.result(), now, events);
@@ -273,7 +272,7 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
                             timedOut.retryDelay(),
                             now,
                             events);
-            };
+            }
         }
 
         /** Under the lock: the next job that may start at {@code now}, taken by this slot, or null. */
@@ -329,7 +328,7 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
                 events = queue.events();
                 if (queue.attempts.interrupt(
                         job.record, job.token, queue.clock().nanos(), events)) {
-                    worker.ended(slot, job, false, true, true);
+                    worker.returned(slot, job);
                 }
             } finally {
                 lock.unlock();

@@ -299,21 +299,26 @@ public final class QueueWorker<T, J extends ClaimedAttempt> implements Worker<T>
     }
 
     /**
-     * The store recorded the end of an attempt of {@code job}, of {@code slot}. {@code bySlot}: the slot's processor
-     * returned (the worker stops counting the job), as opposed to a timeout or the close deadline ending the attempt
-     * while the processor may still run. {@code returned}: the store {@code owned} the job and returned it to
-     * waiting at the close deadline. Told in the order the store recorded the endings.
+     * The store recorded the end of the attempt of {@code job} that {@code slot}'s processor returned from, whether or
+     * not the attempt still owned the job: the worker no longer counts it, unless the close deadline returned it
+     * before. Told in the order the store recorded the job's endings.
      */
-    public void ended(Slot slot, J job, boolean bySlot, boolean owned, boolean returned) {
-        if (bySlot) {
-            if (slot.running.compareAndSet(job, null)) {
-                active.decrementAndGet();
-                if (state == WorkerState.CLOSING) {
-                    finishedWhileClosing.incrementAndGet();
-                }
+    public void endedBySlot(Slot slot, J job) {
+        if (slot.running.compareAndSet(job, null)) {
+            active.decrementAndGet();
+            if (state == WorkerState.CLOSING) {
+                finishedWhileClosing.incrementAndGet();
             }
-        } else if (owned && returned && slot.running.compareAndSet(job, null)) {
-            this.returned.incrementAndGet();
+        }
+    }
+
+    /**
+     * The store returned {@code job}, which {@code slot} runs and the store still owned, to waiting at the close
+     * deadline: the worker counts it as returned, unless the slot's ending was recorded before.
+     */
+    public void returned(Slot slot, J job) {
+        if (slot.running.compareAndSet(job, null)) {
+            returned.incrementAndGet();
             active.decrementAndGet();
         }
     }

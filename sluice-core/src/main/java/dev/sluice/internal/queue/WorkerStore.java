@@ -6,7 +6,7 @@ import dev.sluice.queue.JobContext;
  * An engine's side of a {@link QueueWorker}: recording how attempts ended, claiming jobs, waiting for work and
  * handing jobs back, each in the engine's own store. The worker's state, its counts, its close and its slots'
  * threads are the worker's; the store tells the worker what its calls did through {@link QueueWorker#took}, {@link
- * QueueWorker#ended} and {@link QueueWorker#claiming}, and never calls the worker while it holds a lock the worker
+ * QueueWorker#endedBySlot}, {@link QueueWorker#returned} and {@link QueueWorker#claiming}, and never calls the worker while it holds a lock the worker
  * waits for. The worker never calls the store while it holds its own monitor.
  *
  * @param <T> the payload type
@@ -61,7 +61,7 @@ public interface WorkerStore<T, J extends ClaimedAttempt> {
 
         /**
          * Returns {@code job} to waiting without using an attempt, as the close deadline does; tells the worker by
-         * {@link QueueWorker#ended} if the store still owned it. Called by any thread.
+         * {@link QueueWorker#returned} if the store still owned it. Called by any thread.
          */
         void giveBack(J job);
 

@@ -1,6 +1,7 @@
 package dev.sluice.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.SluiceException;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -75,8 +77,9 @@ class QueueWorkerTest {
         final CountDownLatch claimAsked = new CountDownLatch(1);
         volatile CountDownLatch claimsOpen = new CountDownLatch(0);
         final AtomicInteger endingFailures = new AtomicInteger();
-        final AtomicInteger failed = new AtomicInteger();
-        final AtomicInteger succeeded = new AtomicInteger();
+        /** What the worker told the store of its life, besides the slots' calls. */
+        final List<String> told = Collections.synchronizedList(new ArrayList<>());
+
         QueueWorker<String, Claim> worker;
 
         QueueWorker<String, Claim> worker(Processor<String> processor, int concurrency) {
@@ -97,7 +100,7 @@ class QueueWorkerTest {
                         }
                         boolean owned = finished.settle();
                         recorded.add((owned ? "ended " : "refused ") + finished.id);
-                        worker.ended(slot, finished, true, owned, false);
+                        worker.endedBySlot(slot, finished);
                     }
                     if (!claim) {
                         return null;
@@ -113,8 +116,9 @@ class QueueWorkerTest {
 
                 @Override
                 public Claim awaitWork(boolean afterFailure) {
+                    // as an engine's idle slot: until work comes (never, here) or the closing worker interrupts
                     try {
-                        Thread.sleep(1);
+                        Thread.sleep(Duration.ofMinutes(1));
                     } catch (InterruptedException e) {
                         // closing: the loop decides
                     }
@@ -125,7 +129,7 @@ class QueueWorkerTest {
                 public void giveBack(Claim job) {
                     if (job.settle()) {
                         recorded.add("returned " + job.id);
-                        worker.ended(slot, job, false, true, true);
+                        worker.returned(slot, job);
                     }
                 }
 
@@ -135,7 +139,9 @@ class QueueWorkerTest {
                 }
 
                 @Override
-                public void exit() {}
+                public void exit() {
+                    told.add("exit");
+                }
             };
         }
 
@@ -173,25 +179,33 @@ class QueueWorkerTest {
         }
 
         @Override
-        public void started() {}
+        public void started() {
+            told.add("started");
+        }
 
         @Override
-        public void stopped() {}
+        public void stopped() {
+            told.add("stopped");
+        }
 
         @Override
-        public void wakeIdle() {}
+        public void wakeIdle() {
+            told.add("wakeIdle");
+        }
 
         @Override
-        public void forget() {}
+        public void forget() {
+            told.add("forget");
+        }
 
         @Override
         public void failed(RuntimeException e) {
-            failed.incrementAndGet();
+            told.add("failed");
         }
 
         @Override
         public void succeeded() {
-            succeeded.incrementAndGet();
+            told.add("succeeded");
         }
     }
 
@@ -218,6 +232,32 @@ class QueueWorkerTest {
         };
     }
 
+    private static Worker.CloseReport closed(CompletableFuture<Worker.CloseReport> closing) throws Exception {
+        return closing.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aStartedWorkerTellsItsStoreItsLifeAndClosesItsIdleSlots() throws Exception {
+        Store store = new Store();
+        QueueWorker<String, Claim> worker = store.worker(recordingInto(new ArrayList<>()), 2);
+        assertThat(worker.claiming()).isFalse();
+        assertThat(worker.running()).isEmpty();
+
+        worker.start();
+        assertThat(worker.claiming()).isTrue();
+        await().until(() -> store.told.stream().filter("succeeded"::equals).count() == 2);
+
+        // the idle slots wait until interrupted: the close must interrupt them to complete
+        assertThat(closed(worker.closeAsync(DEADLINE))).isEqualTo(new Worker.CloseReport(0, 0));
+        assertThat(worker.claiming()).isFalse();
+        await().untilAsserted(
+                        () -> assertThat(store.told).filteredOn("exit"::equals).hasSize(2));
+        assertThat(store.told)
+                .containsSubsequence("started", "stopped")
+                .containsOnlyOnce("started", "wakeIdle", "stopped", "forget")
+                .doesNotContain("failed");
+    }
+
     @Test
     void aClaimOnItsWayWhenTheCloseBeginsHoldsItOpenAndItsJobRuns() throws Exception {
         Store store = new Store();
@@ -233,7 +273,7 @@ class QueueWorkerTest {
         assertThat(closing).isNotDone();
         store.claimsOpen.countDown();
 
-        assertThat(closing.get()).isEqualTo(new Worker.CloseReport(1, 0));
+        assertThat(closed(closing)).isEqualTo(new Worker.CloseReport(1, 0));
         assertThat(ran).containsExactly("a");
         assertThat(store.recorded).containsExactly("ended a");
     }
@@ -253,7 +293,28 @@ class QueueWorkerTest {
         assertThat(closing).isNotDone();
         store.claimsOpen.countDown();
 
-        assertThat(closing.get()).isEqualTo(new Worker.CloseReport(0, 1));
+        assertThat(closed(closing)).isEqualTo(new Worker.CloseReport(0, 1));
+        assertThat(ran).isEmpty();
+        assertThat(store.recorded).containsExactly("returned a");
+    }
+
+    @Test
+    void aCloseDuringRunDueWaitsForItsClaimOnItsWayAndGivesBackWhatItBrings() throws Exception {
+        Store store = new Store();
+        store.claimsOpen = new CountDownLatch(1);
+        store.waiting.add(new Claim("a"));
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        QueueWorker<String, Claim> worker = store.worker(recordingInto(ran), 1);
+        CompletableFuture<Integer> running = CompletableFuture.supplyAsync(worker::runDue);
+        store.claimAsked.await();
+
+        CompletableFuture<Worker.CloseReport> closing = worker.closeAsync(DEADLINE);
+        Thread.sleep(20);
+        assertThat(closing).isNotDone();
+        store.claimsOpen.countDown();
+
+        assertThat(closed(closing)).isEqualTo(new Worker.CloseReport(0, 1));
+        assertThat(running.get(10, TimeUnit.SECONDS)).isZero();
         assertThat(ran).isEmpty();
         assertThat(store.recorded).containsExactly("returned a");
     }
@@ -278,20 +339,26 @@ class QueueWorkerTest {
                 1);
         worker.start();
         running.await();
+        assertThat(worker.running()).extracting(c -> c.id).containsExactly("a");
 
         CompletableFuture<Worker.CloseReport> closing = worker.closeAsync(DEADLINE);
+        Thread.sleep(20);
         assertThat(closing).isNotDone();
+        assertThat(interrupted)
+                .as("a running job is interrupted at the deadline only")
+                .isNotDone();
         assertThat(worker.active()).isEqualTo(1);
         store.clock.advance(DEADLINE);
 
-        assertThat(closing.get()).isEqualTo(new Worker.CloseReport(0, 1));
+        assertThat(closed(closing)).isEqualTo(new Worker.CloseReport(0, 1));
         assertThat(interrupted.get()).isTrue();
         await().untilAsserted(() -> assertThat(store.recorded).containsExactly("returned a", "refused a"));
         assertThat(worker.active()).isZero();
+        assertThat(worker.running()).isEmpty();
     }
 
     @Test
-    void anEndingWhoseCallFailedIsSentAgainAndTheOutageToldOnce() throws Exception {
+    void anEndingWhoseCallFailedIsSentAgainAndTheStoreHearsTheOutageEnd() throws Exception {
         Store store = new Store();
         store.endingFailures.set(1);
         store.waiting.add(new Claim("a"));
@@ -301,7 +368,8 @@ class QueueWorkerTest {
 
         await().untilAsserted(() -> assertThat(store.recorded).containsExactly("ended a"));
         assertThat(ran).containsExactly("a");
-        assertThat(store.failed).hasValue(1);
+        await().untilAsserted(() -> assertThat(store.told).containsSubsequence("failed", "succeeded"));
+        assertThat(store.told).containsOnlyOnce("failed");
         assertThat(worker.close(DEADLINE)).isEqualTo(new Worker.CloseReport(0, 0));
     }
 
@@ -323,9 +391,10 @@ class QueueWorkerTest {
         assertThat(threads).containsExactly("a@" + caller, "b@" + caller);
         assertThat(store.recorded).containsExactly("ended a", "ended b");
         assertThat(worker.active()).isZero();
+        assertThat(store.told).containsExactly("started", "stopped");
 
         worker.start();
-        org.assertj.core.api.Assertions.assertThatThrownBy(worker::runDue)
+        assertThatThrownBy(worker::runDue)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("has not started");
         worker.close(Duration.ZERO);

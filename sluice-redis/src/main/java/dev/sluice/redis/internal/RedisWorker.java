@@ -310,7 +310,11 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
                 job.timeout.cancel();
             }
             // a job returned at the close deadline is counted here, in the order Redis recorded the endings
-            worker.ended(slot, job, bySlot, owned, ending.how().equals(RETURNED));
+            if (bySlot) {
+                worker.endedBySlot(slot, job);
+            } else if (owned && ending.how().equals(RETURNED)) {
+                worker.returned(slot, job);
+            }
             if (owned && ended != null) {
                 Job<T> endedJob = queue.snapshots.fromEnding(job.id, ended);
                 ending.tell(happened, endedJob, events);
