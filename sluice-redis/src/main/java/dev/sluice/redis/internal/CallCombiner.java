@@ -14,9 +14,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * makes one call per request, as it would without this. Before a call, a sender that has fewer requests than the
  * last call carried lets other threads run a few times, while that brings more (see {@link #awaitLatecomers}).
  *
+ * <p>A combiner may keep more than one call on its way ({@code callsInFlight}): the sender writes the next call
+ * before it reads the reply of the one before ({@link #dispatch}, then {@link #complete}), and replies are read in
+ * the order the calls were written. The thread that takes the sending on then finds calls already on their way,
+ * and reads their replies first.
+ *
  * <p>Requests are sent in the order they were queued: a request is queued before {@link #combine} or {@link
- * #combineAsync} returns, calls are taken from the front of the queue, and the next call is sent only once the
- * one before it is answered. So the requests of one thread are sent in the order of its calls.
+ * #combineAsync} returns, calls are taken from the front of the queue and written in that order, and their replies
+ * are read in that order. So the requests of one thread are sent in the order of its calls.
  *
  * @param <R> the requests
  */
@@ -47,6 +52,7 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
     static final int FRUITLESS_YIELDS = 4;
 
     private final int mostPerCall;
+    private final int callsInFlight;
     private final ThreadFactory asyncThreads;
     private final Runnable pause;
     private final ReentrantLock lock = new ReentrantLock();
@@ -57,6 +63,14 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
      * sending passes from thread to thread under {@link #lock}).
      */
     private int lastCall;
+
+    /**
+     * The calls written and not yet answered, oldest first, with what {@link #dispatch} returned for each: the
+     * sending thread's only, as {@link #lastCall}.
+     */
+    private final ArrayDeque<InFlight<R>> inFlight = new ArrayDeque<>();
+
+    private record InFlight<R>(List<R> batch, Object sent) {}
 
     CallCombiner(int mostPerCall) {
         this(mostPerCall, Thread.ofVirtual().factory());
@@ -76,13 +90,39 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
      * @param pause lets other threads run, while a sender waits for requests on their way
      */
     CallCombiner(int mostPerCall, ThreadFactory asyncThreads, Runnable pause) {
+        this(mostPerCall, asyncThreads, pause, 1);
+    }
+
+    /**
+     * @param mostPerCall the most a call carries, in {@link Queued#size}
+     * @param asyncThreads makes the threads of {@link #combineAsync}
+     * @param pause lets other threads run, while a sender waits for requests on their way
+     * @param callsInFlight the most calls written whose replies are not read yet (1: one call at a time)
+     */
+    CallCombiner(int mostPerCall, ThreadFactory asyncThreads, Runnable pause, int callsInFlight) {
         this.mostPerCall = mostPerCall;
         this.asyncThreads = asyncThreads;
         this.pause = pause;
+        this.callsInFlight = callsInFlight;
     }
 
     /** Sends {@code batch} in one call and answers every request of it, whether the call succeeds or fails. */
     abstract void send(List<R> batch);
+
+    /**
+     * Writes the call of {@code batch} without reading its reply, and returns what {@link #complete} needs to read
+     * it. Without an override, the call is sent and answered here ({@link #send}), and returns null.
+     */
+    Object dispatch(List<R> batch) {
+        send(batch);
+        return null;
+    }
+
+    /**
+     * Reads the reply of the call {@link #dispatch} wrote for {@code batch} (what it returned: {@code sent}) and
+     * answers every request of it, whether the call succeeded or failed. Without an override, nothing is left to do.
+     */
+    void complete(List<R> batch, Object sent) {}
 
     /** Sends {@code request}, alone or with others, and returns once it is answered. */
     final void combine(R request) {
@@ -150,25 +190,25 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
         }
     }
 
-    /** Sends the waiting requests until {@code own} is answered, then hands the sending on to a waiting one. */
+    /**
+     * Sends the waiting requests until {@code own} is answered, keeping up to {@link #callsInFlight} calls on their
+     * way, then hands the sending on: to the oldest request of a call still on its way, else to the oldest waiting.
+     */
     private void lead(R own) {
         while (!own.done) {
-            awaitLatecomers();
-            List<R> batch = new ArrayList<>();
-            lock.lock();
-            try {
-                int size = 0;
-                while (!pending.isEmpty() && (batch.isEmpty() || size + pending.peek().size <= mostPerCall)) {
-                    R next = pending.poll();
-                    size += next.size;
-                    batch.add(next);
+            while (inFlight.size() < callsInFlight) {
+                if (inFlight.isEmpty()) {
+                    awaitLatecomers();
                 }
-                lastCall = batch.size();
-            } finally {
-                lock.unlock();
+                List<R> batch = nextBatch();
+                if (batch.isEmpty()) {
+                    break;
+                }
+                inFlight.add(new InFlight<>(batch, dispatch(batch)));
             }
-            send(batch);
-            for (R r : batch) {
+            InFlight<R> oldest = inFlight.poll();
+            complete(oldest.batch(), oldest.sent());
+            for (R r : oldest.batch()) {
                 r.done = true;
                 if (r != own) {
                     r.wake.complete(Boolean.FALSE);
@@ -178,7 +218,7 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
         R next;
         lock.lock();
         try {
-            next = pending.peek();
+            next = inFlight.isEmpty() ? pending.peek() : inFlight.peek().batch().get(0);
             sending = next != null;
         } finally {
             lock.unlock();
@@ -186,5 +226,25 @@ abstract class CallCombiner<R extends CallCombiner.Queued> {
         if (next != null) {
             next.wake.complete(Boolean.TRUE);
         }
+    }
+
+    /** The waiting requests the next call carries, oldest first (none if none wait). */
+    private List<R> nextBatch() {
+        List<R> batch = new ArrayList<>();
+        lock.lock();
+        try {
+            int size = 0;
+            while (!pending.isEmpty() && (batch.isEmpty() || size + pending.peek().size <= mostPerCall)) {
+                R next = pending.poll();
+                size += next.size;
+                batch.add(next);
+            }
+            if (!batch.isEmpty()) {
+                lastCall = batch.size();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return batch;
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.queue.QueueListener;
+import io.lettuce.core.RedisFuture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -53,12 +54,18 @@ final class QueueCalls<T> {
      * knows and sends them again ({@link QueueSettings}).
      */
     private <R> R settled(byte[][] arguments, Function<byte[][], R> send, Function<R, List<Object>> replyOf) {
-        for (int attempt = 1; ; attempt++) {
-            byte[][] sent = queue.settings.withEpoch(arguments);
-            R answer = send.apply(sent);
-            if (!QueueSettings.asksRestore(replyOf.apply(answer).get(0))) {
-                return answer;
-            }
+        byte[][] sent = queue.settings.withEpoch(arguments);
+        return settled(arguments, sent, send.apply(sent), send, replyOf);
+    }
+
+    /** As {@link #settled(byte[][], Function, Function)}, from {@code answer}, the answer to {@code sent}. */
+    private <R> R settled(
+            byte[][] arguments,
+            byte[][] sent,
+            R answer,
+            Function<byte[][], R> send,
+            Function<R, List<Object>> replyOf) {
+        for (int attempt = 1; QueueSettings.asksRestore(replyOf.apply(answer).get(0)); attempt++) {
             queue.settings.restore(
                     QueueSettings.epochOf(sent),
                     attempt,
@@ -66,7 +73,10 @@ final class QueueCalls<T> {
                             .queueCall(queue.key, arguments("restore", args), true)
                             .get(0));
             queue.signal();
+            sent = queue.settings.withEpoch(arguments);
+            answer = send.apply(sent);
         }
+        return answer;
     }
 
     /** The command's reply; first, if the call left events of repeatable jobs, plans their next runs. */
@@ -110,32 +120,75 @@ final class QueueCalls<T> {
     }
 
     private Sequenced callInOrder(boolean changes, byte[][] arguments, boolean confirmed) {
+        return complete(dispatch(changes, arguments, confirmed));
+    }
+
+    /**
+     * A call written and its reply not read yet ({@link #dispatchConfirmed}): its place among the calls whose events
+     * listeners hear, its arguments as given and as sent, and the reply on its way.
+     */
+    record Dispatched(
+            long ticket,
+            boolean changes,
+            boolean confirmed,
+            byte[][] arguments,
+            byte[][] sent,
+            ReplicaWait.Sent<RedisFuture<List<Object>>> call) {}
+
+    /**
+     * Writes a call as {@link #callConfirmed} does, without reading its reply: Redis runs calls in the order they
+     * were written, and {@link #complete} reads their replies in that order.
+     */
+    Dispatched dispatchConfirmed(byte[][] arguments) {
+        return dispatch(true, arguments, true);
+    }
+
+    private Dispatched dispatch(boolean changes, byte[][] arguments, boolean confirmed) {
         long ticket = queue.events.ticket();
         try {
-            List<Object> reply;
-            ReplicaWait.Shortfall shortfall = null;
-            if (confirmed) {
-                RedisEngine.ConfirmedReply answer = settled(
-                        arguments,
-                        sent -> queue.engine.queueReplyConfirmed(
-                                queue.engine.queueSendConfirmed(queue.key, sent), queue.key, sent, changes),
-                        RedisEngine.ConfirmedReply::reply);
-                reply = answer.reply();
-                shortfall = answer.shortfall();
-            } else {
-                reply = settled(arguments, sent -> queue.engine.queueCall(queue.key, sent, changes), r -> r);
-            }
-            if (Replies.number(reply.get(1)) > 0) {
-                // planned once this call's events are told: planning calls come after it in the order of events
-                PLAN_AFTER_DELIVERY.set(true);
-            }
-            queue.events.replied(ticket, reply);
-            return new Sequenced(reply.get(0), ticket, shortfall);
+            byte[][] sent = queue.settings.withEpoch(arguments);
+            return new Dispatched(ticket, changes, confirmed, arguments, sent, write(confirmed, sent));
         } catch (SluiceException e) {
             deliver(ticket, List.of());
             throw closedOr(e);
         } catch (RuntimeException e) {
             deliver(ticket, List.of());
+            throw e;
+        }
+    }
+
+    /** Writes {@code sent}, numbered as a write whose replicas the engine waits for if {@code confirmed}. */
+    private ReplicaWait.Sent<RedisFuture<List<Object>>> write(boolean confirmed, byte[][] sent) {
+        return confirmed
+                ? queue.engine.queueSendConfirmed(queue.key, sent)
+                : new ReplicaWait.Sent<>(queue.engine.queueSend(queue.key, sent), null);
+    }
+
+    /**
+     * Reads the reply of a call {@link #dispatchConfirmed written} (sent again, should Redis have lost the queue's
+     * settings), as {@link #callInOrder} answers it.
+     */
+    Sequenced complete(Dispatched call) {
+        try {
+            RedisEngine.ConfirmedReply answer = settled(
+                    call.arguments(),
+                    call.sent(),
+                    queue.engine.queueReplyConfirmed(call.call(), queue.key, call.sent(), call.changes()),
+                    sent -> queue.engine.queueReplyConfirmed(
+                            write(call.confirmed(), sent), queue.key, sent, call.changes()),
+                    RedisEngine.ConfirmedReply::reply);
+            List<Object> reply = answer.reply();
+            if (Replies.number(reply.get(1)) > 0) {
+                // planned once this call's events are told: planning calls come after it in the order of events
+                PLAN_AFTER_DELIVERY.set(true);
+            }
+            queue.events.replied(call.ticket(), reply);
+            return new Sequenced(reply.get(0), call.ticket(), answer.shortfall());
+        } catch (SluiceException e) {
+            deliver(call.ticket(), List.of());
+            throw closedOr(e);
+        } catch (RuntimeException e) {
+            deliver(call.ticket(), List.of());
             throw e;
         }
     }

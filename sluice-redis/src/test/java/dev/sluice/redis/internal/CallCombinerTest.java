@@ -187,4 +187,123 @@ class CallCombinerTest {
         assertThat(combiner.calls).hasSize(20);
         assertThat(pauses).hasValue(0);
     }
+
+    /**
+     * Writes its calls and reads their replies as two steps, two calls on their way at most; logs both. The first
+     * write waits until {@code firstMayGo} opens, so that requests pile up behind it.
+     */
+    private static final class Pipelined extends CallCombiner<Request> {
+        final List<String> log = Collections.synchronizedList(new ArrayList<>());
+        final List<Thread> readers = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch firstWriting = new CountDownLatch(1);
+        final CountDownLatch firstMayGo = new CountDownLatch(1);
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger mostInFlight = new AtomicInteger();
+
+        Pipelined() {
+            super(100, Thread.ofVirtual().name("test-async").factory(), Thread::yield, 2);
+        }
+
+        @Override
+        void send(List<Request> batch) {
+            complete(batch, dispatch(batch));
+        }
+
+        @Override
+        Object dispatch(List<Request> batch) {
+            List<Integer> numbers = batch.stream().map(r -> r.number).toList();
+            if (log.isEmpty()) {
+                firstWriting.countDown();
+                try {
+                    firstMayGo.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            log.add("write " + numbers);
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            return numbers;
+        }
+
+        @Override
+        void complete(List<Request> batch, Object sent) {
+            inFlight.decrementAndGet();
+            log.add("read " + sent);
+            readers.add(Thread.currentThread());
+        }
+    }
+
+    @Test
+    void aSecondCallIsWrittenBeforeTheFirstReplyIsReadAndTheNextSenderReadsItsReply() throws Exception {
+        Pipelined combiner = new Pipelined();
+        CountDownLatch answered = new CountDownLatch(4);
+        combiner.combineAsync(new Request(0, 1), answered::countDown);
+        combiner.firstWriting.await();
+        for (int i = 1; i <= 3; i++) {
+            combiner.combineAsync(new Request(i, 1), answered::countDown);
+        }
+        combiner.firstMayGo.countDown();
+
+        assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(combiner.log).containsExactly("write [0]", "write [1, 2, 3]", "read [0]", "read [1, 2, 3]");
+        assertThat(combiner.readers.get(1))
+                .as("the reply of a call on its way is read by the thread the sending passed to")
+                .isNotSameAs(combiner.readers.get(0));
+    }
+
+    @Test
+    void withTwoCallsOnTheirWayEachThreadsRequestsAreWrittenAndAnsweredInItsCallOrder() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            Pipelined combiner = new Pipelined();
+            combiner.firstMayGo.countDown();
+            int threads = 6;
+            int each = 300;
+            List<Thread> producers = new ArrayList<>();
+            List<Request> all = Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                int first = t * each;
+                producers.add(Thread.ofVirtual().start(() -> {
+                    for (int i = 0; i < each; i++) {
+                        Request request = new Request(first + i, 1);
+                        all.add(request);
+                        if (i % 3 == 0) {
+                            combiner.combine(request);
+                        } else {
+                            combiner.combineAsync(request, () -> {});
+                        }
+                    }
+                }));
+            }
+            for (Thread producer : producers) {
+                producer.join();
+            }
+            org.awaitility.Awaitility.await().until(() -> all.stream().allMatch(r -> r.done));
+
+            List<Integer> written = new ArrayList<>();
+            List<String> reads = new ArrayList<>();
+            List<String> writes = new ArrayList<>();
+            synchronized (combiner.log) {
+                for (String entry : combiner.log) {
+                    (entry.startsWith("write") ? writes : reads).add(entry.substring(entry.indexOf('[')));
+                }
+            }
+            for (String call : writes) {
+                for (String n : call.substring(1, call.length() - 1).split(", ")) {
+                    written.add(Integer.parseInt(n));
+                }
+            }
+            assertThat(reads)
+                    .as("replies read in the order the calls were written")
+                    .isEqualTo(writes);
+            assertThat(written).hasSize(threads * each).doesNotHaveDuplicates();
+            for (int t = 0; t < threads; t++) {
+                int from = t * each;
+                List<Integer> own = written.stream()
+                        .filter(n -> n >= from && n < from + each)
+                        .toList();
+                assertThat(own).as("thread %d's requests in its call order", t).isSorted();
+            }
+            assertThat(combiner.mostInFlight.get()).isLessThanOrEqualTo(2);
+        }
+    }
 }
