@@ -320,6 +320,23 @@ class QueueWorkerTest {
     }
 
     @Test
+    void aCloseDuringRunDueCompletesOnceItsClaimOnItsWayBringsNothing() throws Exception {
+        Store store = new Store();
+        store.claimsOpen = new CountDownLatch(1);
+        QueueWorker<String, Claim> worker = store.worker(recordingInto(new ArrayList<>()), 1);
+        CompletableFuture<Integer> running = CompletableFuture.supplyAsync(worker::runDue);
+        store.claimAsked.await();
+
+        CompletableFuture<Worker.CloseReport> closing = worker.closeAsync(DEADLINE);
+        Thread.sleep(20);
+        assertThat(closing).isNotDone();
+        store.claimsOpen.countDown();
+
+        assertThat(closed(closing)).isEqualTo(new Worker.CloseReport(0, 0));
+        assertThat(running.get(10, TimeUnit.SECONDS)).isZero();
+    }
+
+    @Test
     void theDeadlineGivesBackARunningJobInterruptsItAndCountsItOnce() throws Exception {
         Store store = new Store();
         store.waiting.add(new Claim("a"));
