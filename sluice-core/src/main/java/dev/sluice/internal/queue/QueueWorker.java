@@ -216,15 +216,17 @@ public final class QueueWorker<T, J extends ClaimedAttempt> implements Worker<T>
             return;
         }
         CloseReport report;
+        SluiceClock.Timer deadline;
         synchronized (this) {
             if (!closeToComplete) {
                 return;
             }
             closeToComplete = false;
             report = new CloseReport(finishedWhileClosing.get(), returned.get());
+            deadline = deadlineTimer;
         }
-        if (deadlineTimer != null) {
-            deadlineTimer.cancel();
+        if (deadline != null) {
+            deadline.cancel();
         }
         store.stopped();
         store.forget();
