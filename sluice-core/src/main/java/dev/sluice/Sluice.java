@@ -11,7 +11,7 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
 
 /**
- * An engine: where limits (and queues) keep their state. Start with {@link #inMemory()}; move to a shared
+ * An engine: where limiters and queues keep their state. Start with {@link #inMemory()}; move to a shared
  * engine such as Redis by changing only how the {@code Sluice} is created.
  *
  * <p>Thread-safe. {@link #close()} releases what the engine holds; from then on every use of the engine and of
@@ -88,7 +88,6 @@ public interface Sluice extends AutoCloseable {
      * @param <T> the payload type
      * @return the queue
      * @throws IllegalArgumentException as {@link #queue(String, Codec, QueueOptions)}
-     * @throws UnsupportedOperationException as {@link #queue(String, Codec, QueueOptions)}
      * @throws IllegalStateException if the engine is closed
      */
     default <T> JobQueue<T> queue(String name, Codec<T> codec) {
@@ -96,18 +95,19 @@ public interface Sluice extends AutoCloseable {
     }
 
     /**
-     * The queue called {@code name}, created with {@code options} if it does not exist yet. An existing queue
-     * is returned as it is, whatever the options: change its limits on the queue.
+     * The queue called {@code name}, opened with {@code options} if this engine has not opened it yet; a queue
+     * this engine holds open is returned as it is, whatever the options: change its limits on the queue. On a
+     * shared engine (Redis) every process that opens the queue shares its jobs, counts and limits, and opening it
+     * stores the options given for all of them (an option left at its default leaves the stored one as it is).
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
-     * @param codec how payloads are stored; an existing queue must have been opened with an equal codec
+     * @param codec how payloads are stored; an existing queue must have been opened with a codec of the same
+     *     {@link Codec#name()}
      * @param options the options of a new queue
      * @param <T> the payload type
      * @return the queue
      * @throws IllegalArgumentException if the name is malformed, an argument is null, or the queue exists with
-     *     another codec
-     * @throws UnsupportedOperationException if the engine keeps no queues: the Redis engine shares limiters
-     *     only, for now
+     *     a codec of another name
      * @throws IllegalStateException if the engine is closed
      */
     <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options);
