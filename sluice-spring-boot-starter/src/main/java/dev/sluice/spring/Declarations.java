@@ -135,25 +135,26 @@ final class Declarations {
         return policy(prefix, given, ratePolicies());
     }
 
-    private static LimitPolicy policy(String prefix, Map<String, Object> given, String allowed) {
+    private static LimitPolicy policy(String prefix, Map<String, Object> given, List<String> allowed) {
         String policyName = (String) given.get("policy");
         Kind kind = policyName == null ? null : KINDS.get(policyName.strip().toLowerCase(Locale.ROOT));
-        if (kind == null || !List.of(allowed.split(", ")).contains(kind.name())) {
+        if (kind == null || !allowed.contains(kind.name())) {
             throw new SluicePropertyException(
                     prefix + "policy",
                     policyName,
                     policyName == null ? "every limit needs a policy" : "no such policy here",
-                    allowed);
+                    oneOf(allowed));
         }
         for (Map.Entry<String, Object> field : given.entrySet()) {
             if (field.getValue() != null
                     && !field.getKey().equals("policy")
                     && !kind.fields().contains(field.getKey())) {
-                throw new SluicePropertyException(
+                throw SluicePropertyException.withAction(
                         prefix + field.getKey(),
                         field.getValue(),
                         "policy '" + kind.name() + "' does not take it",
-                        "for " + kind.name() + ": " + String.join(", ", kind.fields()));
+                        "Remove '" + prefix + field.getKey() + "': policy '" + kind.name() + "' takes "
+                                + listed(kind.fields(), "and") + ".");
             }
         }
         given.put("policy", kind.name());
@@ -259,14 +260,23 @@ final class Declarations {
         return options;
     }
 
-    static String allPolicies() {
-        return String.join(", ", KINDS.keySet());
+    private static List<String> allPolicies() {
+        return List.copyOf(KINDS.keySet());
     }
 
-    private static String ratePolicies() {
-        return String.join(
-                ", ",
-                KINDS.keySet().stream().filter(k -> !k.equals("concurrency")).toList());
+    private static List<String> ratePolicies() {
+        return KINDS.keySet().stream().filter(k -> !k.equals("concurrency")).toList();
+    }
+
+    private static String oneOf(List<String> names) {
+        return "one of " + listed(names, "or");
+    }
+
+    /** {@code names} as a sentence writes them: "a, b or c" with {@code last} "or". */
+    static String listed(List<String> names, String last) {
+        return names.size() == 1
+                ? names.getFirst()
+                : String.join(", ", names.subList(0, names.size() - 1)) + " " + last + " " + names.getLast();
     }
 
     static <N extends Number> N atLeastOne(String property, N value) {
@@ -290,7 +300,8 @@ final class Declarations {
         } catch (SluicePropertyException e) {
             throw e;
         } catch (IllegalArgumentException e) {
-            throw new SluicePropertyException(property, value, e.getMessage(), "the range that message names");
+            throw SluicePropertyException.withAction(
+                    property, value, e.getMessage(), "Change '" + property + "' so that it meets the condition above.");
         }
     }
 }

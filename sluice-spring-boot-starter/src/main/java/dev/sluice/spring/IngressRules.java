@@ -7,6 +7,7 @@ import dev.sluice.http.IngressRule;
 import dev.sluice.http.RequestKey;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /** Builds the {@link IngressLimiter} of {@code sluice.http}, checking each rule's properties. */
 final class IngressRules {
@@ -16,11 +17,7 @@ final class IngressRules {
 
     static IngressLimiter build(Sluice sluice, SluiceRegistry registry, SluiceProperties.Http http) {
         ClientAddressResolver.Builder addresses = ClientAddressResolver.builder();
-        List<String> proxies = http.trustedProxies();
-        for (int i = 0; i < proxies.size(); i++) {
-            String range = proxies.get(i);
-            Declarations.core("sluice.http.trusted-proxies[" + i + "]", range, () -> addresses.trustedProxies(range));
-        }
+        each("sluice.http.trusted-proxies", http.trustedProxies(), addresses::trustedProxies);
         addresses.forwardedHeader(forwardedHeader(http.forwardedHeader()));
         IngressLimiter.Builder ingress = IngressLimiter.builder(sluice)
                 .clientAddresses(addresses.build())
@@ -49,20 +46,13 @@ final class IngressRules {
     private static IngressRule rule(String prefix, SluiceProperties.Rule rule, SluiceRegistry registry) {
         if (rule.name() == null) {
             throw new SluicePropertyException(
-                    prefix + "name", null, "every rule needs a name", "1 to 64 letters, digits or . _ - :");
+                    prefix + "name", null, "every rule needs a name", "a name of 1 to 64 letters, digits or . _ - :");
         }
         IngressRule.Builder builder =
                 Declarations.core(prefix + "name", rule.name(), () -> IngressRule.named(rule.name()));
-        Declarations.core(
-                prefix + "paths", rule.paths(), () -> builder.paths(rule.paths().toArray(String[]::new)));
-        Declarations.core(
-                prefix + "methods",
-                rule.methods(),
-                () -> builder.methods(rule.methods().toArray(String[]::new)));
-        Declarations.core(
-                prefix + "exempt",
-                rule.exempt(),
-                () -> builder.exempt(rule.exempt().toArray(String[]::new)));
+        each(prefix + "paths", rule.paths(), builder::paths);
+        each(prefix + "methods", rule.methods(), builder::methods);
+        each(prefix + "exempt", rule.exempt(), builder::exempt);
         if (rule.key() != null) {
             builder.keyedBy(key(prefix + "key", rule.key()));
         }
@@ -82,6 +72,17 @@ final class IngressRules {
             Declarations.core(prefix + "limits[" + j + "]", name, () -> builder.limit(registry.limiter(name)));
         }
         return Declarations.core(prefix + "cost", rule.cost(), builder::build);
+    }
+
+    /** Gives each element of the list {@code property} to {@code add}, a refusal naming the element's index. */
+    private static void each(String property, List<String> values, Consumer<String> add) {
+        for (int i = 0; i < values.size(); i++) {
+            String value = values.get(i);
+            Declarations.core(property + "[" + i + "]", value, () -> {
+                add.accept(value);
+                return value;
+            });
+        }
     }
 
     private static String declared(SluiceRegistry registry) {

@@ -31,15 +31,16 @@ public final class SluiceAutoConfiguration {
         SluiceProperties.Redis redis = properties.redis();
         boolean redisPresent = ClassUtils.isPresent("dev.sluice.redis.RedisSluice", beans.getBeanClassLoader());
         if (redis.url() != null && !redisPresent) {
-            throw new SluicePropertyException(
+            throw SluicePropertyException.withAction(
                     "sluice.redis.url",
                     redis.url(),
                     "the Redis engine is not on the classpath",
-                    "a URL with dev.sluice:sluice-redis on the classpath, or no URL for the in-memory engine");
+                    "Add dev.sluice:sluice-redis to the application's dependencies, or remove 'sluice.redis.url' to"
+                            + " run on the in-memory engine.");
         }
         boolean onRedis =
                 redisPresent && (redis.url() != null || (redis.enabled() && RedisEngineConfiguration.hasClient(beans)));
-        Sluice sluice = onRedis ? RedisEngineConfiguration.create(redis, beans) : Sluice.inMemory();
+        Sluice sluice = onRedis ? RedisEngineConfiguration.create(properties, beans) : Sluice.inMemory();
         LOG.info("Sluice engine: {}", sluice);
         return sluice;
     }

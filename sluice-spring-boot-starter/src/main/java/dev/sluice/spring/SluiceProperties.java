@@ -7,10 +7,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Sluice's settings under {@code sluice.*}, as bound from the application's configuration. Binding checks only
- * the types (a number is a number, a duration a duration); what the values mean is checked when the beans are
- * made, and a bad value stops the startup with one message naming the property, what was wrong and what is
- * allowed. Immutable.
+ * Sluice's settings under {@code sluice.*}, as bound from the application's configuration. Binding checks the
+ * types (a number is a number, a duration a duration) and refuses a key Sluice does not read, such as a misspelled
+ * one (environment variables and system properties excepted, as Spring Boot does); what the values mean is checked
+ * when the beans are made. A bad key or value stops the startup with one message naming the property, what was
+ * wrong and what to do. Immutable.
  *
  * @param redis the Redis engine: used when {@code sluice.redis.url} is set, or when the application has a Lettuce
  *     {@code RedisClient} bean
@@ -21,7 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param metrics the Micrometer meters, bound when the application has a {@code MeterRegistry}
  * @param shutdown how the workers of declared queues close when the application stops
  */
-@ConfigurationProperties("sluice")
+@ConfigurationProperties(prefix = "sluice", ignoreUnknownFields = false)
 public record SluiceProperties(
         @DefaultValue Redis redis,
         Map<String, Limiter> limiters,

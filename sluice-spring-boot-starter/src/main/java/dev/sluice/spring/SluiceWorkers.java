@@ -40,7 +40,7 @@ final class SluiceWorkers implements SmartLifecycle {
         Duration deadline = properties.shutdown().deadline();
         if (deadline == null || deadline.isNegative()) {
             throw new SluicePropertyException(
-                    "sluice.shutdown.deadline", deadline, "must not be negative", "0s or a " + Declarations.DURATION);
+                    "sluice.shutdown.deadline", deadline, "must not be negative", "0s or " + Declarations.DURATION);
         }
         List<Planned> planned = new ArrayList<>();
         properties.queues().forEach((name, queue) -> {

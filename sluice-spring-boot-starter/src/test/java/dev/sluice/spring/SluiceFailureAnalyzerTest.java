@@ -54,8 +54,8 @@ class SluiceFailureAnalyzerTest {
                 .isEqualTo("Invalid Sluice configuration: property 'sluice.limiters.api.policy' has the value"
                         + " 'leaky-bucket': no such policy here.");
         assertThat(analysis.getAction())
-                .isEqualTo("Set 'sluice.limiters.api.policy' to token-bucket, fixed-window, sliding-window-log,"
-                        + " sliding-window-counter, gcra, concurrency.");
+                .isEqualTo("Set 'sluice.limiters.api.policy' to one of token-bucket, fixed-window,"
+                        + " sliding-window-log, sliding-window-counter, gcra or concurrency.");
     }
 
     @Test
@@ -84,7 +84,7 @@ class SluiceFailureAnalyzerTest {
                                 "sluice.limiters.api.window=1s",
                                 "sluice.limiters.api.refill=2")
                         .getAction())
-                .isEqualTo("Set 'sluice.limiters.api.refill' to for fixed-window: limit, window.");
+                .isEqualTo("Remove 'sluice.limiters.api.refill': policy 'fixed-window' takes limit and window.");
     }
 
     @Test
@@ -96,8 +96,10 @@ class SluiceFailureAnalyzerTest {
                 "sluice.limiters.api.window=soon");
 
         assertThat(analysis.getDescription())
-                .startsWith("Invalid Sluice configuration: property 'sluice.limiters.api.window' has the value 'soon'");
-        assertThat(analysis.getAction()).contains("500ms, 10s, 1m or PT10S");
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.limiters.api.window' has the value 'soon':"
+                        + " cannot be read as a duration such as 500ms, 10s, 1m or PT10S.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Set 'sluice.limiters.api.window' to a duration such as 500ms, 10s, 1m or PT10S.");
     }
 
     @Test
@@ -163,6 +165,194 @@ class SluiceFailureAnalyzerTest {
         assertThat(analysis.getDescription())
                 .contains("'sluice.redis.url' has the value 'redis://127.0.0.1:6379': the Redis engine is not on the"
                         + " classpath");
+        assertThat(analysis.getAction())
+                .isEqualTo("Add dev.sluice:sluice-redis to the application's dependencies, or remove"
+                        + " 'sluice.redis.url' to run on the in-memory engine.");
+    }
+
+    private static final String[] TWO_RULES = {
+        "sluice.limiters.api.policy=fixed-window",
+        "sluice.limiters.api.limit=5",
+        "sluice.limiters.api.window=1s",
+        "sluice.http.rules[0].name=first",
+        "sluice.http.rules[0].limits=api",
+        "sluice.http.rules[1].name=second",
+        "sluice.http.rules[1].limits=api"
+    };
+
+    private static FailureAnalysis analysisOfRules(String... more) {
+        String[] properties = java.util.Arrays.copyOf(TWO_RULES, TWO_RULES.length + more.length);
+        System.arraycopy(more, 0, properties, TWO_RULES.length, more.length);
+        return analysisOf(
+                new WebApplicationContextRunner()
+                        .withConfiguration(AutoConfigurations.of(
+                                SluiceAutoConfiguration.class, SluiceHttpAutoConfiguration.class)),
+                properties);
+    }
+
+    /** Regression: a gap in a list's indexes was reported as the list itself, missing, with no word of the gap. */
+    @Test
+    void namesTheElementAfterAGapInAListWithItsOwnValue() {
+        FailureAnalysis analysis =
+                analysisOfRules("sluice.http.rules[3].name=fourth", "sluice.http.rules[3].limits=api");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[3].limits' has the value 'api':"
+                        + " it was not read, because an element of 'sluice.http.rules' before [3] is missing, and"
+                        + " Spring Boot reads a list's elements from [0] up to the first missing index.");
+        assertThat(analysis.getAction()).isEqualTo("Number the elements of 'sluice.http.rules' from [0] without gaps.");
+    }
+
+    /** Regression: the list's name was reported with the value of its first element. */
+    @Test
+    void namesTheElementAfterAGapInAListInsideAListElement() {
+        FailureAnalysis analysis = analysisOfRules(
+                "sluice.http.rules[2].name=third",
+                "sluice.http.rules[2].limits[0]=api",
+                "sluice.http.rules[2].limits[2]=other");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[2].limits[2]' has the value"
+                        + " 'other': it was not read, because an element of 'sluice.http.rules[2].limits' before [2]"
+                        + " is missing, and Spring Boot reads a list's elements from [0] up to the first missing"
+                        + " index.");
+    }
+
+    @Test
+    void namesAValueOfTheWrongTypeInTheSecondRule() {
+        FailureAnalysis analysis = analysisOfRules("sluice.http.rules[1].cost=lots");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[1].cost' has the value 'lots':"
+                        + " cannot be read as a whole number.");
+        assertThat(analysis.getAction()).isEqualTo("Set 'sluice.http.rules[1].cost' to a whole number.");
+    }
+
+    @Test
+    void namesAZeroCostInTheSecondRule() {
+        FailureAnalysis analysis = analysisOfRules("sluice.http.rules[1].cost=0");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[1].cost' has the value '0':"
+                        + " must be at least 1.");
+        assertThat(analysis.getAction()).isEqualTo("Set 'sluice.http.rules[1].cost' to a whole number, at least 1.");
+    }
+
+    /** Regression: the whole list was named, with all its values, and the action read "to the range that...". */
+    @Test
+    void namesTheBadPathOfTheSecondRuleByItsIndex() {
+        FailureAnalysis analysis = analysisOfRules("sluice.http.rules[1].paths=/ok/**,nope");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[1].paths[1]' has the value"
+                        + " 'nope': path pattern of rule 'second' must start with '/', was 'nope'.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Change 'sluice.http.rules[1].paths[1]' so that it meets the condition above.");
+    }
+
+    @Test
+    void namesTheBadTrustedProxyByItsIndex() {
+        FailureAnalysis analysis = analysisOfRules(
+                "sluice.http.trusted-proxies[0]=10.0.0.0/8", "sluice.http.trusted-proxies[1]=10.0.0.300");
+
+        assertThat(analysis.getDescription())
+                .startsWith("Invalid Sluice configuration: property 'sluice.http.trusted-proxies[1]' has the value"
+                        + " '10.0.0.300': ");
+    }
+
+    @Test
+    void namesAValueThatIsNotAList() {
+        FailureAnalysis analysis = analysisOf(runner, "sluice.http.rules=first");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules' has the value 'first': cannot"
+                        + " be read as a list.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Set 'sluice.http.rules' to a list: in YAML one '- ' item per element, in properties"
+                        + " sluice.http.rules[0], sluice.http.rules[1] and so on.");
+    }
+
+    /** Regression: the action read "Set 'sluice.shutdown.deadline' to 0s or a a positive duration". */
+    @Test
+    void namesANegativeShutdownDeadlineAsWritten() {
+        FailureAnalysis analysis = analysisOf(runner, "sluice.shutdown.deadline=-1s");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.shutdown.deadline' has the value '-1 s':"
+                        + " must not be negative.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Set 'sluice.shutdown.deadline' to 0s or a positive duration such as 500ms, 10s, 1m or"
+                        + " PT10S.");
+    }
+
+    /** Regression: a misspelled when-unavailable was ignored, leaving the limiter fail-closed. */
+    @Test
+    void refusesAMisspelledKeyOfALimiterAndSuggestsTheNearest() {
+        FailureAnalysis analysis = analysisOf(
+                runner,
+                "sluice.limiters.api.policy=fixed-window",
+                "sluice.limiters.api.limit=5",
+                "sluice.limiters.api.window=1s",
+                "sluice.limiters.api.when-unavailible=fail-open");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.limiters.api.when-unavailible' has the value"
+                        + " 'fail-open': Sluice has no such property, and would ignore it.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Did you mean 'sluice.limiters.api.when-unavailable'? Under 'sluice.limiters.api' Sluice"
+                        + " reads policy, limit, window, period, refill, burst, lease-timeout, when-unavailable and"
+                        + " max-keys.");
+    }
+
+    @Test
+    void refusesAMisspelledKeyOfAQueuesWorker() {
+        FailureAnalysis analysis = analysisOf(
+                runner.withUserConfiguration(OneProcessor.class), "sluice.queues.mail.worker.procesor=sender");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.queues.mail.worker.procesor' has the value"
+                        + " 'sender': Sluice has no such property, and would ignore it.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Did you mean 'sluice.queues.mail.worker.processor'? Under 'sluice.queues.mail.worker'"
+                        + " Sluice reads processor, concurrency, lease-time and max-stalls.");
+    }
+
+    @Test
+    void refusesAMisspelledKeyOfTheSecondRuleAndNamesTheOthers() {
+        FailureAnalysis analysis = analysisOfRules("sluice.http.rules[1].limit=api", "sluice.http.rules[1].pahts=/x");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.http.rules[1].limit' has the value 'api':"
+                        + " Sluice has no such property, and would ignore it (nor sluice.http.rules[1].pahts).");
+        assertThat(analysis.getAction())
+                .isEqualTo("Did you mean 'sluice.http.rules[1].limits'? Under 'sluice.http.rules[1]' Sluice reads"
+                        + " name, paths, methods, key, limits, cost and exempt.");
+    }
+
+    @Test
+    void refusesAKeyUnderAPlainValue() {
+        FailureAnalysis analysis = analysisOf(runner, "sluice.shutdown.deadline.seconds=3");
+
+        assertThat(analysis.getDescription())
+                .isEqualTo("Invalid Sluice configuration: property 'sluice.shutdown.deadline.seconds' has the value"
+                        + " '3': Sluice has no such property, and would ignore it.");
+        assertThat(analysis.getAction())
+                .isEqualTo("Remove 'sluice.shutdown.deadline.seconds': 'sluice.shutdown.deadline' has no properties"
+                        + " under it.");
+    }
+
+    @Test
+    void readsTheSameKeysWrittenInCamelCase() {
+        runner.withPropertyValues(
+                        "sluice.limiters.api.policy=fixed-window",
+                        "sluice.limiters.api.limit=5",
+                        "sluice.limiters.api.window=1s",
+                        "sluice.limiters.api.whenUnavailable=fail-open")
+                .run(context -> assertThat(context.getBean(SluiceRegistry.class)
+                                .limiter("api")
+                                .options()
+                                .whenUnavailable())
+                        .isEqualTo(dev.sluice.limit.WhenUnavailable.failOpen()));
     }
 
     @Test
@@ -187,7 +377,7 @@ class SluiceFailureAnalyzerTest {
                 .contains("APPLICATION FAILED TO START")
                 .contains("Invalid Sluice configuration: property 'sluice.limiters.api.policy' has the value"
                         + " 'leaky-bucket': no such policy here.")
-                .contains("Set 'sluice.limiters.api.policy' to token-bucket, fixed-window");
+                .contains("Set 'sluice.limiters.api.policy' to one of token-bucket, fixed-window");
     }
 
     @Configuration(proxyBeanMethods = false)
