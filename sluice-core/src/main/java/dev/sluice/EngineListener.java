@@ -22,8 +22,14 @@ import dev.sluice.queue.QueueListener;
  * (SLF4J, at WARN the first time for a decision event, see {@link LimiterListener}) and the engine goes on.
  */
 public interface EngineListener extends LimiterListener {
-    /** The listener that ignores everything. */
-    EngineListener NONE = new EngineListener() {};
+    /**
+     * The listener that ignores everything.
+     *
+     * @return the listener, always the same instance
+     */
+    static EngineListener none() {
+        return NoEngineListener.INSTANCE;
+    }
 
     /**
      * The engine holds {@code limiter}: it existed when this listener was added, or was just created.

@@ -68,7 +68,7 @@ public interface Sluice extends AutoCloseable {
      * The limiter called {@code name}, created with {@code policy} and {@code options} if it does not exist
      * yet. An existing limiter is returned if its policy in force equals {@code policy} (with the options it
      * was created with); if it has another policy, this throws rather than hand out a limiter that would not
-     * limit as asked: change a limiter's policy with {@link RateLimiter#updatePolicy}.
+     * limit as asked: change a limiter's policy with {@link RateLimiter#setPolicy}.
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
      * @param policy the limiter's policy

@@ -5,8 +5,11 @@ import java.time.Duration;
 
 /** Argument checks shared by the policies; every message names the bad value and the allowed range. */
 final class Checks {
-    /** The largest span of time a policy may describe, about 73 years: leaves headroom for epoch nanos. */
-    static final long MAX_SPAN_NANOS = Long.MAX_VALUE / 4;
+    /** The largest span of time a policy may describe: {@link LimitPolicy#MAX_SPAN}. */
+    static final long MAX_SPAN_NANOS = 1L << 52;
+
+    private static final String MAX_SPAN_TEXT = DurationText.formatNanos(MAX_SPAN_NANOS)
+            + " (LimitPolicy.MAX_SPAN, 2^52 ns: the longest span every engine computes exactly)";
 
     private Checks() {}
 
@@ -18,6 +21,11 @@ final class Checks {
     }
 
     static long positiveNanos(String what, Duration value) {
+        return positiveNanos(what, value, 1);
+    }
+
+    /** As {@link #positiveNanos(String, Duration)}, for a span the policy keeps {@code copies} of at once. */
+    static long positiveNanos(String what, Duration value, int copies) {
         if (value == null) {
             throw new IllegalArgumentException(what + " must be a positive duration, was null");
         }
@@ -25,8 +33,12 @@ final class Checks {
             throw new IllegalArgumentException(
                     what + " must be a positive duration, was " + DurationText.format(value));
         }
-        if (value.compareTo(Duration.ofNanos(MAX_SPAN_NANOS)) > 0) {
-            throw new IllegalArgumentException(what + " must be at most " + DurationText.formatNanos(MAX_SPAN_NANOS)
+        if (value.compareTo(Duration.ofNanos(MAX_SPAN_NANOS / copies)) > 0) {
+            throw new IllegalArgumentException(what + " must be at most "
+                    + (copies == 1
+                            ? MAX_SPAN_TEXT
+                            : DurationText.formatNanos(MAX_SPAN_NANOS / copies) + ", as the policy spans " + copies
+                                    + " of them and every span is at most " + MAX_SPAN_TEXT)
                     + ", was " + DurationText.format(value));
         }
         return value.toNanos();
@@ -52,8 +64,7 @@ final class Checks {
         if (span > MAX_SPAN_NANOS) {
             throw new IllegalArgumentException(what + " of " + permits + " permits at one per "
                     + DurationText.formatNanos(intervalNanos) + " takes longer than "
-                    + DurationText.formatNanos(MAX_SPAN_NANOS)
-                    + " to refill; allowed: at most that");
+                    + MAX_SPAN_TEXT + " to refill; allowed: at most that");
         }
         return span;
     }

@@ -9,7 +9,7 @@ import java.time.Duration;
  * {@code leaseTimeout}, so a crashed holder cannot keep permits forever.
  *
  * @param maxConcurrent the most permits held at once, 1 to 1,000,000
- * @param leaseTimeout how long a lease lasts unless released first, positive
+ * @param leaseTimeout how long a lease lasts unless released first, positive, at most {@link LimitPolicy#MAX_SPAN}
  */
 public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implements LimitPolicy {
     /** The largest {@code maxConcurrent} accepted. */
@@ -25,7 +25,7 @@ public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implem
      * {@code maxConcurrent} permits at once, leases expiring after {@code leaseTimeout}.
      *
      * @param maxConcurrent the most permits held at once, 1 to 1,000,000
-     * @param leaseTimeout how long a lease lasts unless released first, positive
+     * @param leaseTimeout how long a lease lasts unless released first, positive, at most {@link LimitPolicy#MAX_SPAN}
      * @return the policy
      * @throws IllegalArgumentException if an argument is out of range
      */

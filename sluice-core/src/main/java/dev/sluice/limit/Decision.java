@@ -20,7 +20,7 @@ import java.util.Arrays;
  *     its full limit if nothing else arrives
  * @param limiter the name of the limiter that decided: for a chain, the first layer that denied, or when
  *     allowed, the layer with the fewest permits remaining
- * @param lease what to release when done, for a {@link ConcurrencyLimit}; {@link Lease#NONE} otherwise
+ * @param lease what to release when done, for a {@link ConcurrencyLimit}; {@link Lease#none()} otherwise
  * @param basis what the decision rests on: the limit's own state, or an answer given while the engine was
  *     unavailable
  */
@@ -59,7 +59,7 @@ public record Decision(
      */
     public Decision {
         if (lease == null) {
-            throw new IllegalArgumentException("lease must not be null; use Lease.NONE for a decision without one");
+            throw new IllegalArgumentException("lease must not be null; use Lease.none() for a decision without one");
         }
         if (basis == null) {
             throw new IllegalArgumentException(

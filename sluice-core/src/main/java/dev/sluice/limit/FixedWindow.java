@@ -11,13 +11,13 @@ import java.time.Duration;
  * one window's length. Prefer {@link SlidingWindowCounter} or {@link SlidingWindowLog} where that matters.
  *
  * @param limit permits per window, 1 to 10^12
- * @param window the window length, positive
+ * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
  */
 public record FixedWindow(long limit, Duration window) implements LimitPolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public FixedWindow {
-        Checks.inRange("limit", limit, 1, TokenBucket.MAX_PERMITS);
+        Checks.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
         Checks.positiveNanos("window", window);
     }
 
@@ -25,7 +25,7 @@ public record FixedWindow(long limit, Duration window) implements LimitPolicy {
      * {@code limit} permits per {@code window}.
      *
      * @param limit permits per window, 1 to 10^12
-     * @param window the window length, positive
+     * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
      * @return the policy
      * @throws IllegalArgumentException if an argument is out of range
      */

@@ -21,7 +21,7 @@ public record Gcra(long rate, Duration period, long burst) implements LimitPolic
     public Gcra {
         Checks.inRange("rate", rate, 1, Long.MAX_VALUE);
         long periodNanos = Checks.positiveNanos("period", period);
-        Checks.inRange("burst", burst, 1, TokenBucket.MAX_PERMITS);
+        Checks.inRange("burst", burst, 1, LimitPolicy.MAX_PERMITS);
         Checks.span("burst", burst, Checks.emissionInterval("rate", rate, periodNanos));
     }
 

@@ -6,23 +6,14 @@ package dev.sluice.limit;
  * <p>Thread-safe; releasing twice returns the permits once.
  */
 public interface Lease {
-    /** The lease of decisions that hold nothing: releasing it does nothing. */
-    Lease NONE = new Lease() {
-        @Override
-        public boolean release() {
-            return false;
-        }
-
-        @Override
-        public long expiresAtNanos() {
-            return Long.MAX_VALUE;
-        }
-
-        @Override
-        public String toString() {
-            return "Lease.NONE";
-        }
-    };
+    /**
+     * The lease of decisions that hold nothing: releasing it does nothing.
+     *
+     * @return the lease, always the same instance
+     */
+    static Lease none() {
+        return NoLease.INSTANCE;
+    }
 
     /**
      * Returns the permits.

@@ -7,8 +7,14 @@ package dev.sluice.limit;
  * the first failure of a limiter's listener as a warning, later ones at debug level) and goes on.
  */
 public interface LimiterListener {
-    /** The listener that ignores everything. */
-    LimiterListener NONE = new LimiterListener() {};
+    /**
+     * The listener that ignores everything.
+     *
+     * @return the listener, always the same instance
+     */
+    static LimiterListener none() {
+        return NoLimiterListener.INSTANCE;
+    }
 
     /**
      * {@code permits} were granted to {@code key}.

@@ -29,13 +29,13 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
     public static final int DEFAULT_MAX_KEYS = 100_000;
 
     private static final LimiterOptions DEFAULTS =
-            new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.NONE, WhenUnavailable.failClosed());
+            new LimiterOptions(DEFAULT_MAX_KEYS, LimiterListener.none(), WhenUnavailable.failClosed());
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public LimiterOptions {
         Checks.inRange("maxKeys", maxKeys, 1, 1 << 30);
         if (listener == null) {
-            throw new IllegalArgumentException("listener must not be null; use LimiterListener.NONE");
+            throw new IllegalArgumentException("listener must not be null; use LimiterListener.none()");
         }
         if (whenUnavailable == null) {
             throw new IllegalArgumentException(
@@ -77,7 +77,7 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
     /**
      * These options with another listener.
      *
-     * @param listener hears decisions and evictions; {@link LimiterListener#NONE} for none
+     * @param listener hears decisions and evictions; {@link LimiterListener#none()} for none
      * @return the new options
      * @throws IllegalArgumentException if the listener is null
      */

@@ -43,7 +43,7 @@ public interface RateLimiter extends Limiter<String> {
 
     /**
      * The decision {@link #tryAcquire(Object, long) tryAcquire(key, permits)} would give now, taking nothing:
-     * the same allowed, remaining, retry-after and reset-at, with {@link Lease#NONE}. {@code remaining} is what
+     * the same allowed, remaining, retry-after and reset-at, with {@link Lease#none()}. {@code remaining} is what
      * would be left after taking {@code permits}; nothing is told to the {@link LimiterListener}. A concurrent
      * request can change the answer the moment after: to take permits, call {@code tryAcquire}.
      *
@@ -151,5 +151,5 @@ public interface RateLimiter extends Limiter<String> {
      * @throws IllegalArgumentException if {@code policy} is null or of another kind than the current one
      * @throws IllegalStateException if the engine is closed
      */
-    void updatePolicy(LimitPolicy policy);
+    void setPolicy(LimitPolicy policy);
 }

@@ -13,21 +13,21 @@ import java.time.Duration;
  * weighting assumes they were spread evenly). Use {@link SlidingWindowLog} for an exact sliding window.
  *
  * @param limit permits per window, 1 to 10^12
- * @param window the window length, positive
+ * @param window the window length, positive, at most half of {@link LimitPolicy#MAX_SPAN} (it keeps two)
  */
 public record SlidingWindowCounter(long limit, Duration window) implements LimitPolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public SlidingWindowCounter {
-        Checks.inRange("limit", limit, 1, TokenBucket.MAX_PERMITS);
-        Checks.positiveNanos("window", window);
+        Checks.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
+        Checks.positiveNanos("window", window, 2);
     }
 
     /**
      * {@code limit} permits per sliding {@code window}.
      *
      * @param limit permits per window, 1 to 10^12
-     * @param window the window length, positive
+     * @param window the window length, positive, at most half of {@link LimitPolicy#MAX_SPAN}
      * @return the policy
      * @throws IllegalArgumentException if an argument is out of range
      */

@@ -10,7 +10,7 @@ import java.time.Duration;
  * (grants at the same instant share one entry). That is why {@code limit} is capped at one million.
  *
  * @param limit permits per sliding window, 1 to 1,000,000
- * @param window the window length, positive
+ * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
  */
 public record SlidingWindowLog(long limit, Duration window) implements LimitPolicy {
     /** The largest limit a log accepts: its memory per key grows with the limit. */
@@ -26,7 +26,7 @@ public record SlidingWindowLog(long limit, Duration window) implements LimitPoli
      * {@code limit} permits in any span of length {@code window}.
      *
      * @param limit permits per window, 1 to 1,000,000
-     * @param window the window length, positive
+     * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
      * @return the policy
      * @throws IllegalArgumentException if an argument is out of range
      */

@@ -16,12 +16,9 @@ import java.time.Duration;
  * @param refillPeriod the period over which {@code refillTokens} come back, positive
  */
 public record TokenBucket(long capacity, long refillTokens, Duration refillPeriod) implements LimitPolicy {
-    /** The largest capacity and window limit a policy accepts. */
-    public static final long MAX_PERMITS = 1_000_000_000_000L;
-
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public TokenBucket {
-        Checks.inRange("capacity", capacity, 1, MAX_PERMITS);
+        Checks.inRange("capacity", capacity, 1, LimitPolicy.MAX_PERMITS);
         Checks.inRange("refillTokens", refillTokens, 1, Long.MAX_VALUE);
         long period = Checks.positiveNanos("refillPeriod", refillPeriod);
         Checks.span("capacity", capacity, Checks.emissionInterval("refill rate", refillTokens, period));

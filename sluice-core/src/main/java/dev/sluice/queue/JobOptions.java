@@ -306,14 +306,16 @@ public final class JobOptions {
         }
 
         /**
-         * The group (tenant) the job belongs to.
+         * The group (tenant) the job belongs to. {@code null} means no group, as everywhere a queue takes a group
+         * ({@link JobQueue#stats(String)}, {@link JobQueue#groupLimits(String)}): the job takes the group of the
+         * queue's job defaults if they set one, and is ungrouped otherwise.
          *
-         * @param group 1 to {@value #MAX_NAME_LENGTH} characters
+         * @param group 1 to {@value #MAX_NAME_LENGTH} characters, or {@code null} for none
          * @return this builder
-         * @throws IllegalArgumentException if it is null, empty or longer
+         * @throws IllegalArgumentException if it is empty or longer
          */
         public Builder group(String group) {
-            this.group = checkName("group", group);
+            this.group = group == null ? null : checkName("group", group);
             return this;
         }
 

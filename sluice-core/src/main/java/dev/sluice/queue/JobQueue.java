@@ -72,7 +72,10 @@ public interface JobQueue<T> {
     String name();
 
     /**
-     * The options the queue was created with (limits changed since are read with the getters below).
+     * The queue's options as they are now: its rate, concurrency and group defaults as last set (by {@link
+     * #setRate}, {@link #setConcurrency}, {@link #setGroupDefaults}; on a shared engine, by any process), the rest
+     * as this process opened the queue. On a shared engine this reads the server; once the engine has closed it
+     * answers what it read last.
      *
      * @return the options
      */
@@ -401,9 +404,9 @@ public interface JobQueue<T> {
     /**
      * Gives {@code group} limits of its own.
      *
-     * @param group the group's name
+     * @param group the group's name (the ungrouped jobs have no limits of their own: they take the defaults)
      * @param limits its limits
-     * @throws IllegalArgumentException if the group name is malformed or {@code limits} is null
+     * @throws IllegalArgumentException if the group name is null or malformed, or {@code limits} is null
      */
     void setGroupLimits(String group, GroupLimits limits);
 
@@ -411,7 +414,7 @@ public interface JobQueue<T> {
      * Returns {@code group} to the default limits.
      *
      * @param group the group's name
-     * @throws IllegalArgumentException if the group name is malformed
+     * @throws IllegalArgumentException if the group name is null or malformed
      */
     void clearGroupLimits(String group);
 

@@ -13,7 +13,8 @@ public interface Processor<T> {
      *
      * @param job the job and this attempt, to read the payload and report progress
      * @return how it went: {@link Result#done()} (with a result value or not), {@link Result#runAgainAfter} or
-     *     {@link Result#rateLimited}; {@code null} fails the attempt with a reason saying so
+     *     {@link Result#rateLimited}. {@code null} is a mistake another attempt would repeat: the job fails at once,
+     *     whatever attempts remain, with a reason saying what to return
      * @throws UnrecoverableJobException to fail the job at once, whatever attempts remain
      * @throws Exception to fail this attempt; it is retried while attempts remain
      */

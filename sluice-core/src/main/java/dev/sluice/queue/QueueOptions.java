@@ -9,7 +9,8 @@ import java.time.Duration;
  * #builder()}. The limits can be changed later on the queue itself.
  *
  * <p>Defaults: at most 1,000,000 waiting and delayed jobs, then reject; no queue-wide rate; no queue-wide
- * concurrency; no group limits; {@link JobOptions#defaults()} for jobs.
+ * concurrency; no group limits; {@link JobOptions#defaults()} for jobs; payloads of at most 512 KiB encoded. Every
+ * engine applies the same bounds, so that a program that passes its tests in memory behaves the same on Redis.
  *
  * @param maxWaiting the most jobs waiting or delayed at once, 1 to {@link Integer#MAX_VALUE}
  * @param whenFull what an add does when the queue holds {@code maxWaiting} jobs
@@ -17,6 +18,9 @@ import java.time.Duration;
  * @param concurrency how many of the queue's jobs may run at once, over all its workers
  * @param groupDefaults the limits of every group that has no limits of its own
  * @param jobDefaults the options of a job that leaves them unset (every value set)
+ * @param maxPayloadBytes the largest payload an add takes, in bytes as the queue's codec encodes it, 1 to {@link
+ *     #MAX_PAYLOAD_BYTES}; a bigger one is refused with an {@link IllegalArgumentException} and nothing is added.
+ *     Each process checks its own adds: it is not a setting of the queue that processes share
  */
 public record QueueOptions(
         int maxWaiting,
@@ -24,9 +28,16 @@ public record QueueOptions(
         LimitPolicy rate,
         int concurrency,
         GroupLimits groupDefaults,
-        JobOptions jobDefaults) {
+        JobOptions jobDefaults,
+        int maxPayloadBytes) {
     /** The default bound on waiting and delayed jobs. */
     public static final int DEFAULT_MAX_WAITING = 1_000_000;
+
+    /** The default bound on a payload, encoded: 512 KiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
+
+    /** The largest bound on a payload a queue may have: 512 MiB, the most a Redis string holds. */
+    public static final int MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
 
     /**
      * Built on first use, not in this class's initializer: GroupLimits' initializer calls {@link #checkRate},
@@ -41,7 +52,7 @@ public record QueueOptions(
      *
      * @throws IllegalArgumentException naming the first bad value and the allowed ones: a bound or concurrency
      *     below 1, a null {@code whenFull}, {@code groupDefaults} or {@code jobDefaults}, a concurrency limit
-     *     as the rate, or job defaults that set a job id
+     *     as the rate, job defaults that set a job id, or a payload bound outside 1 to {@link #MAX_PAYLOAD_BYTES}
      */
     public QueueOptions {
         Durations.inRange("maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
@@ -61,6 +72,7 @@ public record QueueOptions(
             throw new IllegalArgumentException("jobDefaults must not set a job id: ids must differ between jobs");
         }
         jobDefaults = jobDefaults.orElse(JobOptions.defaults());
+        Durations.inRange("maxPayloadBytes", maxPayloadBytes, 1, MAX_PAYLOAD_BYTES);
     }
 
     /**
@@ -94,6 +106,7 @@ public record QueueOptions(
         b.concurrency = concurrency;
         b.groupDefaults = groupDefaults;
         b.jobDefaults = jobDefaults;
+        b.maxPayloadBytes = maxPayloadBytes;
         return b;
     }
 
@@ -112,6 +125,7 @@ public record QueueOptions(
                 .addBound("concurrency", concurrency)
                 .add("groupDefaults", groupDefaults)
                 .add("jobDefaults", jobDefaults)
+                .add("maxPayloadBytes", maxPayloadBytes == DEFAULT_MAX_PAYLOAD_BYTES ? null : maxPayloadBytes)
                 .toString();
     }
 
@@ -178,6 +192,7 @@ public record QueueOptions(
         private int concurrency = Integer.MAX_VALUE;
         private GroupLimits groupDefaults = GroupLimits.none();
         private JobOptions jobDefaults = JobOptions.defaults();
+        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
 
         private Builder() {}
 
@@ -249,13 +264,25 @@ public record QueueOptions(
         }
 
         /**
+         * The largest payload an add takes, in bytes as the queue's codec encodes it; checked by {@link #build()}.
+         *
+         * @param maxPayloadBytes 1 to {@link #MAX_PAYLOAD_BYTES}; {@link #DEFAULT_MAX_PAYLOAD_BYTES} unless set
+         * @return this builder
+         */
+        public Builder maxPayloadBytes(int maxPayloadBytes) {
+            this.maxPayloadBytes = maxPayloadBytes;
+            return this;
+        }
+
+        /**
          * The options.
          *
          * @return the options
          * @throws IllegalArgumentException naming the first bad value and the allowed ones
          */
         public QueueOptions build() {
-            return new QueueOptions(maxWaiting, whenFull, rate, concurrency, groupDefaults, jobDefaults);
+            return new QueueOptions(
+                    maxWaiting, whenFull, rate, concurrency, groupDefaults, jobDefaults, maxPayloadBytes);
         }
     }
 }

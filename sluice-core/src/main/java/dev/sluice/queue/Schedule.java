@@ -61,7 +61,7 @@ public final class Schedule {
     private final Duration interval;
     private final Instant start;
     private final Instant end;
-    private final int limit;
+    private final int maxRuns;
 
     private Schedule(
             Kind kind,
@@ -71,7 +71,7 @@ public final class Schedule {
             Duration interval,
             Instant start,
             Instant end,
-            int limit) {
+            int maxRuns) {
         this.kind = kind;
         this.expression = expression;
         this.zone = zone;
@@ -79,7 +79,7 @@ public final class Schedule {
         this.interval = interval;
         this.start = start;
         this.end = end;
-        this.limit = limit;
+        this.maxRuns = maxRuns;
     }
 
     /**
@@ -89,7 +89,7 @@ public final class Schedule {
      *
      * @param expression five fields (minute hour day-of-month month day-of-week), or six with seconds first
      * @param zone the time zone the fields are read in, such as {@code ZoneId.of("Europe/Paris")}
-     * @return the schedule, with no start, end or limit
+     * @return the schedule, with no start, end or bound on its runs
      * @throws IllegalArgumentException if the expression or the zone is null, or the expression does not
      *     parse; the message says why
      */
@@ -119,7 +119,7 @@ public final class Schedule {
      * A cron expression in UTC: {@link #cron(String, ZoneId) cron(expression, ZoneOffset.UTC)}.
      *
      * @param expression as {@link #cron(String, ZoneId)}
-     * @return the schedule, with no start, end or limit
+     * @return the schedule, with no start, end or bound on its runs
      * @throws IllegalArgumentException if the expression is null or does not parse
      */
     public static Schedule cron(String expression) {
@@ -130,7 +130,7 @@ public final class Schedule {
      * Runs every {@code period}, counted from the start.
      *
      * @param period 1 ms to about 73 years
-     * @return the schedule, with no start, end or limit
+     * @return the schedule, with no start, end or bound on its runs
      * @throws IllegalArgumentException if {@code period} is null, shorter or longer
      */
     public static Schedule fixedRate(Duration period) {
@@ -149,7 +149,7 @@ public final class Schedule {
      * Runs {@code delay} after the previous run finished; the first run at the start.
      *
      * @param delay 1 ms to about 73 years
-     * @return the schedule, with no start, end or limit
+     * @return the schedule, with no start, end or bound on its runs
      * @throws IllegalArgumentException if {@code delay} is null, shorter or longer
      */
     public static Schedule fixedDelay(Duration delay) {
@@ -179,7 +179,7 @@ public final class Schedule {
         if (end != null && !start.isBefore(end)) {
             throw new IllegalArgumentException("schedule start " + start + " must be before its end " + end);
         }
-        return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
+        return new Schedule(kind, expression, zone, cron, interval, start, end, maxRuns);
     }
 
     /**
@@ -196,18 +196,18 @@ public final class Schedule {
         if (start != null && !start.isBefore(end)) {
             throw new IllegalArgumentException("schedule end " + end + " must be after its start " + start);
         }
-        return new Schedule(kind, expression, zone, cron, interval, start, end, limit);
+        return new Schedule(kind, expression, zone, cron, interval, start, end, maxRuns);
     }
 
     /**
-     * This schedule, making at most {@code runs} runs.
+     * This schedule, making at most {@code runs} runs in all.
      *
-     * @param runs 1 to {@link Integer#MAX_VALUE} (no limit)
+     * @param runs 1 to {@link Integer#MAX_VALUE} (no bound)
      * @return the new schedule
      * @throws IllegalArgumentException if {@code runs} is below 1
      */
-    public Schedule limit(int runs) {
-        Durations.inRange("schedule limit", runs, 1, Integer.MAX_VALUE);
+    public Schedule maxRuns(int runs) {
+        Durations.inRange("schedule maxRuns", runs, 1, Integer.MAX_VALUE);
         return new Schedule(kind, expression, zone, cron, interval, start, end, runs);
     }
 
@@ -215,7 +215,7 @@ public final class Schedule {
      * The first run time strictly after {@code after} that a cron or fixed-rate schedule names, with {@code
      * anchor} as the start of a fixed rate that has no start of its own; a fixed delay runs {@link
      * #interval()} after {@code after} (the previous run's finish). Empty once the schedule has ended; the run
-     * limit is the caller's to count.
+     * the bound on runs is the caller's to count.
      *
      * @param after the instant to look after: now, the previous run's time, or (fixed delay) its finish
      * @param anchor when the schedule was registered
@@ -308,12 +308,12 @@ public final class Schedule {
     }
 
     /**
-     * The most runs.
+     * The most runs the schedule makes in all.
      *
-     * @return the limit; {@link Integer#MAX_VALUE} for none
+     * @return the bound; {@link Integer#MAX_VALUE} for none
      */
-    public int limit() {
-        return limit;
+    public int maxRuns() {
+        return maxRuns;
     }
 
     @Override
@@ -325,19 +325,19 @@ public final class Schedule {
                 && Objects.equals(interval, s.interval)
                 && Objects.equals(start, s.start)
                 && Objects.equals(end, s.end)
-                && limit == s.limit;
+                && maxRuns == s.maxRuns;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, expression, zone, interval, start, end, limit);
+        return Objects.hash(kind, expression, zone, interval, start, end, maxRuns);
     }
 
     /**
      * The schedule for people, as the factories would make it.
      *
      * @return for example {@code Schedule.cron("0 9 * * 1-5", Europe/Paris)} or {@code
-     *     Schedule.fixedRate(15 min).startingAt(2026-01-01T00:00:00Z).limit(10)}
+     *     Schedule.fixedRate(15 min).startingAt(2026-01-01T00:00:00Z).maxRuns(10)}
      */
     @Override
     public String toString() {
@@ -349,6 +349,6 @@ public final class Schedule {
         return made
                 + (start != null ? ".startingAt(" + start + ")" : "")
                 + (end != null ? ".endingAt(" + end + ")" : "")
-                + (limit != Integer.MAX_VALUE ? ".limit(" + limit + ")" : "");
+                + (maxRuns != Integer.MAX_VALUE ? ".maxRuns(" + maxRuns + ")" : "");
     }
 }

@@ -11,12 +11,12 @@ class WhenUnavailableTest {
     @Test
     void limitersFailClosedUnlessToldOtherwise() {
         assertThat(LimiterOptions.defaults().whenUnavailable()).isEqualTo(WhenUnavailable.failClosed());
-        assertThat(new LimiterOptions(10, LimiterListener.NONE).whenUnavailable())
+        assertThat(new LimiterOptions(10, LimiterListener.none()).whenUnavailable())
                 .isEqualTo(WhenUnavailable.failClosed());
         LimiterOptions sharing = LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.25));
         assertThat(sharing.whenUnavailable().action()).isEqualTo(WhenUnavailable.Action.FALL_BACK);
         assertThat(sharing.whenUnavailable().share()).isEqualTo(0.25);
-        assertThat(sharing.withMaxKeys(7).withListener(LimiterListener.NONE).whenUnavailable())
+        assertThat(sharing.withMaxKeys(7).withListener(LimiterListener.none()).whenUnavailable())
                 .as("kept by the other withers")
                 .isEqualTo(WhenUnavailable.fallBack(0.25));
     }
@@ -43,19 +43,19 @@ class WhenUnavailableTest {
 
     @Test
     void aDecisionSaysWhatItRestsOn() {
-        Decision normal = new Decision(true, 1, 2, 0, 0, "l", Lease.NONE);
+        Decision normal = new Decision(true, 1, 2, 0, 0, "l", Lease.none());
         assertThat(normal.basis()).isEqualTo(Decision.Basis.LIMIT);
         assertThat(normal.degraded()).isFalse();
         for (Decision.Basis basis : Decision.Basis.values()) {
-            Decision decision = new Decision(false, 0, 2, 1, 0, "l", Lease.NONE, basis);
+            Decision decision = new Decision(false, 0, 2, 1, 0, "l", Lease.none(), basis);
             assertThat(decision.degraded()).isEqualTo(basis != Decision.Basis.LIMIT);
         }
-        assertThatThrownBy(() -> new Decision(true, 1, 2, 0, 0, "l", Lease.NONE, null))
+        assertThatThrownBy(() -> new Decision(true, 1, 2, 0, 0, "l", Lease.none(), null))
                 .hasMessageContaining("basis must be one of")
                 .hasMessageContaining("UNAVAILABLE_DENIED");
         assertThatThrownBy(() -> new Decision(true, 1, 2, 0, 0, "l", null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lease must not be null")
-                .hasMessageContaining("Lease.NONE");
+                .hasMessageContaining("Lease.none()");
     }
 }

@@ -40,12 +40,16 @@ class QueueOptionsTest {
                 .concurrency(16)
                 .groupDefaults(groups)
                 .jobDefaults(JobOptions.defaults())
+                .maxPayloadBytes(1000)
                 .build();
 
         assertThat(options)
                 .isEqualTo(new QueueOptions(
-                        10, WhenFull.block(Duration.ofSeconds(3)), rate, 16, groups, JobOptions.defaults()));
+                        10, WhenFull.block(Duration.ofSeconds(3)), rate, 16, groups, JobOptions.defaults(), 1000));
         assertThat(options.toBuilder().build()).isEqualTo(options);
+        assertThat(options.toString()).contains("maxPayloadBytes=1000");
+        assertThat(QueueOptions.defaults().maxPayloadBytes()).isEqualTo(512 * 1024);
+        assertThat(QueueOptions.defaults().toString()).doesNotContain("maxPayloadBytes");
         assertThat(options.toBuilder().concurrency(1).build().concurrency()).isEqualTo(1);
     }
 
@@ -156,7 +160,7 @@ class QueueOptionsTest {
     @Test
     void theCanonicalConstructorValidatesToo() {
         assertThatThrownBy(() ->
-                        new QueueOptions(0, WhenFull.reject(), null, 1, GroupLimits.none(), JobOptions.defaults()))
+                        new QueueOptions(0, WhenFull.reject(), null, 1, GroupLimits.none(), JobOptions.defaults(), 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("maxWaiting must be between 1 and");
     }

@@ -411,7 +411,7 @@ class ScheduleTest {
             assertThat(schedule.interval()).isNull();
             assertThat(schedule.start()).isNull();
             assertThat(schedule.end()).isNull();
-            assertThat(schedule.limit()).isEqualTo(Integer.MAX_VALUE);
+            assertThat(schedule.maxRuns()).isEqualTo(Integer.MAX_VALUE);
         }
     }
 
@@ -584,14 +584,14 @@ class ScheduleTest {
             Schedule schedule = Schedule.cron("0 * * * *")
                     .startingAt(monday)
                     .endingAt(tuesday)
-                    .limit(5);
+                    .maxRuns(5);
 
             assertThat(schedule.start()).isEqualTo(monday);
             assertThat(schedule.end()).isEqualTo(tuesday);
-            assertThat(schedule.limit()).isEqualTo(5);
+            assertThat(schedule.maxRuns()).isEqualTo(5);
             assertThat(schedule.expression()).isEqualTo("0 * * * *");
-            assertThat(schedule.limit(7).startingAt(monday.minusSeconds(1)))
-                    .extracting(Schedule::start, Schedule::end, Schedule::limit)
+            assertThat(schedule.maxRuns(7).startingAt(monday.minusSeconds(1)))
+                    .extracting(Schedule::start, Schedule::end, Schedule::maxRuns)
                     .containsExactly(monday.minusSeconds(1), tuesday, 7);
         }
 
@@ -599,12 +599,12 @@ class ScheduleTest {
         void boundingReturnsANewScheduleAndLeavesTheOriginalUnchanged() {
             Schedule original = Schedule.fixedRate(Duration.ofSeconds(1));
 
-            Schedule bounded = original.startingAt(monday).endingAt(tuesday).limit(3);
+            Schedule bounded = original.startingAt(monday).endingAt(tuesday).maxRuns(3);
 
             assertThat(bounded).isNotSameAs(original);
             assertThat(original.start()).isNull();
             assertThat(original.end()).isNull();
-            assertThat(original.limit()).isEqualTo(Integer.MAX_VALUE);
+            assertThat(original.maxRuns()).isEqualTo(Integer.MAX_VALUE);
         }
 
         @Test
@@ -654,22 +654,22 @@ class ScheduleTest {
         @ParameterizedTest
         @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
         void limitBelowOneIsRejectedNamingTheValueAndRange(int runs) {
-            assertThatThrownBy(() -> Schedule.cron("0 * * * *").limit(runs))
+            assertThatThrownBy(() -> Schedule.cron("0 * * * *").maxRuns(runs))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("schedule limit must be between 1 and 2147483647, was " + runs);
+                    .hasMessage("schedule maxRuns must be between 1 and 2147483647, was " + runs);
         }
 
         @Test
         void limitOfOneAndOfIntMaxAreAccepted() {
-            assertThat(Schedule.cron("0 * * * *").limit(1).limit()).isEqualTo(1);
-            assertThat(Schedule.cron("0 * * * *").limit(Integer.MAX_VALUE).limit())
+            assertThat(Schedule.cron("0 * * * *").maxRuns(1).maxRuns()).isEqualTo(1);
+            assertThat(Schedule.cron("0 * * * *").maxRuns(Integer.MAX_VALUE).maxRuns())
                     .isEqualTo(Integer.MAX_VALUE);
         }
 
         @Test
         void limitIsNotAppliedByNextAfter() {
             Schedule once =
-                    Schedule.fixedRate(Duration.ofSeconds(1)).startingAt(monday).limit(1);
+                    Schedule.fixedRate(Duration.ofSeconds(1)).startingAt(monday).maxRuns(1);
 
             assertThat(once.nextAfter(monday.plusSeconds(10), monday)).contains(monday.plusSeconds(11));
         }
@@ -683,11 +683,11 @@ class ScheduleTest {
             Schedule a = Schedule.cron("0 9 * * *", KYIV)
                     .startingAt(start)
                     .endingAt(start.plusSeconds(86_400))
-                    .limit(3);
+                    .maxRuns(3);
             Schedule b = Schedule.cron("0 9 * * *", ZoneId.of("Europe/Kyiv"))
                     .startingAt(start)
                     .endingAt(start.plusSeconds(86_400))
-                    .limit(3);
+                    .maxRuns(3);
 
             assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
             assertThat(Schedule.fixedRate(Duration.ofSeconds(60)))
@@ -705,7 +705,7 @@ class ScheduleTest {
                     .isNotEqualTo(Schedule.cron("0 9 * * *", NEW_YORK))
                     .isNotEqualTo(base.startingAt(start))
                     .isNotEqualTo(base.endingAt(start))
-                    .isNotEqualTo(base.limit(1))
+                    .isNotEqualTo(base.maxRuns(1))
                     .isNotEqualTo(null)
                     .isNotEqualTo("0 9 * * *");
             assertThat(Schedule.fixedRate(Duration.ofSeconds(1)))
@@ -718,11 +718,11 @@ class ScheduleTest {
             Schedule schedule = Schedule.cron("0 9 * * *", KYIV)
                     .startingAt(at("2024-01-01T00:00:00Z"))
                     .endingAt(at("2024-02-01T00:00:00Z"))
-                    .limit(3);
+                    .maxRuns(3);
 
             assertThat(schedule)
                     .hasToString("Schedule.cron(\"0 9 * * *\", Europe/Kyiv).startingAt(2024-01-01T00:00:00Z)"
-                            + ".endingAt(2024-02-01T00:00:00Z).limit(3)");
+                            + ".endingAt(2024-02-01T00:00:00Z).maxRuns(3)");
             assertThat(Schedule.fixedDelay(Duration.ofSeconds(5))).hasToString("Schedule.fixedDelay(5 s)");
             assertThat(Schedule.fixedRate(Duration.ofMillis(90_500))).hasToString("Schedule.fixedRate(1 min 30.5 s)");
         }

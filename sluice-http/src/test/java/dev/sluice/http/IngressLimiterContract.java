@@ -327,7 +327,7 @@ abstract class IngressLimiterContract extends EngineFixture {
         assertThat(ingress.check(get("/", "203.0.113.9")).headers())
                 .containsEntry("RateLimit-Policy", "\"calls\";q=10;w=60");
 
-        limiter.updatePolicy(FixedWindow.of(20, Duration.ofSeconds(30)));
+        limiter.setPolicy(FixedWindow.of(20, Duration.ofSeconds(30)));
 
         assertThat(ingress.check(get("/", "203.0.113.9")).headers())
                 .containsEntry("RateLimit-Policy", "\"calls\";q=20;w=30");

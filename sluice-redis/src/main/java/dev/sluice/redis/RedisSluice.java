@@ -34,8 +34,7 @@ import java.util.regex.Pattern;
  * (docs/redis-keys.md has the layout). Each limiter key lives in one cluster slot, and a key that names its own
  * hash tag ({@code "{acme}:search"}) lives in that tag's slot, so that the layers of a chain can share a slot; in
  * Redis Cluster a chain whose keys fall in different slots is refused with an {@link
- * IllegalArgumentException} that says how to name them. A policy's spans (its window, the time its capacity
- * takes to refill, its lease timeout) must be at most 2^52 ns, about 52 days.
+ * IllegalArgumentException} that says how to name them.
  *
  * <p>{@link Sluice#queue} returns a queue kept in Redis, shared by every process that opens it: the same API as
  * in memory, with workers that take jobs under renewed leases, so that a job whose worker died runs again
@@ -67,9 +66,6 @@ public final class RedisSluice {
         return new Builder();
     }
 
-    /** The largest encoded payload a queue accepts unless the builder says otherwise: 512 KiB. */
-    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
-
     /** How many of a queue's latest events Redis keeps for listeners unless the builder says otherwise. */
     public static final int DEFAULT_EVENT_LOG_SIZE = 10_000;
 
@@ -87,7 +83,6 @@ public final class RedisSluice {
         private SluiceClock clock = SluiceClock.system();
         private SluiceClock scriptClock;
         private boolean functions = true;
-        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
         private int waitReplicas;
         private Duration waitTimeout;
         private int eventLogSize = DEFAULT_EVENT_LOG_SIZE;
@@ -150,24 +145,6 @@ public final class RedisSluice {
                 throw new IllegalArgumentException("eventLogSize must be 1 to 100000000, was " + eventLogSize);
             }
             this.eventLogSize = eventLogSize;
-            return this;
-        }
-
-        /**
-         * The largest encoded payload a queue accepts, 512 KiB by default (1 byte to 512 MiB, Redis's own limit): a
-         * bigger one is refused at the add, which then adds nothing. Large payloads slow every call that moves
-         * their job; store big documents elsewhere and put their key in the payload.
-         *
-         * @param maxPayloadBytes 1 to 536,870,912
-         * @return this builder
-         * @throws IllegalArgumentException if it is out of range
-         */
-        public Builder maxPayloadBytes(int maxPayloadBytes) {
-            if (maxPayloadBytes < 1 || maxPayloadBytes > 512 * 1024 * 1024) {
-                throw new IllegalArgumentException(
-                        "maxPayloadBytes must be 1 to 536870912 (512 MiB), was " + maxPayloadBytes);
-            }
-            this.maxPayloadBytes = maxPayloadBytes;
             return this;
         }
 
@@ -338,7 +315,6 @@ public final class RedisSluice {
                     clock,
                     scriptClock,
                     functions,
-                    maxPayloadBytes,
                     waitReplicas,
                     waitTimeout,
                     eventLogSize));

@@ -73,7 +73,7 @@ class RedisDifferentialTest {
                 Decision want = expected.tryAcquire(key, permits);
                 Decision got = actual.tryAcquire(key, permits);
                 assertSame(got, want, where);
-                if (want.allowed() && want.lease() != dev.sluice.limit.Lease.NONE) {
+                if (want.allowed() && want.lease() != dev.sluice.limit.Lease.none()) {
                     held.add(new Decision[] {want, got});
                 }
                 if (!held.isEmpty() && random.nextInt(3) == 0) {

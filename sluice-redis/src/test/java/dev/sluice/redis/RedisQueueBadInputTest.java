@@ -19,57 +19,10 @@ import dev.sluice.time.ManualClock;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What only a queue in Redis refuses: payloads over the engine's size limit, another codec than the stored one. */
+/** What only a queue in Redis meets: names that hold its key separators, another codec than the stored one. */
 class RedisQueueBadInputTest {
-
-    private static Sluice engine(String prefix, int maxPayloadBytes) {
-        return RedisSluice.builder()
-                .client(TestEngines.client())
-                .keyPrefix(prefix)
-                .maxPayloadBytes(maxPayloadBytes)
-                .build();
-    }
-
-    @Test
-    void aPayloadOverTheLimitIsRefusedAndNothingOfTheBulkIsAdded() {
-        try (Sluice sluice = engine(TestEngines.newPrefix(), 10)) {
-            JobQueue<String> queue = sluice.queue("jobs", Codec.utf8());
-
-            assertThat(queue.add("n", "0123456789").job().id())
-                    .as("exactly the limit fits")
-                    .isNotNull();
-            assertThatThrownBy(() -> queue.add("big", "01234567890"))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("job 'big'")
-                    .hasMessageContaining("11 bytes")
-                    .hasMessageContaining("maxPayloadBytes 10");
-            assertThatThrownBy(() -> queue.addBulk(List.of(
-                            new NewJob<>("small", "a", JobOptions.empty()),
-                            new NewJob<>("big", "01234567890", JobOptions.empty()))))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("job 1 ('big') of the bulk")
-                    .hasMessageContaining("nothing was added");
-            assertThat(queue.counts()).isEqualTo(new JobCounts(1, 0, 0, 0, 0));
-        }
-    }
-
-    @Test
-    void theDefaultLimitIs512KiB() {
-        try (Sluice sluice = RedisSluice.builder()
-                .client(TestEngines.client())
-                .keyPrefix(TestEngines.newPrefix())
-                .build()) {
-            JobQueue<byte[]> queue = sluice.queue("jobs", Codec.bytes());
-            queue.add("fits", new byte[512 * 1024]);
-            assertThatThrownBy(() -> queue.add("over", new byte[512 * 1024 + 1]))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("maxPayloadBytes 524288");
-            assertThat(queue.counts().waiting()).isEqualTo(1);
-        }
-    }
 
     @Test
     void idsAndGroupsMayHoldTheKeySeparatorsAndBraces() {
@@ -93,13 +46,6 @@ class RedisQueueBadInputTest {
             assertThat(queue.stats(group).completed()).isEqualTo(1);
             assertThat(queue.repeatables().get(0).runs()).isEqualTo(3);
         }
-    }
-
-    @Test
-    void aLimitOutOfRangeIsRefusedByTheBuilder() {
-        assertThatThrownBy(() -> RedisSluice.builder().maxPayloadBytes(0))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("1 to 536870912");
     }
 
     @Test

@@ -50,7 +50,7 @@ public abstract class ChainContract extends ContractSupport {
         Decision decision = chain.tryAcquire("acme");
 
         assertDecision(decision, allowed("global", 3, 2, T0 + 333_333_334L));
-        assertThat(decision.lease()).isSameAs(Lease.NONE);
+        assertThat(decision.lease()).isSameAs(Lease.none());
         assertDecision(tenant.tryAcquire("acme"), allowed("tenant", 5, 3, T0 + 400 * MS));
         assertDecision(global.tryAcquire("all"), allowed("global", 3, 1, T0 + 666_666_668L));
     }
@@ -206,7 +206,7 @@ public abstract class ChainContract extends ContractSupport {
         Decision decision = chain.tryAcquire("k");
 
         assertDecision(decision, denied("blocker", 1, 0, SECOND, T0 + SECOND));
-        assertThat(decision.lease()).isSameAs(Lease.NONE);
+        assertThat(decision.lease()).isSameAs(Lease.none());
         assertThat(decision.release()).isFalse();
         assertDecision(conc.tryAcquire("k"), allowed("conc", 1, 0, T0 + 10 * SECOND));
     }

@@ -31,7 +31,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
         RateLimiter limiter = twoAtOnce();
         Decision first = limiter.tryAcquire("k");
         assertDecision(first, allowed("conc", 2, 1, T0 + 10 * SECOND));
-        assertThat(first.lease()).isNotSameAs(Lease.NONE);
+        assertThat(first.lease()).isNotSameAs(Lease.none());
         assertThat(first.lease().expiresAtNanos()).isEqualTo(T0 + 10 * SECOND);
 
         clock.advance(Duration.ofSeconds(1));
@@ -41,7 +41,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
         Decision third = limiter.tryAcquire("k");
         assertDecision(third, denied("conc", 2, 0, 9 * SECOND, T0 + 11 * SECOND));
-        assertThat(third.lease()).isSameAs(Lease.NONE);
+        assertThat(third.lease()).isSameAs(Lease.none());
         assertThat(third.release()).isFalse();
     }
 
@@ -147,9 +147,9 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
     @Test
     void decisionsOfOtherPoliciesHoldNoLease() {
         Decision decision = engine.limiter("tb", TokenBucket.perSecond(1)).tryAcquire("k");
-        assertThat(decision.lease()).isSameAs(Lease.NONE);
+        assertThat(decision.lease()).isSameAs(Lease.none());
         assertThat(decision.release()).isFalse();
-        assertThat(Lease.NONE.expiresAtNanos()).isEqualTo(Long.MAX_VALUE);
+        assertThat(Lease.none().expiresAtNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
     /**

@@ -63,8 +63,8 @@ public abstract class ContractSupport {
      */
     protected static final long T0 = 1_767_225_600L * SECOND;
 
-    /** The longest span a policy may describe ({@code Long.MAX_VALUE / 4} ns, about 73 years): the policies' bound. */
-    static final Duration POLICY_BOUND = Duration.ofNanos(Long.MAX_VALUE / 4);
+    /** The longest span a policy may describe, on every engine: {@link dev.sluice.limit.LimitPolicy#MAX_SPAN}. */
+    static final Duration POLICY_BOUND = dev.sluice.limit.LimitPolicy.MAX_SPAN;
 
     private final List<Sluice> engines = new ArrayList<>();
 
@@ -263,7 +263,7 @@ public abstract class ContractSupport {
      * @return the decision, with no retry-after and no lease
      */
     protected static Decision allowed(String limiter, long limit, long remaining, long resetAtNanos) {
-        return new Decision(true, remaining, limit, 0, resetAtNanos, limiter, Lease.NONE);
+        return new Decision(true, remaining, limit, 0, resetAtNanos, limiter, Lease.none());
     }
 
     /**
@@ -278,7 +278,7 @@ public abstract class ContractSupport {
      */
     protected static Decision denied(
             String limiter, long limit, long remaining, long retryAfterNanos, long resetAtNanos) {
-        return new Decision(false, remaining, limit, retryAfterNanos, resetAtNanos, limiter, Lease.NONE);
+        return new Decision(false, remaining, limit, retryAfterNanos, resetAtNanos, limiter, Lease.none());
     }
 
     /**
@@ -292,10 +292,10 @@ public abstract class ContractSupport {
     }
 
     /**
-     * {@code decision} with {@link Lease#NONE} instead of its lease, for comparing the numbers only.
+     * {@code decision} with {@link Lease#none()} instead of its lease, for comparing the numbers only.
      *
      * @param decision any decision
-     * @return a copy of {@code decision} with {@link Lease#NONE}
+     * @return a copy of {@code decision} with {@link Lease#none()}
      */
     protected static Decision withoutLease(Decision decision) {
         return new Decision(
@@ -305,7 +305,7 @@ public abstract class ContractSupport {
                 decision.retryAfterNanos(),
                 decision.resetAtNanos(),
                 decision.limiter(),
-                Lease.NONE);
+                Lease.none());
     }
 
     /**

@@ -64,7 +64,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
         assertClosed(() -> limiter.refund("k", 1));
         assertClosed(() -> limiter.reset("k"));
         assertClosed(() -> limiter.forKey("k"));
-        assertClosed(() -> limiter.updatePolicy(TokenBucket.perSecond(1)));
+        assertClosed(() -> limiter.setPolicy(TokenBucket.perSecond(1)));
         assertClosed(() -> leases.tryAcquire("k"));
         assertClosed(bound::tryAcquire);
         assertClosed(bound::tryConsume);

@@ -242,16 +242,16 @@ public abstract class EngineListenerContract extends ContractSupport {
 
     @Test
     void aNullListenerIsRefusedAndAClosedEngineRefusesBoth() {
-        assertRejected(() -> engine.addListener(null), "listener", "EngineListener.NONE");
-        engine.addListener(EngineListener.NONE);
-        assertThat(engine.removeListener(EngineListener.NONE)).isTrue();
+        assertRejected(() -> engine.addListener(null), "listener", "EngineListener.none()");
+        engine.addListener(EngineListener.none());
+        assertThat(engine.removeListener(EngineListener.none())).isTrue();
 
         engine.close();
 
         assertThatThrownBy(() -> engine.addListener(new Recording()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(engine.toString());
-        assertThatThrownBy(() -> engine.removeListener(EngineListener.NONE))
+        assertThatThrownBy(() -> engine.removeListener(EngineListener.none()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(engine.toString());
     }

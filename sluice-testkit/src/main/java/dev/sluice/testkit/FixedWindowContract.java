@@ -95,21 +95,9 @@ public abstract class FixedWindowContract extends ContractSupport {
         assertDecision(limiter.tryAcquire("k"), allowed("fw", 5, 0, T0 + SECOND));
     }
 
-    /**
-     * The longest window the engine accepts: the policy's own bound (about 73 years) unless the engine has a
-     * smaller one, which it must then enforce with a clear error.
-     *
-     * @return the enclosing {@link RateLimiterContract}'s, for a nested suite; else {@code Long.MAX_VALUE / 4}
-     *     nanoseconds unless the engine overrides it
-     */
-    protected Duration longestWindow() {
-        return enclosing instanceof RateLimiterContract limiters ? limiters.longestWindow() : POLICY_BOUND;
-    }
-
     @Test
     void theLongestWindowDoesNotOverflow() {
-        // 73 years with the policy's bound: the window that contains T0 started at the epoch
-        Duration longest = longestWindow();
+        Duration longest = POLICY_BOUND;
         RateLimiter limiter = engine.limiter("long", FixedWindow.of(1, longest));
         long end = Math.floorDiv(T0, longest.toNanos()) * longest.toNanos() + longest.toNanos();
 
@@ -118,12 +106,7 @@ public abstract class FixedWindowContract extends ContractSupport {
     }
 
     @Test
-    void aWindowLongerThanTheEngineAcceptsIsRefusedNamingTheBound() {
-        Duration longest = longestWindow();
-        if (longest.equals(POLICY_BOUND)) {
-            assertRejected(() -> FixedWindow.of(1, longest.plusNanos(1)), "window", "at most");
-            return;
-        }
-        assertRejected(() -> engine.limiter("longer", FixedWindow.of(1, longest.plusNanos(1))), "window", "at most");
+    void aWindowLongerThanEveryEngineAcceptsCannotBeMade() {
+        assertRejected(() -> FixedWindow.of(1, POLICY_BOUND.plusNanos(1)), "window", "at most", "LimitPolicy.MAX_SPAN");
     }
 }

@@ -102,7 +102,7 @@ public abstract class GcraContract extends ContractSupport {
                             byBucket.retryAfterNanos(),
                             byBucket.resetAtNanos(),
                             "gcra",
-                            Lease.NONE));
+                            Lease.none()));
             allowedCount += byGcra.allowed() ? 1 : 0;
         }
         assertThat(allowedCount).isEqualTo(8);

@@ -167,7 +167,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     }
 
     @Test
-    void theSameNameWithAnotherPolicyIsRefusedNamingTheLimiterBothPoliciesAndUpdatePolicy() {
+    void theSameNameWithAnotherPolicyIsRefusedNamingTheLimiterBothPoliciesAndSetPolicy() {
         RateLimiter first = engine.limiter("api", TEN_PER_SECOND);
         first.tryAcquire("k", 3);
         TokenBucket faster = TokenBucket.perSecond(100);
@@ -178,7 +178,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
                 "'api'",
                 TEN_PER_SECOND.toString(),
                 faster.toString(),
-                "updatePolicy");
+                "setPolicy");
         assertRejected(
                 () -> engine.limiter("api", otherKind, LimiterOptions.defaults()),
                 "'api'",

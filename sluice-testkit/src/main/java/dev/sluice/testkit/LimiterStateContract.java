@@ -38,14 +38,14 @@ public abstract class LimiterStateContract extends ContractSupport {
     void peekAnswersAsTryAcquireWouldAndTakesNothing(LimitPolicy policy) {
         RateLimiter limiter = engine.limiter("api", policy);
         Decision fresh = limiter.peek("k", 3);
-        assertThat(fresh.lease()).isSameAs(Lease.NONE);
+        assertThat(fresh.lease()).isSameAs(Lease.none());
         assertDecision(limiter.tryAcquire("other", 3), fresh);
         limiter.tryAcquire("k", 2);
         clock.advance(Duration.ofMillis(1));
 
         Decision peeked = limiter.peek("k", 1);
         assertThat(limiter.peek("k", 1)).as("peeking twice").isEqualTo(peeked);
-        assertThat(peeked.lease()).isSameAs(Lease.NONE);
+        assertThat(peeked.lease()).isSameAs(Lease.none());
         assertThat(limiter.available("k")).isEqualTo(peeked.remaining() + 1);
         assertDecision(limiter.tryAcquire("k", 1), peeked);
 

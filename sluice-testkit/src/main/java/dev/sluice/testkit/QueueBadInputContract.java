@@ -202,7 +202,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> Schedule.cron("0 9 * * *", null), "time zone", "null");
         assertRejected(() -> Schedule.fixedRate(Duration.ofNanos(500)), "fixed rate period", "at least 1 ms");
         assertRejected(() -> Schedule.fixedDelay(Duration.ZERO), "fixed delay", "positive");
-        assertRejected(() -> Schedule.fixedRate(SECOND_DURATION).limit(0), "schedule limit", "was 0");
+        assertRejected(() -> Schedule.fixedRate(SECOND_DURATION).maxRuns(0), "schedule maxRuns", "was 0");
     }
 
     @Test

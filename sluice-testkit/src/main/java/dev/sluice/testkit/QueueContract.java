@@ -144,6 +144,11 @@ public abstract class QueueContract {
     @DisplayName("bad input: clear messages, nothing changed")
     class BadInput extends QueueBadInputContract {}
 
+    /** The bounds every engine applies alike: payload size, a policy's longest span, no group. */
+    @Nested
+    @DisplayName("the bounds every engine applies alike: payload size, a policy's longest span, no group")
+    class Bounds extends QueueBoundsContract {}
+
     /** addAsync and addBulkAsync: the caller never blocks */
     @Nested
     @DisplayName("addAsync and addBulkAsync: the caller never blocks")

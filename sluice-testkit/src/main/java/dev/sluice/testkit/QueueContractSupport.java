@@ -146,6 +146,35 @@ public abstract class QueueContractSupport extends ContractSupport {
     }
 
     /**
+     * Waits on real threads until {@code queue} has completed {@code total} jobs in all, for as long as completions
+     * keep coming: fails, saying how many completed, once 10 s pass without one. A loaded machine slows the jobs,
+     * but a lost job stops them.
+     *
+     * @param queue the queue
+     * @param total the completions to wait for
+     */
+    protected static void awaitCompleted(JobQueue<?> queue, long total) {
+        long[] seen = {-1};
+        long[] lastChange = {System.nanoTime()};
+        Awaitility.await()
+                .atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> {
+                    long completed = queue.stats().completed();
+                    if (completed != seen[0]) {
+                        seen[0] = completed;
+                        lastChange[0] = System.nanoTime();
+                    }
+                    assertThat(System.nanoTime() - lastChange[0])
+                            .as(
+                                    "no job completed for 10 s: %s of %s completed, counts %s",
+                                    completed, total, queue.counts())
+                            .isLessThan(Duration.ofSeconds(10).toNanos());
+                    return completed == total;
+                });
+    }
+
+    /**
      * Waits until {@code queue}'s listeners have heard every change this process made so far (listeners are told
      * on the queue's own thread, after the change), failing the test after 10 s.
      *

@@ -169,7 +169,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
         }
 
         int total = producers * perProducer;
-        eventually().until(() -> queue.stats().completed() == total);
+        awaitCompleted(queue, total);
         assertThat(ran).hasSize(total);
         assertThat(duplicates).hasValue(0);
         assertThat(overConcurrency)

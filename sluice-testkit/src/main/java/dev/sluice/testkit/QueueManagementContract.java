@@ -3,12 +3,17 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.SlidingWindowLog;
+import dev.sluice.limit.TokenBucket;
+import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.Job.Attempt.Outcome;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
@@ -344,5 +349,45 @@ public abstract class QueueManagementContract extends QueueContractSupport {
         assertThat(ran).containsExactly("active");
         assertThat(stateOf(queue, "active")).isEqualTo(JobState.COMPLETED);
         assertThat(queue.job("waiting")).isEmpty();
+    }
+
+    @Test
+    void optionsReadTheLimitsAsTheyAreNowAndTheRestAsOpened() {
+        JobOptions jobDefaults = JobOptions.builder().attempts(4).build();
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .maxWaiting(50)
+                .rate(TokenBucket.perSecond(5))
+                .concurrency(3)
+                .jobDefaults(jobDefaults)
+                .build());
+        GroupLimits defaults = new GroupLimits(FixedWindow.of(2, Duration.ofSeconds(1)), 1, 7);
+
+        queue.setRate(SlidingWindowLog.of(9, Duration.ofSeconds(1)));
+        queue.setConcurrency(12);
+        queue.setGroupDefaults(defaults);
+
+        QueueOptions now = queue.options();
+        assertThat(now.rate()).isEqualTo(SlidingWindowLog.of(9, Duration.ofSeconds(1)));
+        assertThat(now.concurrency()).isEqualTo(12);
+        assertThat(now.groupDefaults()).isEqualTo(defaults);
+        assertThat(now.maxWaiting()).isEqualTo(50);
+        assertThat(now.jobDefaults().attempts()).isEqualTo(4);
+
+        queue.setRate(null);
+        queue.setConcurrency(Integer.MAX_VALUE);
+        queue.setGroupDefaults(GroupLimits.none());
+        assertThat(queue.options().rate()).isNull();
+        assertThat(queue.options().concurrency()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(queue.options().groupDefaults()).isEqualTo(GroupLimits.none());
+    }
+
+    @Test
+    void optionsSeeLimitsAnotherHandleOfTheQueueSet() {
+        JobQueue<String> queue = newQueue();
+        JobQueue<String> again = engine.queue(QUEUE, dev.sluice.queue.Codec.utf8());
+
+        again.setConcurrency(2);
+
+        assertThat(queue.options().concurrency()).isEqualTo(2);
     }
 }

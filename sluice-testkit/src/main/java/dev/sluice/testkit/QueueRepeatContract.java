@@ -289,7 +289,7 @@ public abstract class QueueRepeatContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         List<String> ran = new ArrayList<>();
         Worker<String> worker = manualWorker(queue, recording(ran));
-        queue.repeat("thrice", Schedule.fixedRate(Duration.ofSeconds(1)).limit(3), TEMPLATE);
+        queue.repeat("thrice", Schedule.fixedRate(Duration.ofSeconds(1)).maxRuns(3), TEMPLATE);
 
         for (int second = 0; second < 10; second++) {
             worker.runDue();

@@ -348,8 +348,10 @@ public abstract class QueueRetryContract extends QueueContractSupport {
     }
 
     @Test
-    void processorReturningNullFailsTheAttemptWithAClearReason() {
-        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(2));
+    void processorReturningNullFailsTheJobAtOnceWithAClearReason() {
+        JobQueue<String> queue = queueWith(JobOptions.builder().attempts(3));
+        Events events = new Events();
+        queue.addListener(events);
         queue.add("n", "p", withId("j"));
         AtomicInteger calls = new AtomicInteger();
         Worker<String> worker = manualWorker(queue, ctx -> {
@@ -357,15 +359,21 @@ public abstract class QueueRetryContract extends QueueContractSupport {
             return null;
         });
 
-        assertThat(worker.runDue()).isEqualTo(2);
+        assertThat(worker.runDue()).isEqualTo(1);
+        assertThat(worker.runDue()).as("nothing is left to retry").isZero();
 
         Job<String> job = job(queue, "j");
         assertThat(job.state()).isEqualTo(JobState.FAILED);
-        assertThat(job.attemptsMade()).isEqualTo(2);
-        assertThat(job.failure().reason()).contains("returned null");
-        assertThat(job.attempts()).extracting(a -> a.outcome()).containsExactly(Outcome.FAILED, Outcome.FAILED);
-        assertThat(job.attempts()).allSatisfy(a -> assertThat(a.error()).contains("returned null"));
-        assertThat(calls).hasValue(2);
+        assertThat(job.attemptsMade()).isEqualTo(1);
+        assertThat(job.failure().reason())
+                .contains("returned null")
+                .contains("without a retry")
+                .contains("Result.done()");
+        assertThat(job.attempts()).extracting(a -> a.outcome()).containsExactly(Outcome.FAILED);
+        assertThat(calls).hasValue(1);
+        told(queue);
+        assertThat(events.log).noneMatch(e -> e.startsWith("retrying"));
+        assertThat(events.log).contains("failed j");
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.sluice.testkit;
 import dev.sluice.Sluice;
 import dev.sluice.time.ManualClock;
 import dev.sluice.time.SluiceClock;
-import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -42,16 +41,6 @@ public abstract class RateLimiterContract {
      */
     protected abstract Sluice newEngine(SluiceClock clock);
 
-    /**
-     * The longest window (or other span of a policy) the engine accepts: the policies' own bound, about 73 years,
-     * unless the engine has a smaller one, which it must refuse with an error that names it.
-     *
-     * @return the longest span; {@code Long.MAX_VALUE / 4} nanoseconds unless the engine overrides it
-     */
-    protected Duration longestWindow() {
-        return ContractSupport.POLICY_BOUND;
-    }
-
     /** Token bucket: capacity, continuous refill, exact retry-after. */
     @Nested
     @DisplayName("token bucket: capacity, continuous refill, exact retry-after")
@@ -87,10 +76,10 @@ public abstract class RateLimiterContract {
     @DisplayName("keys are independent; one limiter per name")
     class KeysAndRegistry extends KeysAndRegistryContract {}
 
-    /** UpdatePolicy: new rate from now on, state kept, same kind only. */
+    /** setPolicy: new rate from now on, state kept, same kind only. */
     @Nested
-    @DisplayName("updatePolicy: new rate from now on, state kept, same kind only")
-    class UpdatePolicy extends UpdatePolicyContract {}
+    @DisplayName("setPolicy: new rate from now on, state kept, same kind only")
+    class SetPolicy extends SetPolicyContract {}
 
     /** Acquire and acquireAsync on virtual time. */
     @Nested

@@ -369,14 +369,14 @@ public abstract class RateLimiterProperties {
                 assertThat(actual.retryAfterNanos()).isZero();
                 grants.add(new long[] {now, permits});
                 if (limiter.policy() instanceof ConcurrencyLimit) {
-                    assertThat(actual.lease()).isNotSameAs(Lease.NONE);
+                    assertThat(actual.lease()).isNotSameAs(Lease.none());
                     leases.add(new HeldLease(actual.lease(), now, permits));
                 }
             } else {
                 assertThat(actual.retryAfterNanos())
                         .as("retry-after of a denial")
                         .isPositive();
-                assertThat(actual.lease()).isSameAs(Lease.NONE);
+                assertThat(actual.lease()).isSameAs(Lease.none());
             }
             assertThat(actual.resetAtNanos()).isGreaterThanOrEqualTo(now);
             return actual;
@@ -495,7 +495,7 @@ public abstract class RateLimiterProperties {
             }
             long retryAfter = allowed ? 0 : firstInstant(now + 1, t -> allows(t, permits)) - now;
             long resetAt = firstInstant(now, t -> available(t) == limit);
-            return new Decision(allowed, available(now), limit, retryAfter, resetAt, "prop", Lease.NONE);
+            return new Decision(allowed, available(now), limit, retryAfter, resetAt, "prop", Lease.none());
         }
 
         /** The first instant from {@code from} at which {@code condition} holds; it must stay true after. */

@@ -104,10 +104,10 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
     }
 
     final Decision allowed(long remaining, long resetAt) {
-        return new Decision(true, remaining, limit, 0, resetAt, limiter, Lease.NONE);
+        return new Decision(true, remaining, limit, 0, resetAt, limiter, Lease.none());
     }
 
     final Decision denied(long remaining, long retryAfter, long resetAt) {
-        return new Decision(false, remaining, limit, retryAfter, resetAt, limiter, Lease.NONE);
+        return new Decision(false, remaining, limit, retryAfter, resetAt, limiter, Lease.none());
     }
 }

@@ -116,7 +116,7 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
             if (state.held + permits > limit) {
                 return denied(Math.max(0, limit - state.held), retryAt(state, permits) - now, lastExpiry(state, now));
             }
-            Lease lease = Lease.NONE;
+            Lease lease = Lease.none();
             if (commit) {
                 HeldLease held = new HeldLease(permits, now + leaseTimeout);
                 state.leases.add(held);

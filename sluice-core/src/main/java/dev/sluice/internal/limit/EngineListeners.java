@@ -85,7 +85,7 @@ public final class EngineListeners {
             EngineListener listener, Iterable<? extends RateLimiter> limiters, Iterable<? extends JobQueue<?>> queues) {
         checkOpen();
         if (listener == null) {
-            throw new IllegalArgumentException("listener must not be null; use EngineListener.NONE");
+            throw new IllegalArgumentException("listener must not be null; use EngineListener.none()");
         }
         List<Object> replay = new ArrayList<>();
         synchronized (lock) {

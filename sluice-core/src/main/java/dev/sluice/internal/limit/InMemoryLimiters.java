@@ -58,7 +58,7 @@ public final class InMemoryLimiters {
         RateLimiter limiter = limiters.computeIfAbsent(
                 name, n -> new InMemoryRateLimiter(this, n, policy, LimiterOptions.defaults()));
         if (!limiter.policy().equals(policy)) {
-            limiter.updatePolicy(policy);
+            limiter.setPolicy(policy);
         }
         return limiter;
     }

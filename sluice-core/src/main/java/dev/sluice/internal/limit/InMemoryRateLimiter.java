@@ -214,7 +214,7 @@ final class InMemoryRateLimiter implements RateLimiter {
     }
 
     @Override
-    public synchronized void updatePolicy(LimitPolicy policy) {
+    public synchronized void setPolicy(LimitPolicy policy) {
         owner.checkOpen();
         Algorithm previous = algorithm;
         Limits.checkUpdate(name, previous.policy, policy);

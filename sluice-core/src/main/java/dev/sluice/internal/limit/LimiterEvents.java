@@ -18,7 +18,7 @@ public final class LimiterEvents implements LimiterListener {
 
     /** Whether no listener hears this limiter now, so that a decision need not be built to tell it. */
     public boolean quiet() {
-        return own == LimiterListener.NONE && engine.decisionListeners().length == 0;
+        return own == LimiterListener.none() && engine.decisionListeners().length == 0;
     }
 
     @Override

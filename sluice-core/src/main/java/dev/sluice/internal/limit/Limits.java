@@ -118,14 +118,14 @@ public final class Limits {
 
     /**
      * {@code limiter}, found or made for a request of {@code policy}: the same limiter if its policy is {@code
-     * policy}, else an error, since a limiter has one policy at a time and changes it only by updatePolicy.
+     * policy}, else an error, since a limiter has one policy at a time and changes it only by setPolicy.
      */
     public static <L extends RateLimiter> L existing(L limiter, LimitPolicy policy) {
         LimitPolicy current = limiter.policy();
         if (!current.equals(policy)) {
             throw new IllegalArgumentException("limiter '" + limiter.name() + "' exists with policy " + current
                     + "; it cannot be opened with " + policy
-                    + ": open it with its policy, and change the policy with updatePolicy");
+                    + ": open it with its policy, and change the policy with setPolicy");
         }
         return limiter;
     }
@@ -165,7 +165,7 @@ public final class Limits {
                 longestRetryAfter,
                 first.resetAtNanos(),
                 first.limiter(),
-                Lease.NONE,
+                Lease.none(),
                 first.basis());
     }
 
@@ -177,7 +177,7 @@ public final class Limits {
             if (granted[i].remaining() < granted[tightest].remaining()) {
                 tightest = i;
             }
-            if (granted[i].lease() != Lease.NONE) {
+            if (granted[i].lease() != Lease.none()) {
                 leases.add(granted[i].lease());
             }
         }
@@ -195,7 +195,7 @@ public final class Limits {
 
     private static Lease allOf(List<Lease> leases) {
         if (leases.isEmpty()) {
-            return Lease.NONE;
+            return Lease.none();
         }
         if (leases.size() == 1) {
             return leases.get(0);

@@ -21,7 +21,7 @@ public final class QueueRate {
         this.name = name;
         this.clock = clock;
         this.algorithm = Algorithm.of(name, policy, clock);
-        this.table = new KeyTable(name, maxKeys, LimiterListener.NONE, clock.nanos());
+        this.table = new KeyTable(name, maxKeys, LimiterListener.none(), clock.nanos());
     }
 
     /** The policy in force. */

@@ -25,11 +25,11 @@ public final class SafeListener implements LimiterListener {
     }
 
     /**
-     * {@code listener}, made safe to call; {@link LimiterListener#NONE} as it is. Its first failure is a warning
+     * {@code listener}, made safe to call; {@link LimiterListener#none()} as it is. Its first failure is a warning
      * whichever limiter it heard, later ones are at debug level.
      */
     public static LimiterListener of(LimiterListener listener) {
-        return listener == LimiterListener.NONE ? listener : new SafeListener(listener);
+        return listener == LimiterListener.none() ? listener : new SafeListener(listener);
     }
 
     @Override

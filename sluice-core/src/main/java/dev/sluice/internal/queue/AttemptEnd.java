@@ -23,8 +23,8 @@ public sealed interface AttemptEnd {
     record RunAgain(Duration delay) implements AttemptEnd {}
 
     /**
-     * The attempt failed: with {@code error} (null when the processor returned null), for {@code reason}, retried
-     * after {@code retryDelay} or, if it is null, failed for good.
+     * The attempt failed: with {@code error} (null when the processor returned null, which fails the job for good),
+     * for {@code reason}, retried after {@code retryDelay} or, if it is null, failed for good.
      */
     record Failed(Throwable error, String reason, Duration retryDelay) implements AttemptEnd {}
 
@@ -49,8 +49,8 @@ public sealed interface AttemptEnd {
      * Runs {@code processor} on {@code context}, attempt {@code attempt} (1 for the first) of a job with {@code
      * options}, and reads how the attempt ended. A failure is retried as the options' attempts and backoff say (the
      * backoff is the user's function: call this outside any lock), except a payload the codec cannot decode and an
-     * {@link UnrecoverableJobException}, which fail the job for good; a processor that returns null fails the attempt,
-     * saying so.
+     * {@link UnrecoverableJobException}, which fail the job for good; so does a processor that returns null (a mistake
+     * in the processor that another attempt would repeat), saying so.
      */
     static <T> AttemptEnd run(Processor<T> processor, JobContext<T> context, int attempt, JobOptions options) {
         Result result;
@@ -64,7 +64,7 @@ public sealed interface AttemptEnd {
             return failed(attempt, options, e, QueueChecks.reasonOf(e));
         }
         return switch (result) {
-            case null -> failed(attempt, options, null, QueueChecks.NULL_RESULT);
+            case null -> new Failed(null, QueueChecks.NULL_RESULT, null);
             case Result.Done done -> new Completed(done.value());
             case Result.RateLimited limited -> new RateLimited(limited);
             case Result.RunAgain again -> new RunAgain(again.delay());

@@ -256,6 +256,11 @@ final class GroupRing {
         return defaults;
     }
 
+    /** The limits of every group without limits of its own. */
+    GroupLimits defaults() {
+        return defaults;
+    }
+
     /** Whether some group has a bound on its waiting jobs. */
     boolean anyBounded() {
         return defaults.maxWaiting() != Integer.MAX_VALUE || !overrides.isEmpty();

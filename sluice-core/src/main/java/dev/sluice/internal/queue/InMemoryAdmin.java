@@ -264,6 +264,17 @@ final class InMemoryAdmin<T> implements QueueAdmin {
         }
     }
 
+    @Override
+    public Limits limits() {
+        queue.lock.lock();
+        try {
+            return new Limits(
+                    queue.rate == null ? null : queue.rate.policy(), queue.concurrency, queue.groups.defaults());
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
     /** Lets every group be looked at again under the new limits. */
     private void limitsChanged() {
         queue.groups.limitsChanged();

@@ -174,7 +174,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     }
 
     @Override
-    public QueueOptions options() {
+    protected QueueOptions opened() {
         return options;
     }
 

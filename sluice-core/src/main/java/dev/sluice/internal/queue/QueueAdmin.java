@@ -37,4 +37,10 @@ public interface QueueAdmin {
     void clearGroupLimits(String group);
 
     GroupLimits groupLimits(String group);
+
+    /** The queue-wide limits as they are now in the engine, set by any process. */
+    Limits limits();
+
+    /** The limits of a queue that change at run time: its rate (null: none), concurrency and group defaults. */
+    record Limits(LimitPolicy rate, int concurrency, GroupLimits groupDefaults) {}
 }

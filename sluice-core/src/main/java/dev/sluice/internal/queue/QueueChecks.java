@@ -48,7 +48,7 @@ public final class QueueChecks {
      *
      * @param index its place in a bulk, or -1 for a single add (the message says which)
      * @throws IllegalArgumentException for de-duplication without an id, an id reserved for repeatable jobs' runs,
-     *     or a payload the codec refuses
+     *     a payload the codec refuses, or one bigger than the queue's {@code maxPayloadBytes}
      */
     public static <T> Prepared prepare(NewJob<T> job, int index, QueueOptions queueOptions, Codec<T> codec) {
         String where = index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
@@ -66,7 +66,14 @@ public final class QueueChecks {
             throw new IllegalArgumentException(
                     where + " sets deduplicateFor without a jobId; de-duplication needs the producer's id" + suffix);
         }
-        return new Prepared(resolved.jobId(), job.name(), encode(codec, job.payload(), where, suffix), resolved);
+        byte[] payload = encode(codec, job.payload(), where, suffix);
+        if (payload.length > queueOptions.maxPayloadBytes()) {
+            throw new IllegalArgumentException("the payload of " + where + " is " + payload.length
+                    + " bytes encoded, more than the queue's maxPayloadBytes " + queueOptions.maxPayloadBytes()
+                    + " (QueueOptions.builder().maxPayloadBytes, 1 to " + QueueOptions.MAX_PAYLOAD_BYTES
+                    + "); nothing was added");
+        }
+        return new Prepared(resolved.jobId(), job.name(), payload, resolved);
     }
 
     private static <T> byte[] encode(Codec<T> codec, T payload, String where, String suffix) {
@@ -164,6 +171,18 @@ public final class QueueChecks {
         }
     }
 
+    /**
+     * Rejects a malformed group name for {@code call}, which changes a named group's own limits: the ungrouped jobs
+     * (group null) have none of their own.
+     */
+    public static void checkNamedGroup(String group, String call) {
+        if (group == null) {
+            throw new IllegalArgumentException(call + " needs a group's name, was null: the ungrouped jobs (group null)"
+                    + " run under the group defaults; change them with setGroupDefaults");
+        }
+        JobOptions.builder().group(group);
+    }
+
     /** Rejects a malformed group name, as a job's options do; null names the ungrouped jobs. */
     public static void checkLookedUpGroup(String group) {
         if (group != null) {
@@ -250,6 +269,7 @@ public final class QueueChecks {
     }
 
     /** What a processor that returned null is told. */
-    public static final String NULL_RESULT = "processor returned null; return Result.done(), Result.done(value),"
-            + " Result.runAgainAfter(delay) or Result.rateLimited(...)";
+    public static final String NULL_RESULT = "processor returned null, a mistake in the processor that another"
+            + " attempt would repeat, so the job failed without a retry; return Result.done(), Result.done(value),"
+            + " Result.runAgainAfter(delay) or Result.rateLimited(...), or throw to have the attempt retried";
 }

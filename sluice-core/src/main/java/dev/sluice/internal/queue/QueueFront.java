@@ -43,6 +43,28 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     /** The engine's clock. */
     protected abstract SluiceClock clock();
 
+    /** The options this process opened the queue with: its job defaults, bounds and what a full queue does. */
+    protected abstract QueueOptions opened();
+
+    /** What {@link #options()} last read, to answer once the engine has closed. */
+    private volatile QueueOptions lastRead;
+
+    @Override
+    public final QueueOptions options() {
+        if (isClosed()) {
+            QueueOptions last = lastRead;
+            return last != null ? last : opened();
+        }
+        QueueAdmin.Limits now = admin().limits();
+        QueueOptions current = opened().toBuilder()
+                .rate(now.rate())
+                .concurrency(now.concurrency())
+                .groupDefaults(now.groupDefaults())
+                .build();
+        lastRead = current;
+        return current;
+    }
+
     @Override
     public final Added<T> add(String jobName, T payload, JobOptions jobOptions) {
         checkOpen();
@@ -145,7 +167,7 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     @Override
     public final void setGroupLimits(String group, GroupLimits limits) {
         checkOpen();
-        JobOptions.builder().group(group);
+        QueueChecks.checkNamedGroup(group, "setGroupLimits");
         if (limits == null) {
             throw new IllegalArgumentException(
                     "limits of group '" + group + "' must not be null; use clearGroupLimits");
@@ -156,7 +178,7 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     @Override
     public final void clearGroupLimits(String group) {
         checkOpen();
-        JobOptions.builder().group(group);
+        QueueChecks.checkNamedGroup(group, "clearGroupLimits");
         admin().clearGroupLimits(group);
     }
 

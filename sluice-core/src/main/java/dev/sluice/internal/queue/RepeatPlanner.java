@@ -13,7 +13,7 @@ import java.util.function.Function;
  *
  * <p>A cron or fixed-rate schedule has one pending run: the next one not yet due. When it comes due the next is
  * planned at once (runs never wait for each other). A fixed delay plans its next run only when the previous one
- * ends, {@link Schedule#interval()} after. Every run counts toward {@link Schedule#limit()}.
+ * ends, {@link Schedule#interval()} after. Every run counts toward {@link Schedule#maxRuns()}.
  */
 public final class RepeatPlanner {
     /** How every run's id begins; producers' ids may not, so that no producer's job can stand for a run. */
@@ -85,7 +85,7 @@ public final class RepeatPlanner {
             Function<String, Held> held) {
         List<Run> planned = new ArrayList<>(1);
         Optional<Instant> when = from;
-        while (when.isPresent() && runs < schedule.limit()) {
+        while (when.isPresent() && runs < schedule.maxRuns()) {
             Instant at = when.get();
             String runId = runId(id, at);
             Held there = held.apply(runId);

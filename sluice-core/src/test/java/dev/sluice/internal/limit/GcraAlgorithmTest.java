@@ -35,11 +35,11 @@ class GcraAlgorithmTest {
     }
 
     private static Decision allowed(long remaining, long limit, long resetAt) {
-        return new Decision(true, remaining, limit, 0, resetAt, "api", Lease.NONE);
+        return new Decision(true, remaining, limit, 0, resetAt, "api", Lease.none());
     }
 
     private static Decision denied(long remaining, long limit, long retryAfter, long resetAt) {
-        return new Decision(false, remaining, limit, retryAfter, resetAt, "api", Lease.NONE);
+        return new Decision(false, remaining, limit, retryAfter, resetAt, "api", Lease.none());
     }
 
     @Test

@@ -65,7 +65,7 @@ final class KeyMemory {
         Algorithm algorithm = Algorithm.of("memory", policy, clock);
         long now = clock.nanos();
         long before = usedHeapAfterGc(collections);
-        KeyTable table = new KeyTable("memory", keys.length + 1, LimiterListener.NONE, now);
+        KeyTable table = new KeyTable("memory", keys.length + 1, LimiterListener.none(), now);
         for (String key : keys) {
             KeyState state = table.state(key, algorithm, now);
             if (busy) {

@@ -82,7 +82,7 @@ class KeyTableTest {
 
     /** A limiter on the same clock that never runs out of room: what a key gets if it is never dropped. */
     private InMemoryRateLimiter unbounded(LimitPolicy policy) {
-        return limiter(policy, 1 << 30, LimiterListener.NONE);
+        return limiter(policy, 1 << 30, LimiterListener.none());
     }
 
     private KeyState stateOf(InMemoryRateLimiter limiter, String key) {
@@ -112,7 +112,7 @@ class KeyTableTest {
                 decision.retryAfterNanos(),
                 decision.resetAtNanos(),
                 decision.limiter(),
-                lease == Lease.NONE ? "no lease" : "lease until " + lease.expiresAtNanos());
+                lease == Lease.none() ? "no lease" : "lease until " + lease.expiresAtNanos());
     }
 
     /** Asks both limiters the same, {@code times} times, and expects the same decisions. */
@@ -440,8 +440,8 @@ class KeyTableTest {
         assertThat(granted(reference, "K", 11)).isEqualTo(10);
         assertThat(limiter.table.tracks("K")).isFalse();
 
-        limiter.updatePolicy(fast);
-        reference.updatePolicy(fast);
+        limiter.setPolicy(fast);
+        reference.setPolicy(fast);
         // 10 permits of debt: 10 s at 1/s, 100 ms at 100/s. 50 ms later half of them are back.
         clock.advance(Duration.ofMillis(50));
         assertThat(limiter.table.tracks("K")).isFalse();
@@ -704,7 +704,7 @@ class KeyTableTest {
 
     @Test
     void tryConsumeAlsoForgetsARetiredStateAndLooksTheKeyUpAgain() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10, LimiterListener.NONE);
+        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10, LimiterListener.none());
         Algorithm algorithm = limiter.algorithm();
         KeyState retired = limiter.table.state("K", algorithm, clock.nanos());
         assertThat(algorithm.retireIfIdle(retired, clock.nanos())).isTrue();
@@ -726,7 +726,7 @@ class KeyTableTest {
     @MethodSource("policiesOfFive")
     void concurrentAcquiresGetExactlyTheLimitWhileASweeperRetiresIdleStates(LimitPolicy policy) throws Exception {
         // No listener, so tryConsume takes its own path; leases can only be taken with tryAcquire.
-        InMemoryRateLimiter limiter = limiter(policy, 10_000, LimiterListener.NONE);
+        InMemoryRateLimiter limiter = limiter(policy, 10_000, LimiterListener.none());
         boolean consume = !(policy instanceof ConcurrencyLimit);
         int keys = 200;
         int acquirers = 3;

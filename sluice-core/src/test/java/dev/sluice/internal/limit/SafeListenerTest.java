@@ -130,7 +130,7 @@ class SafeListenerTest {
                     throw new IllegalStateException("broken " + method.getName());
                 });
         LimiterListener safe = SafeListener.of(throwing);
-        Decision decision = new Decision(true, 1, 2, 0, 0, "api", dev.sluice.limit.Lease.NONE);
+        Decision decision = new Decision(true, 1, 2, 0, 0, "api", dev.sluice.limit.Lease.none());
 
         String log = logOf(() -> {
             switch (event) {
@@ -146,6 +146,6 @@ class SafeListenerTest {
 
     @Test
     void theDoNothingListenerIsUsedAsItIs() {
-        assertThat(SafeListener.of(LimiterListener.NONE)).isSameAs(LimiterListener.NONE);
+        assertThat(SafeListener.of(LimiterListener.none())).isSameAs(LimiterListener.none());
     }
 }

@@ -166,7 +166,7 @@ class SlidingLogAlgorithmTest {
     @Test
     void undoingAGrantInTheMiddleOfAWrappedRingTakesItsOwnEntry() {
         KeyState state = wrapped();
-        Decision middle = new Decision(true, 0, 10, 0, T + 2 + S, "api", dev.sluice.limit.Lease.NONE);
+        Decision middle = new Decision(true, 0, 10, 0, T + 2 + S, "api", dev.sluice.limit.Lease.none());
 
         log.undo(state, T + S, 1, middle);
 
@@ -200,7 +200,7 @@ class SlidingLogAlgorithmTest {
     @Test
     void undoingAGrantThatHasAlreadyLeftTheWindowChangesNothing() {
         KeyState state = wrapped();
-        Decision gone = new Decision(true, 9, 10, 0, T + S, "api", dev.sluice.limit.Lease.NONE);
+        Decision gone = new Decision(true, 9, 10, 0, T + S, "api", dev.sluice.limit.Lease.none());
 
         log.undo(state, T + S, 1, gone);
 

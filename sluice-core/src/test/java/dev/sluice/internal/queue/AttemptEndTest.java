@@ -108,9 +108,9 @@ class AttemptEndTest {
     }
 
     @Test
-    void aNullResultFailsTheAttemptSayingWhatToReturnAndIsRetried() {
-        assertThat(end(job -> null, 1))
-                .isEqualTo(new AttemptEnd.Failed(null, QueueChecks.NULL_RESULT, Duration.ofSeconds(2)));
+    void aNullResultFailsTheJobAtOnceSayingWhatToReturn() {
+        assertThat(end(job -> null, 1)).isEqualTo(new AttemptEnd.Failed(null, QueueChecks.NULL_RESULT, null));
+        assertThat(QueueChecks.NULL_RESULT).contains("returned null").contains("Result.done()");
     }
 
     @Test

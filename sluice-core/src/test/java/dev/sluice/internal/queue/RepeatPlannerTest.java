@@ -71,7 +71,7 @@ class RepeatPlannerTest {
 
     @Test
     void theLimitAndTheEndStopThePlan() {
-        Plan limited = plan(EVERY_10S.limit(3), 1, at(10), at(100));
+        Plan limited = plan(EVERY_10S.maxRuns(3), 1, at(10), at(100));
         Plan ended = plan(EVERY_10S.endingAt(at(20)), 0, T0, at(100));
 
         assertThat(limited.runs()).containsExactly(added(10), added(20));
@@ -79,7 +79,7 @@ class RepeatPlannerTest {
         assertThat(limited.nextRun()).isNull();
         assertThat(ended.runs()).containsExactly(added(0), added(10));
         assertThat(ended.nextRun()).isNull();
-        assertThat(plan(EVERY_10S.limit(2), 2, at(20), at(20)).runs()).isEmpty();
+        assertThat(plan(EVERY_10S.maxRuns(2), 2, at(20), at(20)).runs()).isEmpty();
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.time.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -63,9 +62,6 @@ final class LimitScript {
 
     /** The SHA-1 of {@link #SOURCE}, in lower-case hex, as {@code EVALSHA} names it. */
     static final String SHA = sha1(SOURCE);
-
-    /** The longest span of time a policy may describe on Redis: 2^52 ns, about 52 days. */
-    static final long MAX_SPAN_NANOS = 1L << 52;
 
     static final String ACQUIRE = "acquire";
     static final String PEEK = "peek";
@@ -231,53 +227,6 @@ final class LimitScript {
             return released == 1;
         }
         throw new IllegalStateException("the limit script replied " + reply + " to a release; expected 0 or 1");
-    }
-
-    /**
-     * Checks that the Redis engine can apply {@code policy}: every span of time it describes (the time a
-     * bucket takes to refill, a window, twice a sliding counter's window, a lease timeout) must be at most
-     * 2^52 ns (about 52 days), since the script computes in doubles, exact to 2^53.
-     *
-     * @throws IllegalArgumentException naming the limiter, the policy, its span and the allowed range
-     */
-    static void checkSupported(String limiterName, LimitPolicy policy) {
-        Objects.requireNonNull(policy, "policy");
-        long span;
-        String what;
-        switch (policy) {
-            case TokenBucket bucket -> {
-                span = Math.multiplyExact(bucket.capacity(), bucket.nanosPerPermit());
-                what = "refills its capacity of " + bucket.capacity() + " in";
-            }
-            case Gcra gcra -> {
-                span = Math.multiplyExact(gcra.burst(), gcra.nanosPerPermit());
-                what = "refills its burst of " + gcra.burst() + " in";
-            }
-            case FixedWindow window -> {
-                span = window.window().toNanos();
-                what = "has a window of";
-            }
-            case SlidingWindowCounter window -> {
-                span = Math.multiplyExact(2, window.window().toNanos());
-                what = "remembers two windows, together";
-            }
-            case SlidingWindowLog log -> {
-                span = log.window().toNanos();
-                what = "has a window of";
-            }
-            case ConcurrencyLimit concurrency -> {
-                span = concurrency.leaseTimeout().toNanos();
-                what = "has a lease timeout of";
-            }
-        }
-        if (span > MAX_SPAN_NANOS) {
-            throw new IllegalArgumentException("limiter '" + limiterName + "': " + policy + " " + what + " " + span
-                    + " ns (" + DurationText.formatNanos(span)
-                    + "); the Redis engine supports spans of at most 2^52 ns = "
-                    + MAX_SPAN_NANOS + " ns (" + DurationText.formatNanos(MAX_SPAN_NANOS)
-                    + ", about 52 days); allowed: 1 to "
-                    + MAX_SPAN_NANOS + " ns");
-        }
     }
 
     static String kind(LimitPolicy policy) {

@@ -17,12 +17,11 @@ import java.time.Duration;
 final class RateText {
     private RateText() {}
 
-    /** The stored form of {@code rate} of {@code what} (null: none), checked to be one the engine can apply. */
+    /** The stored form of {@code rate} of {@code what} (null: none). */
     static String encode(String what, LimitPolicy rate) {
         if (rate == null) {
             return "";
         }
-        LimitScript.checkSupported(what, rate);
         String[] args = LimitScript.policyArgs(rate);
         String policy = switch (rate) {
             case TokenBucket b ->

@@ -64,22 +64,8 @@ final class RedisAdds<T> implements QueueAdds<T> {
                 : combiner.addAsync(prepared, payloads(jobs), roomDeadline());
     }
 
-    /**
-     * {@link QueueChecks#prepare}, and a payload no bigger than the engine's {@code maxPayloadBytes}.
-     *
-     * @throws IllegalArgumentException naming the job, the size and the limit
-     */
     QueueChecks.Prepared prepare(NewJob<T> job, int index) {
-        QueueChecks.Prepared prepared = QueueChecks.prepare(job, index, queue.options(), queue.codec());
-        int size = prepared.payload().length;
-        if (size > queue.engine.maxPayloadBytes) {
-            String where =
-                    index < 0 ? "job '" + job.name() + "'" : "job " + index + " ('" + job.name() + "') of the bulk";
-            throw new IllegalArgumentException("the payload of " + where + " is " + size
-                    + " bytes encoded, more than the engine's maxPayloadBytes " + queue.engine.maxPayloadBytes
-                    + " (RedisSluice.builder().maxPayloadBytes); nothing was added");
-        }
-        return prepared;
+        return QueueChecks.prepare(job, index, queue.opened(), queue.codec());
     }
 
     private List<QueueChecks.Prepared> prepareBulk(List<NewJob<T>> jobs) {
@@ -481,7 +467,7 @@ final class RedisAdds<T> implements QueueAdds<T> {
 
     /** Until when an add may wait for room, on the engine clock; {@code Long.MIN_VALUE} to reject at once. */
     private long roomDeadline() {
-        Duration blockFor = queue.options().whenFull().blockFor();
+        Duration blockFor = queue.opened().whenFull().blockFor();
         return blockFor.isZero() ? Long.MIN_VALUE : queue.clock().nanos() + blockFor.toNanos();
     }
 

@@ -152,9 +152,27 @@ final class RedisAdmin<T> implements QueueAdmin {
 
     @Override
     public GroupLimits groupLimits(String group) {
-        List<Object> reply = Replies.list(queue.calls.call(false, "groupLimits", group == null ? "" : group));
-        int concurrency = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(0)));
-        int maxWaiting = (int) Math.min(Integer.MAX_VALUE, Replies.number(reply.get(1)));
-        return new GroupLimits(RateText.decode(Replies.textOrNull(reply.get(2))), concurrency, maxWaiting);
+        return groupLimitsIn(limitsOf(group));
+    }
+
+    @Override
+    public Limits limits() {
+        List<Object> reply = limitsOf(null);
+        return new Limits(RateText.decode(Replies.textOrNull(reply.get(4))), bound(reply.get(3)), groupLimitsIn(reply));
+    }
+
+    /** The reply of the library's groupLimits for {@code group} (null: the ungrouped jobs, under the defaults). */
+    private List<Object> limitsOf(String group) {
+        return Replies.list(queue.calls.call(false, "groupLimits", group == null ? "" : group));
+    }
+
+    private static GroupLimits groupLimitsIn(List<Object> reply) {
+        return new GroupLimits(
+                RateText.decode(Replies.textOrNull(reply.get(2))), bound(reply.get(0)), bound(reply.get(1)));
+    }
+
+    /** A stored bound; "none" is stored as 2^53, which is more than any int. */
+    private static int bound(Object stored) {
+        return (int) Math.min(Integer.MAX_VALUE, Replies.number(stored));
     }
 }

@@ -51,7 +51,6 @@ public final class RedisEngine implements Sluice {
     private final long timeoutNanos;
     private final long retryIntervalNanos;
     /** The largest encoded payload a queue of this engine accepts. */
-    final int maxPayloadBytes;
     /** About how many of a queue's latest events Redis keeps while some process listens. */
     final int eventLogSize;
 
@@ -80,7 +79,6 @@ public final class RedisEngine implements Sluice {
         this.scriptClock = settings.scriptClock();
         this.timeoutNanos = settings.commandTimeout().toNanos();
         this.retryIntervalNanos = settings.retryInterval().toNanos();
-        this.maxPayloadBytes = settings.maxPayloadBytes();
         this.eventLogSize = settings.eventLogSize();
         this.fallback = fallbackLimiters();
     }
@@ -108,7 +106,6 @@ public final class RedisEngine implements Sluice {
     public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
         checkOpen();
         Limits.checkLimiter(name, policy, options);
-        LimitScript.checkSupported(name, policy);
         return Limits.existing(
                 listeners.limiter(limiters, name, n -> new RedisRateLimiter(this, n, policy, options)), policy);
     }

@@ -172,7 +172,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     }
 
     @Override
-    public QueueOptions options() {
+    protected QueueOptions opened() {
         return options;
     }
 

@@ -174,7 +174,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** The decision a script result stands for. */
     Decision decision(LimitScript.Result result, LimitScript.Layer layer, LimitPolicy current, long now) {
-        Lease lease = Lease.NONE;
+        Lease lease = Lease.none();
         if (result.allowed() && !result.leaseMember().isEmpty()) {
             long expiresAt = now + ((ConcurrencyLimit) current).leaseTimeout().toNanos();
             lease = new RedisLease(layer, result.leaseMember(), expiresAt);
@@ -217,11 +217,11 @@ final class RedisRateLimiter implements RateLimiter {
                         engine.nanosUntilRetry(),
                         now,
                         name,
-                        Lease.NONE,
+                        Lease.none(),
                         Decision.Basis.UNAVAILABLE_DENIED);
             case ALLOW ->
                 new Decision(
-                        true, limit - permits, limit, 0, now, name, Lease.NONE, Decision.Basis.UNAVAILABLE_ALLOWED);
+                        true, limit - permits, limit, 0, now, name, Lease.none(), Decision.Basis.UNAVAILABLE_ALLOWED);
             case FALL_BACK -> {
                 RateLimiter local = fallback(current);
                 if (permits > local.policy().limit()) {
@@ -232,7 +232,7 @@ final class RedisRateLimiter implements RateLimiter {
                             engine.nanosUntilRetry(),
                             now,
                             name,
-                            Lease.NONE,
+                            Lease.none(),
                             Decision.Basis.FALLBACK);
                 }
                 yield asFallback(commit ? local.tryAcquire(key, permits) : local.peek(key, permits));
@@ -359,10 +359,9 @@ final class RedisRateLimiter implements RateLimiter {
     }
 
     @Override
-    public synchronized void updatePolicy(LimitPolicy next) {
+    public synchronized void setPolicy(LimitPolicy next) {
         engine.checkOpen();
         Limits.checkUpdate(name, policy, next);
-        LimitScript.checkSupported(name, next);
         policyArgs = LimitScript.policyArgs(next);
         policy = next;
     }

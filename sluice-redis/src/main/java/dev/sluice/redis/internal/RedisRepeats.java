@@ -309,7 +309,7 @@ final class RedisRepeats<T> {
         JobOptionsText.token(out, s.kind() == Schedule.Kind.CRON ? null : s.interval());
         JobOptionsText.token(out, s.start() == null ? null : s.start().toString());
         JobOptionsText.token(out, s.end() == null ? null : s.end().toString());
-        JobOptionsText.token(out, Integer.toString(s.limit()));
+        JobOptionsText.token(out, Integer.toString(s.maxRuns()));
         JobOptionsText.token(out, r.templateName);
         JobOptionsText.token(out, queue.optionsText.encode(r.templateOptions));
         JobOptionsText.token(out, r.runOptions);
@@ -340,7 +340,7 @@ final class RedisRepeats<T> {
             schedule = schedule.endingAt(Instant.parse(end));
         }
         if (limit != Integer.MAX_VALUE) {
-            schedule = schedule.limit(limit);
+            schedule = schedule.maxRuns(limit);
         }
         String templateName = in.next();
         JobOptions templateOptions = queue.optionsText.decode(in.next());

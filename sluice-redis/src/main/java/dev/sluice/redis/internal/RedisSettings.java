@@ -21,7 +21,6 @@ public record RedisSettings(
         SluiceClock clock,
         SluiceClock scriptClock,
         boolean redisFunctions,
-        int maxPayloadBytes,
         int waitReplicas,
         Duration waitTimeout,
         int eventLogSize) {}

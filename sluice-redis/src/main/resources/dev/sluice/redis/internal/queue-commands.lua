@@ -158,9 +158,11 @@ COMMANDS.drain = function()
   return #doomed
 end
 
+-- ARGV: a group ('' for the ungrouped jobs, whose limits are the defaults). Replies {its concurrency, maxWaiting, rate,
+-- the queue's concurrency, the queue's rate} (a rate as stored, '' for none).
 COMMANDS.groupLimits = function()
   local c, w, rate = limitsOf(ARG[3] == '' and 'u' or 'g' .. ARG[3])
-  return { c, w, rate }
+  return { c, w, rate, mnum('concurrency', NEVER), m('rate') or '' }
 end
 
 COMMANDS.groupCounts = function()

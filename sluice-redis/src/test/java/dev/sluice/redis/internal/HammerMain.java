@@ -2,7 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.TokenBucket;
+import dev.sluice.limit.LimitPolicy;
 import dev.sluice.time.SluiceClock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -69,14 +69,13 @@ public final class HammerMain {
                 skewed,
                 scriptClock ? skewed : null,
                 true,
-                512 * 1024,
                 0,
                 null,
                 10_000));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
-                    engine.limiter("clock", FixedWindow.of(TokenBucket.MAX_PERMITS, Duration.ofSeconds(1)));
+                    engine.limiter("clock", FixedWindow.of(LimitPolicy.MAX_PERMITS, Duration.ofSeconds(1)));
             Decision warm = clock.acquireTimed("warm-" + ProcessHandle.current().pid(), 1)
                     .decision();
             if (warm.degraded()) {

@@ -245,7 +245,7 @@ class LimitScriptDifferentialTest {
             assertThat(runner.acquire(List.of(held), 3, clock.nanos()).allowed())
                     .isTrue();
             clock.advanceNanos(1_000_000_000);
-            limiter.updatePolicy(fast);
+            limiter.setPolicy(fast);
 
             // the first layer takes 1 of the 2 free permits, expiring before the 3 held; the second is denied
             // until the first layer's lease expires
@@ -415,7 +415,7 @@ class LimitScriptDifferentialTest {
         /** Changes the policy on both engines (Redis learns it from the next call's arguments). */
         void changePolicyOnly(LimitPolicy next) {
             history.add("at " + clock.nanos() + ": policy " + next);
-            limiter.updatePolicy(next);
+            limiter.setPolicy(next);
             policy = next;
         }
 

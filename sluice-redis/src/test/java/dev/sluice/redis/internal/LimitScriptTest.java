@@ -24,7 +24,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The script's protocol: arguments, replies, the clock, expiry, releases and the supported policies. */
 class LimitScriptTest {
-    private static final long TWO_52 = 1L << 52;
     private static final long START = SluiceClock.toEpochNanos(ManualClock.DEFAULT_START);
 
     private static LimitScriptRunner runner;
@@ -117,45 +116,6 @@ class LimitScriptTest {
         assertThatThrownBy(() -> LimitScript.parse(List.of("x", 1L, 1L, 1L, 0L, 1L, ""), 1))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("x");
-    }
-
-    static Stream<Arguments> supported() {
-        return Stream.of(
-                Arguments.of(TokenBucket.of(1_000_000_000_000L, Duration.ofNanos(4_000_000_000_000_000L))),
-                Arguments.of(Gcra.of(1, Duration.ofNanos(TWO_52), 1)),
-                Arguments.of(FixedWindow.of(1, Duration.ofNanos(TWO_52))),
-                Arguments.of(SlidingWindowCounter.of(1, Duration.ofNanos(TWO_52 / 2))),
-                Arguments.of(SlidingWindowLog.of(1, Duration.ofNanos(TWO_52))),
-                Arguments.of(ConcurrencyLimit.of(1, Duration.ofNanos(TWO_52))));
-    }
-
-    @ParameterizedTest
-    @MethodSource("supported")
-    void spansUpTo2To52NanosAreSupported(LimitPolicy policy) {
-        LimitScript.checkSupported("fine", policy);
-    }
-
-    static Stream<Arguments> unsupported() {
-        return Stream.of(
-                Arguments.of(TokenBucket.of(2, Duration.ofNanos(TWO_52 + 2))),
-                Arguments.of(TokenBucket.of(1_000_000_000_000L, Duration.ofDays(60))),
-                Arguments.of(Gcra.of(1, Duration.ofNanos(TWO_52 + 1), 1)),
-                Arguments.of(FixedWindow.of(1, Duration.ofDays(53))),
-                Arguments.of(SlidingWindowCounter.of(1, Duration.ofNanos(TWO_52 / 2 + 1))),
-                Arguments.of(SlidingWindowLog.of(1, Duration.ofDays(365))),
-                Arguments.of(ConcurrencyLimit.of(1, Duration.ofNanos(TWO_52 + 1))));
-    }
-
-    @ParameterizedTest
-    @MethodSource("unsupported")
-    void longerSpansAreRefusedWithTheRange(LimitPolicy policy) {
-        assertThatThrownBy(() -> LimitScript.checkSupported("too-long", policy))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'too-long'")
-                .hasMessageContaining(policy.toString())
-                .hasMessageContaining("2^52 ns")
-                .hasMessageContaining("52 days")
-                .hasMessageContaining("allowed: 1 to 4503599627370496 ns");
     }
 
     static Stream<Arguments> policies() {

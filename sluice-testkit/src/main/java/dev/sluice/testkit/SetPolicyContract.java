@@ -14,12 +14,12 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RateLimiter#updatePolicy}: the new policy applies from now on, what keys have taken is kept, and
+ * {@link RateLimiter#setPolicy}: the new policy applies from now on, what keys have taken is kept, and
  * only a policy of the same kind is accepted.
  */
-public abstract class UpdatePolicyContract extends ContractSupport {
+public abstract class SetPolicyContract extends ContractSupport {
     /** For subclasses, one per engine. */
-    protected UpdatePolicyContract() {}
+    protected SetPolicyContract() {}
 
     @Test
     void tokenBucketKeepsWhatWasTakenAndRefillsAtTheNewRate() {
@@ -27,7 +27,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         limiter.tryAcquire("k", 3); // 3 of 10 used, 300 ms of refill at 100 ms a permit
 
         TokenBucket slower = TokenBucket.of(10, 5, Duration.ofSeconds(1)); // 200 ms a permit
-        limiter.updatePolicy(slower);
+        limiter.setPolicy(slower);
 
         assertThat(limiter.policy()).isEqualTo(slower);
         // still 3 used: 600 ms of refill at the new rate
@@ -41,7 +41,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(5, 5, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 5);
 
-        limiter.updatePolicy(TokenBucket.of(10, 10, Duration.ofSeconds(1)));
+        limiter.setPolicy(TokenBucket.of(10, 10, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k", 5), allowed("api", 10, 0, T0 + SECOND));
         assertDecision(limiter.tryAcquire("k"), denied("api", 10, 0, 100 * MS, T0 + SECOND));
@@ -52,7 +52,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(10, 10, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 3);
 
-        limiter.updatePolicy(TokenBucket.of(2, 10, Duration.ofSeconds(1)));
+        limiter.setPolicy(TokenBucket.of(2, 10, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k"), denied("api", 2, 0, 200 * MS, T0 + 300 * MS));
         assertRejected(() -> limiter.tryAcquire("k", 3), "permits", "between 1 and 2", "3");
@@ -65,7 +65,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("gcra", Gcra.of(10, Duration.ofSeconds(1), 5));
         limiter.tryAcquire("k", 5); // 500 ms ahead at 100 ms a permit
 
-        limiter.updatePolicy(Gcra.of(20, Duration.ofSeconds(1), 5)); // 50 ms a permit: 250 ms ahead
+        limiter.setPolicy(Gcra.of(20, Duration.ofSeconds(1), 5)); // 50 ms a permit: 250 ms ahead
 
         assertDecision(limiter.tryAcquire("k"), denied("gcra", 5, 0, 50 * MS, T0 + 250 * MS));
         clock.advance(Duration.ofMillis(50));
@@ -77,7 +77,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("fw", FixedWindow.of(5, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 3);
 
-        limiter.updatePolicy(FixedWindow.of(10, Duration.ofSeconds(1)));
+        limiter.setPolicy(FixedWindow.of(10, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k", 7), allowed("fw", 10, 0, T0 + SECOND));
         assertDecision(limiter.tryAcquire("k"), denied("fw", 10, 0, SECOND, T0 + SECOND));
@@ -88,7 +88,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("fw", FixedWindow.of(5, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 3);
 
-        limiter.updatePolicy(FixedWindow.of(2, Duration.ofSeconds(1)));
+        limiter.setPolicy(FixedWindow.of(2, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k"), denied("fw", 2, 0, SECOND, T0 + SECOND));
         clock.advance(Duration.ofSeconds(1));
@@ -100,7 +100,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("swc", SlidingWindowCounter.of(10, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 6);
 
-        limiter.updatePolicy(SlidingWindowCounter.of(20, Duration.ofSeconds(1)));
+        limiter.setPolicy(SlidingWindowCounter.of(20, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k", 14), allowed("swc", 20, 0, T0 + 2 * SECOND));
         assertThat(limiter.tryAcquire("k").denied()).isTrue();
@@ -111,7 +111,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("swc", SlidingWindowCounter.of(10, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 6);
 
-        limiter.updatePolicy(SlidingWindowCounter.of(4, Duration.ofSeconds(1)));
+        limiter.setPolicy(SlidingWindowCounter.of(4, Duration.ofSeconds(1)));
 
         Decision decision = limiter.tryAcquire("k");
         assertThat(decision.denied()).isTrue();
@@ -124,7 +124,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("log", SlidingWindowLog.of(3, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 3);
 
-        limiter.updatePolicy(SlidingWindowLog.of(3, Duration.ofSeconds(2)));
+        limiter.setPolicy(SlidingWindowLog.of(3, Duration.ofSeconds(2)));
 
         clock.advance(Duration.ofSeconds(1));
         assertDecision(limiter.tryAcquire("k"), denied("log", 3, 0, SECOND, T0 + 2 * SECOND));
@@ -137,7 +137,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("log", SlidingWindowLog.of(3, Duration.ofSeconds(1)));
         limiter.tryAcquire("k", 3);
 
-        limiter.updatePolicy(SlidingWindowLog.of(2, Duration.ofSeconds(1)));
+        limiter.setPolicy(SlidingWindowLog.of(2, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("k"), denied("log", 2, 0, SECOND, T0 + SECOND));
     }
@@ -148,11 +148,11 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         Decision first = limiter.tryAcquire("k");
         Decision second = limiter.tryAcquire("k");
 
-        limiter.updatePolicy(ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        limiter.setPolicy(ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
         Decision third = limiter.tryAcquire("k");
         assertDecision(third, allowed("conc", 3, 0, T0 + 10 * SECOND));
 
-        limiter.updatePolicy(ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
+        limiter.setPolicy(ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
         assertDecision(limiter.tryAcquire("k"), denied("conc", 1, 0, 10 * SECOND, T0 + 10 * SECOND));
 
         assertThat(first.release()).isTrue();
@@ -168,7 +168,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         limiter.tryAcquire("a", 2);
         limiter.tryAcquire("b", 8);
 
-        limiter.updatePolicy(TokenBucket.of(10, 5, Duration.ofSeconds(1)));
+        limiter.setPolicy(TokenBucket.of(10, 5, Duration.ofSeconds(1)));
 
         assertDecision(limiter.tryAcquire("a"), allowed("api", 10, 7, T0 + 600 * MS));
         assertDecision(limiter.tryAcquire("b"), allowed("api", 10, 1, T0 + 1800 * MS));
@@ -178,7 +178,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
     @Test
     void theRegistryReturnsTheLimiterWithItsUpdatedPolicy() {
         RateLimiter limiter = engine.limiter("api", TokenBucket.perSecond(10));
-        limiter.updatePolicy(TokenBucket.perSecond(20));
+        limiter.setPolicy(TokenBucket.perSecond(20));
 
         assertThat(engine.limiter("api", TokenBucket.perSecond(20))).isSameAs(limiter);
         assertRejected(
@@ -186,7 +186,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
                 "'api'",
                 TokenBucket.perSecond(20).toString(),
                 TokenBucket.perSecond(10).toString(),
-                "updatePolicy");
+                "setPolicy");
     }
 
     @Test
@@ -196,11 +196,11 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         limiter.tryAcquire("k", 3);
 
         assertRejected(
-                () -> limiter.updatePolicy(FixedWindow.of(100, Duration.ofSeconds(1))),
+                () -> limiter.setPolicy(FixedWindow.of(100, Duration.ofSeconds(1))),
                 "api",
                 "TokenBucket",
                 "FixedWindow");
-        assertRejected(() -> limiter.updatePolicy(Gcra.of(10, Duration.ofSeconds(1), 10)), "TokenBucket", "Gcra");
+        assertRejected(() -> limiter.setPolicy(Gcra.of(10, Duration.ofSeconds(1), 10)), "TokenBucket", "Gcra");
 
         assertThat(limiter.policy()).isEqualTo(bucket);
         assertDecision(limiter.tryAcquire("k"), allowed("api", 10, 6, T0 + 400 * MS));
@@ -212,7 +212,7 @@ public abstract class UpdatePolicyContract extends ContractSupport {
         RateLimiter limiter = engine.limiter("fw", window);
         limiter.tryAcquire("k", 2);
 
-        assertRejected(() -> limiter.updatePolicy(null), "policy", "null");
+        assertRejected(() -> limiter.setPolicy(null), "policy", "null");
 
         assertThat(limiter.policy()).isEqualTo(window);
         assertDecision(limiter.tryAcquire("k"), allowed("fw", 5, 2, T0 + SECOND));
