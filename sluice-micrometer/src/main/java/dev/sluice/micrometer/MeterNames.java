@@ -1,10 +1,14 @@
 package dev.sluice.micrometer;
 
+import java.util.Map;
+
 /**
  * The name of every meter {@link SluiceMetrics} registers, and of every tag key, in Micrometer's dot-separated
  * lower-case form (a Prometheus registry writes {@code sluice.queue.jobs.added} as {@code
  * sluice_queue_jobs_added_total}). Times are recorded in Micrometer's base unit for the registry (seconds for
- * Prometheus). The README's "Metrics" section has the table of every meter, its type, its tags and what it counts.
+ * Prometheus). Every meter carries a description of what it measures, which a Prometheus scrape shows as its
+ * {@code # HELP} line. The README's "Metrics" section has the table of every meter, its type, its tags and what it
+ * counts.
  */
 public final class MeterNames {
     /** Counter: decisions of a limiter; tags {@link #LIMITER}, {@link #OUTCOME}, {@link #BASIS}. */
@@ -101,5 +105,46 @@ public final class MeterNames {
     /** Tag key: what a rate-limited job paused: {@code group} or {@code queue}. */
     public static final String SCOPE = "scope";
 
+    /** What each meter measures, in the words a Prometheus scrape shows as its {@code # HELP} text. */
+    private static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+            Map.entry(LIMITER_DECISIONS, "Decisions of a limiter, by outcome and by what they rest on"),
+            Map.entry(LIMITER_OUTAGES, "Times a limiter's engine became unavailable, once per outage"),
+            Map.entry(LIMITER_UNAVAILABLE, "1 while a limiter's engine is unavailable, else 0"),
+            Map.entry(LIMITER_KEYS_EVICTED, "Idle keys a limiter dropped from its key table"),
+            Map.entry(LIMITER_KEYS_OVERFLOWED, "Decisions made against the shared overflow of a full key table"),
+            Map.entry(QUEUE_JOBS, "Jobs of a queue in each state"),
+            Map.entry(QUEUE_JOBS_ADDED, "Jobs added to a queue"),
+            Map.entry(QUEUE_JOBS_COMPLETED, "Jobs of a queue that completed"),
+            Map.entry(QUEUE_JOBS_FAILED, "Jobs of a queue that failed for good"),
+            Map.entry(QUEUE_JOBS_RETRIED, "Failed attempts of a queue's jobs that will run again"),
+            Map.entry(QUEUE_JOBS_RATE_LIMITED, "Jobs their processor returned as rate-limited, by what they paused"),
+            Map.entry(QUEUE_JOBS_RESCHEDULED, "Jobs their processor asked to run again later"),
+            Map.entry(QUEUE_WAIT, "Time from a job being ready to the start of its attempt"),
+            Map.entry(QUEUE_PROCESSING, "Time from the start of an attempt to its end, by how it ended"),
+            Map.entry(GROUP_JOBS, "Jobs of one group of a queue in each state"),
+            Map.entry(GROUP_JOBS_ADDED, "Jobs of one group added to a queue"),
+            Map.entry(GROUP_JOBS_COMPLETED, "Jobs of one group of a queue that completed"),
+            Map.entry(GROUP_JOBS_FAILED, "Jobs of one group of a queue that failed for good"),
+            Map.entry(GROUP_JOBS_RETRIED, "Failed attempts of one group's jobs that will run again"),
+            Map.entry(
+                    GROUP_JOBS_RATE_LIMITED,
+                    "Jobs of one group their processor returned as rate-limited, by what they paused"),
+            Map.entry(GROUP_JOBS_RESCHEDULED, "Jobs of one group their processor asked to run again later"),
+            Map.entry(GROUP_WAIT, "Time from a job of one group being ready to the start of its attempt"),
+            Map.entry(GROUP_PROCESSING, "Time from the start of an attempt of one group's job to its end"));
+
     private MeterNames() {}
+
+    /**
+     * What the meter {@code name} measures.
+     *
+     * @throws IllegalArgumentException if {@code name} is not one of this class's meter names
+     */
+    static String description(String name) {
+        String description = DESCRIPTIONS.get(name);
+        if (description == null) {
+            throw new IllegalArgumentException("no description for the meter '" + name + "'");
+        }
+        return description;
+    }
 }

@@ -27,12 +27,16 @@ final class MeterSet {
     }
 
     Counter counter(String name, Tags tags) {
-        return keep(Counter.builder(name).tags(options.tags().and(tags)).register(registry));
+        return keep(Counter.builder(name)
+                .description(MeterNames.description(name))
+                .tags(options.tags().and(tags))
+                .register(registry));
     }
 
     /** A timer with the options' percentiles and histogram. */
     Timer timer(String name, Tags tags) {
         return keep(Timer.builder(name)
+                .description(MeterNames.description(name))
                 .tags(options.tags().and(tags))
                 .publishPercentiles(options.percentiles())
                 .publishPercentileHistogram(options.percentileHistogram())
@@ -42,6 +46,7 @@ final class MeterSet {
     /** A gauge of {@code value} applied to {@code source}, which the gauge holds on to. */
     <S> Gauge gauge(String name, Tags tags, S source, ToDoubleFunction<S> value) {
         return keep(Gauge.builder(name, source, value)
+                .description(MeterNames.description(name))
                 .tags(options.tags().and(tags))
                 .strongReference(true)
                 .register(registry));

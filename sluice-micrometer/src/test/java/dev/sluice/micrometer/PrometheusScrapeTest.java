@@ -13,7 +13,10 @@ import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.ManualClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +89,42 @@ class PrometheusScrapeTest {
                 .contains("sluice_queue_group_jobs_added_total{app=\"billing\",group=\"acme\",queue=\"mail\"} 1.0")
                 .contains("sluice_queue_group_processing_seconds_count{app=\"billing\",group=\"acme\","
                         + "outcome=\"completed\",queue=\"mail\"} 1");
+    }
+
+    @Test
+    void everyMeterIsScrapedWithHelpTextAfterItsName() {
+        String scrape =
+                scrapeAfterSomeWork(MetricsOptions.builder().groups("acme").build());
+        List<String> lines = scrape.lines().toList();
+
+        List<String> scraped = lines.stream()
+                .filter(line -> line.startsWith("# TYPE sluice_"))
+                .map(line -> line.split(" ")[2])
+                .toList();
+
+        assertThat(scraped).hasSizeGreaterThan(20);
+        assertThat(scraped)
+                .allSatisfy(name -> assertThat(lines)
+                        .anySatisfy(line -> assertThat(line)
+                                .startsWith("# HELP " + name + " ")
+                                .matches("# HELP \\S+ \\S.*")));
+        assertThat(registry.getMeters())
+                .allSatisfy(meter -> assertThat(meter.getId().getDescription()).isNotBlank());
+    }
+
+    @Test
+    void everyMeterNameHasADescription() throws IllegalAccessException {
+        List<String> names = new ArrayList<>();
+        for (Field field : MeterNames.class.getFields()) {
+            String value = (String) field.get(null);
+            if (value.startsWith("sluice.")) {
+                names.add(value);
+            }
+        }
+
+        assertThat(names).hasSize(23);
+        assertThat(names)
+                .allSatisfy(name -> assertThat(MeterNames.description(name)).isNotBlank());
     }
 
     @Test

@@ -19,7 +19,7 @@ class StateGaugesTest {
     private void registerCounting() {
         StateGauges.register(
                 new MeterSet(registry, MetricsOptions.defaults()),
-                "jobs",
+                MeterNames.QUEUE_JOBS,
                 Tags.empty(),
                 () -> {
                     int n = reads.incrementAndGet();
@@ -29,7 +29,7 @@ class StateGaugesTest {
     }
 
     private double read(String state) {
-        return registry.get("jobs").tag("state", state).gauge().value();
+        return registry.get(MeterNames.QUEUE_JOBS).tag("state", state).gauge().value();
     }
 
     @Test
@@ -67,7 +67,7 @@ class StateGaugesTest {
     void aReadThatFailsShowsAsNaNAndTheNextOneTriesAgain() {
         StateGauges.register(
                 new MeterSet(registry, MetricsOptions.defaults()),
-                "jobs",
+                MeterNames.QUEUE_JOBS,
                 Tags.empty(),
                 () -> {
                     if (reads.incrementAndGet() == 1) {
