@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobOptions;
@@ -26,7 +26,7 @@ final class FeatureScenario {
     static final int GROUPS = 10;
 
     /** Each group's rate: an exact sliding log, as D's and E's queue rate, that no run comes near. */
-    static final LimitPolicy GROUP_RATE = SlidingWindowLog.of(100_000, Duration.ofSeconds(1));
+    static final RatePolicy GROUP_RATE = SlidingWindowLog.of(100_000, Duration.ofSeconds(1));
 
     private FeatureScenario() {}
 

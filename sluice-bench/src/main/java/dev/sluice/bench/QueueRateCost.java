@@ -1,7 +1,7 @@
 package dev.sluice.bench;
 
 import dev.sluice.Sluice;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
@@ -48,7 +48,7 @@ public final class QueueRateCost {
                         .url(url)
                         .keyPrefix("rc" + round + variant)
                         .build()) {
-                    LimitPolicy never = SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1));
+                    RatePolicy never = SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1));
                     QueueOptions.Builder options = QueueOptions.builder().maxWaiting(1_000_000);
                     if (variant.equals("rate")) {
                         options.rate(never);

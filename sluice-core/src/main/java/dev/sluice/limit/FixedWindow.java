@@ -13,7 +13,7 @@ import java.time.Duration;
  * @param limit permits per window, 1 to 10^12
  * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
  */
-public record FixedWindow(long limit, Duration window) implements LimitPolicy {
+public record FixedWindow(long limit, Duration window) implements RatePolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public FixedWindow {

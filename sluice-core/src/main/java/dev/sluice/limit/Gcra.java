@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param period the period of {@code rate}, positive
  * @param burst the most permits that may go at once, 1 to 10^12; 1 means strictly spaced
  */
-public record Gcra(long rate, Duration period, long burst) implements LimitPolicy {
+public record Gcra(long rate, Duration period, long burst) implements RatePolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public Gcra {

@@ -8,8 +8,7 @@ import java.time.Duration;
  * <p>A policy holds no state; a {@link RateLimiter} applies it to each of its keys. The same policy gives
  * the same decisions on every engine.
  */
-public sealed interface LimitPolicy
-        permits TokenBucket, Gcra, FixedWindow, SlidingWindowCounter, SlidingWindowLog, ConcurrencyLimit {
+public sealed interface LimitPolicy permits RatePolicy, ConcurrencyLimit {
 
     /**
      * The longest span of time a policy may describe (a window, twice a sliding counter's window, the time a bucket

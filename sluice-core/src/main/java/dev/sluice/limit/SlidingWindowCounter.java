@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param limit permits per window, 1 to 10^12
  * @param window the window length, positive, at most half of {@link LimitPolicy#MAX_SPAN} (it keeps two)
  */
-public record SlidingWindowCounter(long limit, Duration window) implements LimitPolicy {
+public record SlidingWindowCounter(long limit, Duration window) implements RatePolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public SlidingWindowCounter {

@@ -12,7 +12,7 @@ import java.time.Duration;
  * @param limit permits per sliding window, 1 to 1,000,000
  * @param window the window length, positive, at most {@link LimitPolicy#MAX_SPAN}
  */
-public record SlidingWindowLog(long limit, Duration window) implements LimitPolicy {
+public record SlidingWindowLog(long limit, Duration window) implements RatePolicy {
     /** The largest limit a log accepts: its memory per key grows with the limit. */
     public static final long MAX_LIMIT = 1_000_000;
 

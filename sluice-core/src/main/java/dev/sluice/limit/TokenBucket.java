@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param refillTokens how many permits come back per {@code refillPeriod}, at least 1
  * @param refillPeriod the period over which {@code refillTokens} come back, positive
  */
-public record TokenBucket(long capacity, long refillTokens, Duration refillPeriod) implements LimitPolicy {
+public record TokenBucket(long capacity, long refillTokens, Duration refillPeriod) implements RatePolicy {
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public TokenBucket {
         Checks.inRange("capacity", capacity, 1, LimitPolicy.MAX_PERMITS);

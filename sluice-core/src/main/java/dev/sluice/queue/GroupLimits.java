@@ -1,31 +1,28 @@
 package dev.sluice.queue;
 
-import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 
 /**
  * The limits on one group's jobs: how fast they may start, how many may run at once, and how many may wait.
  *
- * @param rate how often the group's jobs may start (any policy but {@link ConcurrencyLimit}); {@code null}
- *     for no rate limit
+ * @param rate how often the group's jobs may start; {@code null} for no rate limit
  * @param concurrency how many of the group's jobs may run at once, 1 to {@link Integer#MAX_VALUE}
  * @param maxWaiting how many of the group's jobs may be waiting or delayed at once, 1 to {@link
  *     Integer#MAX_VALUE}; an add past it is treated as the queue's {@link QueueOptions#whenFull()} says, so one
  *     tenant cannot fill the whole queue and get the others' adds refused
  */
-public record GroupLimits(LimitPolicy rate, int concurrency, int maxWaiting) {
+public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
     private static final GroupLimits NONE = new GroupLimits(null, Integer.MAX_VALUE, Integer.MAX_VALUE);
 
     /**
      * Validates the limits.
      *
-     * @param rate any policy but {@link ConcurrencyLimit}; {@code null} for no rate limit
+     * @param rate the rate; {@code null} for no rate limit
      * @param concurrency 1 to {@link Integer#MAX_VALUE}
      * @param maxWaiting 1 to {@link Integer#MAX_VALUE}
-     * @throws IllegalArgumentException if the rate is a concurrency limit, or a count is below 1
+     * @throws IllegalArgumentException if a count is below 1
      */
     public GroupLimits {
-        QueueOptions.checkRate("group rate", rate);
         Durations.inRange("group concurrency", concurrency, 1, Integer.MAX_VALUE);
         Durations.inRange("group maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
     }
@@ -33,11 +30,11 @@ public record GroupLimits(LimitPolicy rate, int concurrency, int maxWaiting) {
     /**
      * A rate and a concurrency, with no bound on waiting jobs.
      *
-     * @param rate any policy but {@link ConcurrencyLimit}; {@code null} for no rate limit
+     * @param rate the rate; {@code null} for no rate limit
      * @param concurrency 1 to {@link Integer#MAX_VALUE}
-     * @throws IllegalArgumentException if the rate is a concurrency limit, or the concurrency is below 1
+     * @throws IllegalArgumentException if the concurrency is below 1
      */
-    public GroupLimits(LimitPolicy rate, int concurrency) {
+    public GroupLimits(RatePolicy rate, int concurrency) {
         this(rate, concurrency, Integer.MAX_VALUE);
     }
 
@@ -53,11 +50,10 @@ public record GroupLimits(LimitPolicy rate, int concurrency, int maxWaiting) {
     /**
      * These limits with another rate.
      *
-     * @param rate any policy but {@link ConcurrencyLimit}; {@code null} for no rate limit
+     * @param rate the rate; {@code null} for no rate limit
      * @return the new limits
-     * @throws IllegalArgumentException if the rate is a concurrency limit
      */
-    public GroupLimits withRate(LimitPolicy rate) {
+    public GroupLimits withRate(RatePolicy rate) {
         return new GroupLimits(rate, concurrency, maxWaiting);
     }
 

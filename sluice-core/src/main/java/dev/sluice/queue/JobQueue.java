@@ -1,6 +1,6 @@
 package dev.sluice.queue;
 
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -381,9 +381,8 @@ public interface JobQueue<T> {
      * Changes the queue-wide rate from now on.
      *
      * @param rate a rate policy; {@code null} for none
-     * @throws IllegalArgumentException if {@code rate} is a concurrency limit: set a concurrency instead
      */
-    void setRate(LimitPolicy rate);
+    void setRate(RatePolicy rate);
 
     /**
      * Changes the queue-wide concurrency from now on.

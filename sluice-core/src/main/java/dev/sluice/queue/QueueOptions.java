@@ -1,7 +1,6 @@
 package dev.sluice.queue;
 
-import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import java.time.Duration;
 
 /**
@@ -25,7 +24,7 @@ import java.time.Duration;
 public record QueueOptions(
         int maxWaiting,
         WhenFull whenFull,
-        LimitPolicy rate,
+        RatePolicy rate,
         int concurrency,
         GroupLimits groupDefaults,
         JobOptions jobDefaults,
@@ -40,8 +39,8 @@ public record QueueOptions(
     public static final int MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
 
     /**
-     * Built on first use, not in this class's initializer: GroupLimits' initializer calls {@link #checkRate},
-     * and if it runs first, a build here would see {@code GroupLimits.none()} still null.
+     * Built on first use, not in this class's initializer: should GroupLimits' initializer run after this class's,
+     * a build here would see {@code GroupLimits.none()} still null.
      */
     private static final class Defaults {
         static final QueueOptions INSTANCE = builder().build();
@@ -51,8 +50,7 @@ public record QueueOptions(
      * Validates every value, and fills the job defaults' unset values from {@link JobOptions#defaults()}.
      *
      * @throws IllegalArgumentException naming the first bad value and the allowed ones: a bound or concurrency
-     *     below 1, a null {@code whenFull}, {@code groupDefaults} or {@code jobDefaults}, a concurrency limit
-     *     as the rate, job defaults that set a job id, or a payload bound outside 1 to {@link #MAX_PAYLOAD_BYTES}
+     *     below 1, a null {@code whenFull}, {@code groupDefaults} or {@code jobDefaults}, job defaults that set a job id, or a payload bound outside 1 to {@link #MAX_PAYLOAD_BYTES}
      */
     public QueueOptions {
         Durations.inRange("maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
@@ -60,7 +58,6 @@ public record QueueOptions(
             throw new IllegalArgumentException(
                     "whenFull must be WhenFull.reject() or WhenFull.block(timeout), was null");
         }
-        checkRate("queue rate", rate);
         Durations.inRange("queue concurrency", concurrency, 1, Integer.MAX_VALUE);
         if (groupDefaults == null) {
             throw new IllegalArgumentException("groupDefaults must not be null; use GroupLimits.none()");
@@ -129,13 +126,6 @@ public record QueueOptions(
                 .toString();
     }
 
-    static void checkRate(String what, LimitPolicy rate) {
-        if (rate instanceof ConcurrencyLimit) {
-            throw new IllegalArgumentException(what + " must be a rate policy (token bucket, GCRA, fixed window,"
-                    + " sliding window counter or log), was " + rate + "; set a concurrency instead");
-        }
-    }
-
     /**
      * What an add does when the queue is full.
      *
@@ -188,7 +178,7 @@ public record QueueOptions(
     public static final class Builder {
         private int maxWaiting = DEFAULT_MAX_WAITING;
         private WhenFull whenFull = WhenFull.reject();
-        private LimitPolicy rate;
+        private RatePolicy rate;
         private int concurrency = Integer.MAX_VALUE;
         private GroupLimits groupDefaults = GroupLimits.none();
         private JobOptions jobDefaults = JobOptions.defaults();
@@ -221,10 +211,10 @@ public record QueueOptions(
         /**
          * How often jobs of the whole queue may start; checked by {@link #build()}.
          *
-         * @param rate any policy but {@link ConcurrencyLimit}; {@code null} for no limit
+         * @param rate a rate policy; {@code null} for no limit
          * @return this builder
          */
-        public Builder rate(LimitPolicy rate) {
+        public Builder rate(RatePolicy rate) {
             this.rate = rate;
             return this;
         }

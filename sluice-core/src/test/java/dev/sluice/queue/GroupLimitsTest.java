@@ -3,10 +3,9 @@ package dev.sluice.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -18,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class GroupLimitsTest {
-    static Stream<LimitPolicy> ratePolicies() {
+    static Stream<RatePolicy> ratePolicies() {
         return Stream.of(
                 TokenBucket.perSecond(10),
                 Gcra.of(5, Duration.ofSeconds(1), 2),
@@ -35,19 +34,8 @@ class GroupLimitsTest {
 
     @ParameterizedTest
     @MethodSource("ratePolicies")
-    void everyRatePolicyIsAcceptedAsARate(LimitPolicy rate) {
+    void everyRatePolicyIsAcceptedAsARate(RatePolicy rate) {
         assertThat(GroupLimits.none().withRate(rate).rate()).isEqualTo(rate);
-    }
-
-    @Test
-    void concurrencyLimitIsRejectedAsARateWithAMessageSayingSo() {
-        ConcurrencyLimit concurrency = ConcurrencyLimit.of(3, Duration.ofMinutes(1));
-
-        assertThatThrownBy(() -> GroupLimits.none().withRate(concurrency))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("group rate must be a rate policy")
-                .hasMessageContaining("was " + concurrency)
-                .hasMessageEndingWith("set a concurrency instead");
     }
 
     @Test
@@ -90,7 +78,7 @@ class GroupLimitsTest {
 
     @Test
     void toStringListsOnlyTheLimitsThatAreSet() {
-        LimitPolicy rate = TokenBucket.perSecond(10);
+        RatePolicy rate = TokenBucket.perSecond(10);
 
         assertThat(GroupLimits.none()).hasToString("GroupLimits.none()");
         assertThat(GroupLimits.none().withConcurrency(4)).hasToString("GroupLimits{concurrency=4}");

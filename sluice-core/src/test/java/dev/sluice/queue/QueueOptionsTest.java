@@ -3,7 +3,6 @@ package dev.sluice.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.QueueOptions.WhenFull;
 import java.net.URL;
@@ -122,16 +121,6 @@ class QueueOptionsTest {
         assertThat(smallest.maxWaiting()).isEqualTo(1);
         assertThat(smallest.concurrency()).isEqualTo(1);
         assertThat(largest.maxWaiting()).isEqualTo(Integer.MAX_VALUE);
-    }
-
-    @Test
-    void concurrencyLimitIsRejectedAsAQueueRateWithAMessageSayingSo() {
-        ConcurrencyLimit concurrency = ConcurrencyLimit.of(4, Duration.ofSeconds(30));
-
-        assertThatThrownBy(() -> QueueOptions.builder().rate(concurrency).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("queue rate must be a rate policy (token bucket, GCRA, fixed window, sliding window"
-                        + " counter or log), was " + concurrency + "; set a concurrency instead");
     }
 
     @Test

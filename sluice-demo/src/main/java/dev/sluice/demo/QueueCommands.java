@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.Sluice;
 import dev.sluice.demo.Options.Option;
 import dev.sluice.demo.Options.UsageException;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
@@ -49,7 +49,7 @@ final class QueueCommands {
      *
      * @throws UsageException if it is not a rate written so
      */
-    static LimitPolicy rate(Options options, String name) throws UsageException {
+    static RatePolicy rate(Options options, String name) throws UsageException {
         String text = options.text(name);
         if (text == null) {
             return null;

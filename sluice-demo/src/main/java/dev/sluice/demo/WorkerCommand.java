@@ -3,7 +3,7 @@ package dev.sluice.demo;
 import dev.sluice.Sluice;
 import dev.sluice.demo.Options.Option;
 import dev.sluice.demo.Options.UsageException;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobQueue;
@@ -47,8 +47,8 @@ final class WorkerCommand {
     private final String processorSpec;
     private final Processor<String> processor;
     private final boolean echo;
-    private final LimitPolicy rate;
-    private final LimitPolicy groupRate;
+    private final RatePolicy rate;
+    private final RatePolicy groupRate;
     private final int groupConcurrency;
     private final Duration lease;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Backoff;
@@ -38,7 +38,7 @@ import net.jqwik.api.ShrinkingMode;
  * same order: the Redis scripts are the in-memory engine's rules.
  */
 class RedisQueueDifferentialTest {
-    private static final List<LimitPolicy> RATES = List.of(
+    private static final List<RatePolicy> RATES = List.of(
             SlidingWindowLog.of(3, Duration.ofMillis(400)),
             FixedWindow.of(4, Duration.ofMillis(300)),
             TokenBucket.of(2, 5, Duration.ofSeconds(1)));
@@ -164,7 +164,7 @@ class RedisQueueDifferentialTest {
     private static String changeLimits(SplittableRandom random, JobQueue<String> expected, JobQueue<String> actual) {
         switch (random.nextInt(5)) {
             case 0 -> {
-                LimitPolicy rate = random.nextBoolean() ? null : RATES.get(random.nextInt(RATES.size()));
+                RatePolicy rate = random.nextBoolean() ? null : RATES.get(random.nextInt(RATES.size()));
                 expected.setRate(rate);
                 actual.setRate(rate);
                 return "setRate " + rate;
@@ -177,7 +177,7 @@ class RedisQueueDifferentialTest {
             }
             case 2 -> {
                 String group = "g" + random.nextInt(3);
-                LimitPolicy rate = random.nextBoolean() ? null : RATES.get(random.nextInt(RATES.size()));
+                RatePolicy rate = random.nextBoolean() ? null : RATES.get(random.nextInt(RATES.size()));
                 GroupLimits limits = new GroupLimits(rate, 1 + random.nextInt(2));
                 expected.setGroupLimits(group, limits);
                 actual.setGroupLimits(group, limits);

@@ -5,6 +5,7 @@ import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -121,7 +122,7 @@ final class Declarations {
      *
      * @throws SluicePropertyException naming the first bad property, a concurrency policy included
      */
-    static LimitPolicy rate(String prefix, SluiceProperties.Rate rate) {
+    static RatePolicy rate(String prefix, SluiceProperties.Rate rate) {
         if (rate == null) {
             return null;
         }
@@ -132,7 +133,7 @@ final class Declarations {
         given.put("period", rate.period());
         given.put("refill", rate.refill());
         given.put("burst", rate.burst());
-        return policy(prefix, given, ratePolicies());
+        return (RatePolicy) policy(prefix, given, ratePolicies());
     }
 
     private static LimitPolicy policy(String prefix, Map<String, Object> given, List<String> allowed) {

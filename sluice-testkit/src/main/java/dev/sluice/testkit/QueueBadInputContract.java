@@ -3,8 +3,6 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupLimits;
@@ -213,24 +211,6 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
                 "nightly");
         assertThat(queue.repeatables()).isEmpty();
         assertThat(queue.counts().total()).isZero();
-    }
-
-    @Test
-    void concurrencyLimitUsedAsARateIsRefused() {
-        ConcurrencyLimit concurrency = ConcurrencyLimit.of(5, Duration.ofMinutes(1));
-        assertRejected(
-                () -> QueueOptions.builder().rate(concurrency).build(), "queue rate", "rate policy", "concurrency");
-        assertRejected(() -> GroupLimits.none().withRate(concurrency), "group rate", "rate policy");
-
-        JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .rate(SlidingWindowLog.of(1, SECOND_DURATION))
-                .build());
-        assertRejected(() -> queue.setRate(concurrency), "rate");
-        queue.add("n", "p", withId("a"));
-        queue.add("n", "p", withId("b"));
-        List<String> ran = new ArrayList<>();
-        manualWorker(queue, recording(ran)).runDue();
-        assertThat(ran).as("the previous rate still holds").containsExactly("a");
     }
 
     @Test

@@ -111,7 +111,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
                 () -> queue.repeat("r", Schedule.fixedRate(Duration.ofMinutes(1)), job));
         uses.put("removeRepeatable(String)", () -> queue.removeRepeatable("r"));
         uses.put("repeatables()", queue::repeatables);
-        uses.put("setRate(LimitPolicy)", () -> queue.setRate(TokenBucket.perSecond(1)));
+        uses.put("setRate(RatePolicy)", () -> queue.setRate(TokenBucket.perSecond(1)));
         uses.put("setConcurrency(int)", () -> queue.setConcurrency(1));
         uses.put("setGroupDefaults(GroupLimits)", () -> queue.setGroupDefaults(GroupLimits.none()));
         uses.put("setGroupLimits(String,GroupLimits)", () -> queue.setGroupLimits("g", GroupLimits.none()));

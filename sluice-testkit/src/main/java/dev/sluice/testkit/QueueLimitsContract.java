@@ -3,7 +3,7 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Codec;
@@ -80,12 +80,12 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
      */
     @Test
     void aWorkerClaimingManyAtOnceStartsExactlyWhatTheQueueAndGroupRatesAllowAtAnInstant() {
-        List<List<LimitPolicy>> queueAndGroupRates = List.of(
+        List<List<RatePolicy>> queueAndGroupRates = List.of(
                 List.of(FixedWindow.of(7, ONE_SECOND), FixedWindow.of(3, ONE_SECOND)),
                 List.of(SlidingWindowLog.of(7, ONE_SECOND), SlidingWindowLog.of(3, ONE_SECOND)),
                 List.of(TokenBucket.of(7, ONE_SECOND), TokenBucket.of(3, ONE_SECOND)));
         int queues = 0;
-        for (List<LimitPolicy> rates : queueAndGroupRates) {
+        for (List<RatePolicy> rates : queueAndGroupRates) {
             for (List<String> groups : List.of(List.of("a", "b", "c"), List.of("a", "b"))) {
                 JobQueue<String> queue = engine.queue(
                         "rated-" + queues++,

@@ -1,8 +1,8 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.limit.Decision;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.time.SluiceClock;
 
 /**
@@ -15,28 +15,31 @@ public final class QueueRate {
     private final SluiceClock clock;
     private final KeyTable table;
     private Algorithm algorithm;
+    private RatePolicy policy;
 
     /** A rate called {@code name} (for messages) under {@code policy}, holding up to {@code maxKeys} groups. */
-    public QueueRate(String name, LimitPolicy policy, SluiceClock clock, int maxKeys) {
+    public QueueRate(String name, RatePolicy policy, SluiceClock clock, int maxKeys) {
         this.name = name;
         this.clock = clock;
+        this.policy = policy;
         this.algorithm = Algorithm.of(name, policy, clock);
         this.table = new KeyTable(name, maxKeys, LimiterListener.none(), clock.nanos());
     }
 
     /** The policy in force. */
-    public LimitPolicy policy() {
-        return algorithm.policy;
+    public RatePolicy policy() {
+        return policy;
     }
 
     /** Whether {@code policy} can take over this rate's state ({@link #update}); else start a new rate. */
-    public boolean canAdopt(LimitPolicy policy) {
-        return policy.getClass() == algorithm.policy.getClass();
+    public boolean canAdopt(RatePolicy policy) {
+        return policy.getClass() == this.policy.getClass();
     }
 
     /** Switches to {@code policy} of the same kind, keeping what each key has used. */
-    public void update(LimitPolicy policy) {
+    public void update(RatePolicy policy) {
         Algorithm next = Algorithm.of(name, policy, clock);
+        this.policy = policy;
         Algorithm previous = algorithm;
         algorithm = next;
         table.adopt(next, previous, clock.nanos());

@@ -1,7 +1,7 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.internal.limit.QueueRate;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.time.SluiceClock;
 import java.util.ArrayDeque;
@@ -296,11 +296,11 @@ final class GroupRing {
         return defaultRate;
     }
 
-    private QueueRate rateFor(LimitPolicy policy, String what) {
+    private QueueRate rateFor(RatePolicy policy, String what) {
         return policy == null ? null : new QueueRate(queue + ":group:" + what, policy, clock, MAX_GROUP_KEYS);
     }
 
-    private QueueRate updatedRate(QueueRate current, LimitPolicy policy, String what) {
+    private QueueRate updatedRate(QueueRate current, RatePolicy policy, String what) {
         if (policy == null) {
             return null;
         }

@@ -1,7 +1,7 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.internal.limit.QueueRate;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobState;
@@ -193,7 +193,7 @@ final class InMemoryAdmin<T> implements QueueAdmin {
     // ---------------------------------------------------------------- limits
 
     @Override
-    public void setRate(LimitPolicy policy) {
+    public void setRate(RatePolicy policy) {
         queue.lock.lock();
         try {
             if (policy == null) {

@@ -1,6 +1,6 @@
 package dev.sluice.internal.queue;
 
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobState;
 import java.time.Duration;
@@ -26,7 +26,7 @@ public interface QueueAdmin {
 
     int drain(boolean delayedToo);
 
-    void setRate(LimitPolicy rate);
+    void setRate(RatePolicy rate);
 
     void setConcurrency(int concurrency);
 
@@ -42,5 +42,5 @@ public interface QueueAdmin {
     Limits limits();
 
     /** The limits of a queue that change at run time: its rate (null: none), concurrency and group defaults. */
-    record Limits(LimitPolicy rate, int concurrency, GroupLimits groupDefaults) {}
+    record Limits(RatePolicy rate, int concurrency, GroupLimits groupDefaults) {}
 }

@@ -1,6 +1,6 @@
 package dev.sluice.internal.queue;
 
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobOptions;
@@ -142,9 +142,8 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     }
 
     @Override
-    public final void setRate(LimitPolicy rate) {
+    public final void setRate(RatePolicy rate) {
         checkOpen();
-        QueueOptions.builder().rate(rate).build();
         admin().setRate(rate);
     }
 

@@ -1,9 +1,8 @@
 package dev.sluice.redis.internal;
 
-import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -17,8 +16,8 @@ import java.time.Duration;
 final class RateText {
     private RateText() {}
 
-    /** The stored form of {@code rate} of {@code what} (null: none). */
-    static String encode(String what, LimitPolicy rate) {
+    /** The stored form of {@code rate} (null: none). */
+    static String encode(RatePolicy rate) {
         if (rate == null) {
             return "";
         }
@@ -31,15 +30,12 @@ final class RateText {
             case FixedWindow w -> "F," + w.limit() + "," + w.window().toNanos();
             case SlidingWindowCounter w -> "C," + w.limit() + "," + w.window().toNanos();
             case SlidingWindowLog w -> "L," + w.limit() + "," + w.window().toNanos();
-            case ConcurrencyLimit c ->
-                throw new IllegalArgumentException(
-                        what + ": a concurrency limit is not a rate; use the concurrency instead");
         };
         return args[0] + "|" + args[1] + "|" + args[2] + "|" + policy;
     }
 
     /** The policy of a stored rate; null for none. */
-    static LimitPolicy decode(String stored) {
+    static RatePolicy decode(String stored) {
         if (stored == null || stored.isEmpty()) {
             return null;
         }

@@ -2,7 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.RetentionRules;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobState;
@@ -91,8 +91,8 @@ final class RedisAdmin<T> implements QueueAdmin {
     // ---------------------------------------------------------------- limits
 
     @Override
-    public void setRate(LimitPolicy rate) {
-        String stored = RateText.encode("queue '" + queue.name + "'", rate);
+    public void setRate(RatePolicy rate) {
+        String stored = RateText.encode(rate);
         noteChange(
                 "rate",
                 stored,
@@ -116,7 +116,7 @@ final class RedisAdmin<T> implements QueueAdmin {
     public void setGroupDefaults(GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
         String maxWaiting = Integer.toString(limits.maxWaiting());
-        String rate = RateText.encode("queue '" + queue.name + "', group defaults", limits.rate());
+        String rate = RateText.encode(limits.rate());
         Object stamp = queue.calls.call(true, "limits", "defaults", concurrency, maxWaiting, rate);
         noteChange("gconc", concurrency, "group concurrency " + concurrency, stamp);
         noteChange("gmax", maxWaiting, "group maxWaiting " + maxWaiting, stamp);
@@ -128,7 +128,7 @@ final class RedisAdmin<T> implements QueueAdmin {
     public void setGroupLimits(String group, GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
         String maxWaiting = Integer.toString(limits.maxWaiting());
-        String rate = RateText.encode("queue '" + queue.name + "', group '" + group + "'", limits.rate());
+        String rate = RateText.encode(limits.rate());
         Object stamp = queue.calls.call(true, "limits", "group", group, concurrency, maxWaiting, rate);
         noteChange(
                 "gl:g" + group, concurrency + "|" + maxWaiting + "|" + rate, "group '" + group + "' " + limits, stamp);

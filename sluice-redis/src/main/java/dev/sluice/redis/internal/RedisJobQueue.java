@@ -120,9 +120,8 @@ final class RedisJobQueue<T> extends QueueFront<T> {
 
     /** Opens queue {@code name}: its configuration is written to Redis, and its codec checked against the stored one. */
     static <T> RedisJobQueue<T> open(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
-        String rate = RateText.encode("queue '" + name + "'", options.rate());
-        String groupRate = RateText.encode(
-                "queue '" + name + "', group defaults", options.groupDefaults().rate());
+        String rate = RateText.encode(options.rate());
+        String groupRate = RateText.encode(options.groupDefaults().rate());
         RedisJobQueue<T> queue = new RedisJobQueue<>(engine, name, codec, options);
         GroupLimits defaults = options.groupDefaults();
         QueueOptions plain = QueueOptions.defaults();
