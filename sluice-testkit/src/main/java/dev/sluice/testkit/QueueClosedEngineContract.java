@@ -137,6 +137,18 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
     }
 
     @Test
+    void aClosedQueuesOptionsAreTheLimitsLastRead() {
+        JobQueue<String> queue = newQueue();
+        queue.setConcurrency(3);
+        assertThat(queue.options().concurrency()).isEqualTo(3);
+
+        engine.close();
+
+        assertThat(queue.options().concurrency()).isEqualTo(3);
+        assertThat(queue.options().maxWaiting()).isEqualTo(QueueOptions.DEFAULT_MAX_WAITING);
+    }
+
+    @Test
     void aClosedQueueSaysWhatItIsAndEqualsOnlyItself() {
         JobQueue<String> queue = newQueue();
         JobQueue<String> sameName = newQueue();

@@ -52,8 +52,7 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     @Override
     public final QueueOptions options() {
         if (isClosed()) {
-            QueueOptions last = lastRead;
-            return last != null ? last : opened();
+            return lastReadOrOpened();
         }
         QueueAdmin.Limits now = admin().limits();
         QueueOptions current = opened().toBuilder()
@@ -63,6 +62,11 @@ public abstract class QueueFront<T> implements JobQueue<T> {
                 .build();
         lastRead = current;
         return current;
+    }
+
+    private QueueOptions lastReadOrOpened() {
+        QueueOptions last = lastRead;
+        return last != null ? last : opened();
     }
 
     @Override
