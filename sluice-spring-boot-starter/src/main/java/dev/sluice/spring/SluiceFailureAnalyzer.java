@@ -19,7 +19,8 @@ import org.springframework.core.Ordered;
  * Turns a malformed {@code sluice.*} property into one startup message: which property, what was wrong, what to
  * do. It reads a {@link SluicePropertyException} (a value Sluice refused), a {@link BindException} under {@code
  * sluice.} (a value of the wrong type, such as a duration that is not one, or list elements after a gap in the
- * indexes) and a {@link RedisUnreachableException} (Redis down at startup, with what needs it); it runs before
+ * indexes), a {@link RedisUnreachableException} (Redis down at startup, with what needs it) and a {@link
+ * SluiceAnnotationException} (an annotation naming what does not exist, with where it stands); it runs before
  * Spring Boot's own analyzers, and leaves every other failure to them.
  */
 final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
@@ -46,6 +47,9 @@ final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
             }
             if (cause instanceof RedisUnreachableException e) {
                 return unreachable(e, failure);
+            }
+            if (cause instanceof SluiceAnnotationException e) {
+                return new FailureAnalysis(e.description(), e.action(), failure);
             }
         }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param http the ingress filter of a servlet web application
  * @param metrics the Micrometer meters, bound when the application has a {@code MeterRegistry}
  * @param shutdown how the workers of declared queues close when the application stops
+ * @param annotations Sluice's annotations on the application's beans
  */
 @ConfigurationProperties(prefix = "sluice", ignoreUnknownFields = false)
 public record SluiceProperties(
@@ -29,7 +30,8 @@ public record SluiceProperties(
         Map<String, Queue> queues,
         @DefaultValue Http http,
         @DefaultValue Metrics metrics,
-        @DefaultValue Shutdown shutdown) {
+        @DefaultValue Shutdown shutdown,
+        @DefaultValue Annotations annotations) {
 
     /** Replaces absent maps with empty ones. */
     public SluiceProperties {
@@ -210,4 +212,11 @@ public record SluiceProperties(
      *     keep it below {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default)
      */
     public record Shutdown(@DefaultValue("20s") Duration deadline) {}
+
+    /**
+     * Sluice's annotations on the application's beans.
+     *
+     * @param enabled whether they are applied: {@code @RateLimited} methods are limited
+     */
+    public record Annotations(@DefaultValue("true") boolean enabled) {}
 }

@@ -32,7 +32,8 @@ class SluiceAutoConfigurationTest {
             SluiceAutoConfiguration.class,
             SluiceHttpAutoConfiguration.class,
             SluiceMetricsAutoConfiguration.class,
-            SluiceHealthAutoConfiguration.class);
+            SluiceHealthAutoConfiguration.class,
+            SluiceAnnotationsAutoConfiguration.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(ALL);
     private final WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(ALL);
@@ -105,6 +106,18 @@ class SluiceAutoConfigurationTest {
                 .run(context -> assertThat(context)
                         .doesNotHaveBean(IngressLimiter.class)
                         .doesNotHaveBean("sluiceRateLimitFilter"));
+    }
+
+    @Test
+    void answersRateLimitedExceptionsInAServletApplicationOnly() {
+        web.run(context -> assertThat(context).hasSingleBean(RateLimitedExceptionResolver.class));
+        runner.run(context -> assertThat(context)
+                .hasSingleBean(RateLimitedPostProcessor.class)
+                .doesNotHaveBean(RateLimitedExceptionResolver.class));
+        web.withPropertyValues("sluice.annotations.enabled=false")
+                .run(context -> assertThat(context)
+                        .doesNotHaveBean(RateLimitedPostProcessor.class)
+                        .doesNotHaveBean(RateLimitedExceptionResolver.class));
     }
 
     @Test

@@ -60,6 +60,25 @@ abstract class StarterApplicationContract {
     }
 
     @Test
+    void answersARateLimitedControllerMethodWithTooManyRequestsAndRetryAfterWithoutRunningIt() throws Exception {
+        String tenant = "acme-" + UUID.randomUUID();
+
+        List<Integer> statuses = new ArrayList<>();
+        HttpResponse<String> last = null;
+        for (int i = 0; i < 3; i++) {
+            last = get("/reports/" + tenant);
+            statuses.add(last.statusCode());
+        }
+
+        assertThat(statuses).containsExactly(200, 200, 429);
+        assertThat(last.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isBetween(1L, 3600L));
+        assertThat(last.body()).contains("\"status\":429");
+        assertThat(TestApplication.REPORTED.stream().filter(tenant::equals)).hasSize(2);
+        assertThat(get("/reports/other-" + tenant).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void healthShowsSluiceUpWithEachQueuesBacklog() throws Exception {
         HttpResponse<String> health = get("/actuator/health");
 
@@ -96,7 +115,7 @@ abstract class StarterApplicationContract {
 
     @Test
     void opensTheDeclaredLimitersOnTheEngineBean() {
-        assertThat(registry.limiters()).containsOnlyKeys("api-burst", "api-daily");
+        assertThat(registry.limiters()).containsOnlyKeys("api-burst", "api-daily", "reports");
         assertThat(registry.limiter("api-burst").policy().limit()).isEqualTo(3);
         assertThat(sluice.toString()).isNotBlank();
     }

@@ -7,9 +7,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** An application as a user writes one: a controller under /api and the processor of the queue "mail". */
+/**
+ * An application as a user writes one: a controller under /api, a report limited per tenant by annotation, and
+ * the processor of the queue "mail".
+ */
 @SpringBootApplication
 class TestApplication {
     /** Payloads the processor of "mail" ran, in order. */
@@ -21,6 +25,19 @@ class TestApplication {
             MAILED.add(job.payload());
             return Result.done();
         };
+    }
+
+    /** Tenants whose report ran, once per run. */
+    static final List<String> REPORTED = new CopyOnWriteArrayList<>();
+
+    @RestController
+    static class Reports {
+        @GetMapping("/reports/{tenant}")
+        @RateLimited(value = "reports", key = "#tenant")
+        String report(@PathVariable String tenant) {
+            REPORTED.add(tenant);
+            return "report of " + tenant;
+        }
     }
 
     @RestController
