@@ -86,6 +86,7 @@ public final class RedisSluice {
         private int waitReplicas;
         private Duration waitTimeout;
         private int eventLogSize = DEFAULT_EVENT_LOG_SIZE;
+        private boolean connectInBackground;
 
         private Builder() {}
 
@@ -271,6 +272,33 @@ public final class RedisSluice {
             return this;
         }
 
+        /**
+         * Whether {@link #build()} returns at once, without waiting for Redis, and the engine connects in the
+         * background: for an application that must start while Redis is down. Off by default: {@code build()}
+         * connects, and throws if Redis cannot be reached.
+         *
+         * <p>Until it is connected, the engine is as in an outage that began when it was built: every limiter and
+         * chain answers by its {@link dev.sluice.limit.WhenUnavailable} option (allows, decides on its share in this
+         * process, or denies with {@link dev.sluice.limit.Decision.Basis#UNAVAILABLE_DENIED}), and its listeners hear
+         * {@code onUnavailable} with the latest connect failure; {@link Sluice#queue} throws a {@link
+         * dev.sluice.SluiceException} saying that Redis is not reachable yet. The engine tries to connect at once and
+         * then every {@link #retryInterval}, on a thread of its own, never a caller's; each attempt takes up to
+         * Lettuce's connect timeout (10 s by default) where Redis does not answer. Once an attempt succeeds, the
+         * engine is as one built while Redis was up. The log has one warning when the first attempt fails, naming
+         * the cause, and one line when the engine connects. {@link Sluice#close()} stops the attempts; one under
+         * way closes what it opened when it ends.
+         *
+         * <p>A Redis that refuses the engine (a wrong password, a server older than 6.2) is tried again like an
+         * unreachable one; only a malformed URL, or a bad combination of options, still fails {@code build()}.
+         *
+         * @param connectInBackground true to build without waiting for Redis
+         * @return this builder
+         */
+        public Builder connectInBackground(boolean connectInBackground) {
+            this.connectInBackground = connectInBackground;
+            return this;
+        }
+
         /** The clock waits ({@code acquire}) sleep on; decisions take their time from Redis regardless. */
         Builder clock(SluiceClock clock) {
             this.clock = present("clock", clock, "a SluiceClock");
@@ -285,12 +313,14 @@ public final class RedisSluice {
         }
 
         /**
-         * Connects and checks the server (Redis 6.2 or newer).
+         * Connects and checks the server (Redis 6.2 or newer); with {@link #connectInBackground}, returns at once
+         * and connects in the background.
          *
-         * @return the engine, connected
-         * @throws IllegalArgumentException if no Redis, or more than one, was given; or if {@link #waitForReplicas}
-         *     was given with a cluster, or with a timeout over half the command timeout
-         * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old
+         * @return the engine, connected unless it connects in the background
+         * @throws IllegalArgumentException if no Redis, or more than one, was given; if a URL is malformed; or if
+         *     {@link #waitForReplicas} was given with a cluster, or with a timeout over half the command timeout
+         * @throws dev.sluice.SluiceException if Redis cannot be reached or is too old, unless the engine connects in
+         *     the background
          */
         public Sluice build() {
             int given = (url != null ? 1 : 0)
@@ -317,7 +347,8 @@ public final class RedisSluice {
                     functions,
                     waitReplicas,
                     waitTimeout,
-                    eventLogSize));
+                    eventLogSize,
+                    connectInBackground));
         }
 
         private void checkReplicaWait() {

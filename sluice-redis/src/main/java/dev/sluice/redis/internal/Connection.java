@@ -179,13 +179,14 @@ final class Connection implements AutoCloseable {
 
     static Connection open(RedisSettings settings) {
         Duration timeout = settings.commandTimeout();
+        String description = describe(settings);
         try {
             if (settings.url() != null) {
                 RedisURI uri = parse(settings.url());
                 ClientResources resources = resources(settings);
                 RedisClient client = RedisClient.create(resources, uri);
                 client.setOptions(clientOptions(timeout));
-                return checked(openStandalone(client, owned(client, resources), uri.toString(), timeout), settings);
+                return checked(openStandalone(client, owned(client, resources), description, timeout), settings);
             }
             if (settings.clusterUrls() != null) {
                 List<RedisURI> uris = new ArrayList<>();
@@ -205,22 +206,36 @@ final class Connection implements AutoCloseable {
                                 .enablePeriodicRefresh(Duration.ofSeconds(10))
                                 .build())
                         .build());
-                return checked(
-                        openCluster(client, owned(client, resources), "cluster " + settings.clusterUrls(), timeout),
-                        settings);
+                return checked(openCluster(client, owned(client, resources), description, timeout), settings);
             }
             if (settings.client() != null) {
-                return checked(
-                        openStandalone(settings.client(), null, "the application's RedisClient", timeout), settings);
+                return checked(openStandalone(settings.client(), null, description, timeout), settings);
             }
-            return checked(
-                    openCluster(settings.clusterClient(), null, "the application's RedisClusterClient", timeout),
-                    settings);
+            return checked(openCluster(settings.clusterClient(), null, description, timeout), settings);
         } catch (IllegalArgumentException | SluiceException e) {
             throw e;
         } catch (RuntimeException e) {
             throw ConnectFailure.of(null, e);
         }
+    }
+
+    /**
+     * How the engine names the Redis of {@code settings} in messages, never with a password.
+     *
+     * @throws IllegalArgumentException if a URL is malformed
+     */
+    static String describe(RedisSettings settings) {
+        if (settings.url() != null) {
+            return parse(settings.url()).toString();
+        }
+        if (settings.clusterUrls() != null) {
+            List<String> nodes = new ArrayList<>();
+            for (String url : settings.clusterUrls()) {
+                nodes.add(parse(url).toString());
+            }
+            return "cluster " + nodes;
+        }
+        return settings.client() != null ? "the application's RedisClient" : "the application's RedisClusterClient";
     }
 
     private static RedisURI parse(String url) {

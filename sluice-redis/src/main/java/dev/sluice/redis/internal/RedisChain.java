@@ -60,7 +60,7 @@ final class RedisChain<C> implements LimitChain<C> {
             limiters[i].checkPermits(policies[i], permits);
             scriptLayers.add(limiters[i].layerOf(keys[i], policies[i]));
         }
-        if (engine.connection.cluster) {
+        if (engine.cluster()) {
             checkOneSlot(keys, scriptLayers);
         }
         return new Request<>(context, permits, keys, policies, scriptLayers);

@@ -39,18 +39,24 @@ public final class RedisEngine implements Sluice {
     private static final List<String> UNAVAILABLE_ERRORS =
             List.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "OOM", "NOREPLICAS");
 
-    final Connection connection;
+    /** The connection of limiters and queues; null until an engine that connects in the background is connected. */
+    volatile Connection connection;
     /** The connection of queue calls: {@link #connection}, or one of their own when they wait for replicas. */
-    private final Connection queueConnection;
+    private volatile Connection queueConnection;
     /** Confirms that replicas have adds and endings; null when the engine does not wait for them. */
-    private final ReplicaWait replicaWait;
+    private volatile ReplicaWait replicaWait;
+
+    private final boolean cluster;
+    /** The server, as messages name it (never with a password). */
+    private final String description;
+    /** Connects an engine built without waiting for Redis; null for one connected at build. */
+    private final Connector connector;
 
     final String keyPrefix;
     private final SluiceClock clock;
     private final SluiceClock scriptClock;
     private final long timeoutNanos;
     private final long retryIntervalNanos;
-    /** The largest encoded payload a queue of this engine accepts. */
     /** About how many of a queue's latest events Redis keeps while some process listens. */
     final int eventLogSize;
 
@@ -63,17 +69,16 @@ public final class RedisEngine implements Sluice {
 
     private volatile long retryAt;
     private volatile Throwable lastFailure;
+    /** Why the latest attempt to connect in the background failed; null before one did. */
+    private volatile Throwable connectFailure;
+
     private final AtomicBoolean probing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile InMemoryLimiters fallback;
 
-    private RedisEngine(RedisSettings settings, Connection connection, Connection queueConnection) {
-        this.connection = connection;
-        this.queueConnection = queueConnection;
-        this.replicaWait = settings.waitReplicas() == 0
-                ? null
-                : new ReplicaWait(
-                        queueConnection, settings.waitReplicas(), settings.waitTimeout(), settings.commandTimeout());
+    private RedisEngine(RedisSettings settings, Connector.Opened opened) {
+        this.cluster = settings.clusterUrls() != null || settings.clusterClient() != null;
+        this.description = Connection.describe(settings);
         this.keyPrefix = settings.keyPrefix();
         this.clock = settings.clock();
         this.scriptClock = settings.scriptClock();
@@ -81,20 +86,57 @@ public final class RedisEngine implements Sluice {
         this.retryIntervalNanos = settings.retryInterval().toNanos();
         this.eventLogSize = settings.eventLogSize();
         this.fallback = fallbackLimiters();
+        if (opened != null) {
+            this.connector = null;
+            use(opened);
+        } else {
+            this.connector = new Connector(settings, description, this::connected, this::connectFailed);
+            lastFailure = notConnected(null);
+            retryAt = clock.nanos() + retryIntervalNanos;
+            down = true;
+        }
     }
 
-    /** Connects as {@code settings} say and checks the server. */
+    /**
+     * Connects as {@code settings} say and checks the server; an engine that connects in the background is
+     * returned at once, down until it is connected.
+     *
+     * @throws IllegalArgumentException if a URL is malformed
+     * @throws SluiceException if Redis cannot be reached or is too old, unless the engine connects in the background
+     */
     public static RedisEngine connect(RedisSettings settings) {
-        Connection connection = Connection.open(settings);
-        if (settings.waitReplicas() == 0) {
-            return new RedisEngine(settings, connection, connection);
+        if (!settings.connectInBackground()) {
+            return new RedisEngine(settings, Connector.open(settings));
         }
-        try {
-            return new RedisEngine(settings, connection, connection.another());
-        } catch (RuntimeException e) {
-            connection.close();
-            throw e;
-        }
+        RedisEngine engine = new RedisEngine(settings, null);
+        engine.connector.start();
+        return engine;
+    }
+
+    private void use(Connector.Opened opened) {
+        queueConnection = opened.queueConnection();
+        replicaWait = opened.replicaWait();
+        connection = opened.connection();
+    }
+
+    private void connected(Connector.Opened opened) {
+        use(opened);
+        succeeded();
+    }
+
+    private void connectFailed(Throwable cause, long nextAttemptNanos) {
+        connectFailure = cause;
+        lastFailure = cause;
+        retryAt = nextAttemptNanos;
+    }
+
+    /** Why a call that needs Redis fails before the engine connected; {@code cause}: the last attempt's failure. */
+    private SluiceException notConnected(Throwable cause) {
+        String message = "Redis (" + description + ") is not reachable yet: the engine was built without waiting for"
+                + " it, and connects in the background";
+        return cause == null
+                ? new SluiceException(message)
+                : new SluiceException(message + "; its last attempt failed: " + cause.getMessage(), cause);
     }
 
     @Override
@@ -123,6 +165,9 @@ public final class RedisEngine implements Sluice {
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
         QueueChecks.checkQueue(name, codec, options);
+        if (connection == null) {
+            throw notConnected(connectFailure);
+        }
         RedisJobQueue<?> queue =
                 listeners.queue(queues, name, n -> RedisJobQueue.open(this, n, codec, options), opened -> {
                     if (!opened.codec().name().equals(codec.name())) {
@@ -186,12 +231,11 @@ public final class RedisEngine implements Sluice {
         }
         queues.clear();
         fallback.close();
-        try {
-            if (queueConnection != connection) {
-                queueConnection.close();
-            }
-        } finally {
-            connection.close();
+        if (connector != null) {
+            connector.close();
+        }
+        if (connection != null) {
+            new Connector.Opened(connection, queueConnection, replicaWait).close();
         }
     }
 
@@ -209,7 +253,7 @@ public final class RedisEngine implements Sluice {
 
     @Override
     public String toString() {
-        return "RedisSluice[" + connection.description + ", prefix " + keyPrefix + "]";
+        return "RedisSluice[" + description + ", prefix " + keyPrefix + "]";
     }
 
     /** The time argument for scripts: {@link LimitScript#REDIS_TIME} (Redis reads its own clock) except in tests. */
@@ -227,7 +271,7 @@ public final class RedisEngine implements Sluice {
         if (!down) {
             return false;
         }
-        return clock.nanos() < retryAt || !probing.compareAndSet(false, true);
+        return clock.nanos() < retryAt || connection == null || !probing.compareAndSet(false, true);
     }
 
     /** Nanoseconds until Redis will be tried again; at least 1. */
@@ -392,8 +436,8 @@ public final class RedisEngine implements Sluice {
         }
         if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
             return new Unavailable(new SluiceException(
-                    "Redis (" + connection.description + ") did not answer within "
-                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
+                    "Redis (" + description + ") did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                            + " ms",
                     cause));
         }
         if (cause instanceof RedisNoScriptException noScript) {
@@ -401,7 +445,7 @@ public final class RedisEngine implements Sluice {
         }
         if (cause instanceof RedisCommandExecutionException refused && !isUnavailable(refused)) {
             return new SluiceException(
-                    "Redis (" + connection.description + ") refused the script: " + refused.getMessage(), refused);
+                    "Redis (" + description + ") refused the script: " + refused.getMessage(), refused);
         }
         return new Unavailable(cause);
     }
@@ -514,7 +558,7 @@ public final class RedisEngine implements Sluice {
 
     private SluiceException unavailable(Unavailable e, boolean changes) {
         return new SluiceException(
-                "Redis (" + connection.description + ") is unavailable: "
+                "Redis (" + description + ") is unavailable: "
                         + e.getCause().getMessage()
                         + (changes ? "; the outcome is unknown (a retry with the same job id is safe)" : ""),
                 e.getCause());
@@ -528,6 +572,11 @@ public final class RedisEngine implements Sluice {
     /** How long limiters answer without Redis after it failed, in nanoseconds: the longest an event reader backs off. */
     long retryIntervalNanos() {
         return retryIntervalNanos;
+    }
+
+    /** Whether Redis is a cluster. */
+    boolean cluster() {
+        return cluster;
     }
 
     /** The key prefix of every key this engine writes. */

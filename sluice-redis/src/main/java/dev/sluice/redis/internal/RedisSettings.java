@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * What {@link dev.sluice.redis.RedisSluice.Builder} gathered; exactly one of the four connections is set. {@code
- * waitReplicas} is 0, and {@code waitTimeout} null, when adds and endings do not wait for replicas.
+ * waitReplicas} is 0, and {@code waitTimeout} null, when adds and endings do not wait for replicas. {@code
+ * connectInBackground}: the engine is built without waiting for Redis, and connects once it can.
  */
 public record RedisSettings(
         String url,
@@ -23,4 +24,5 @@ public record RedisSettings(
         boolean redisFunctions,
         int waitReplicas,
         Duration waitTimeout,
-        int eventLogSize) {}
+        int eventLogSize,
+        boolean connectInBackground) {}

@@ -71,7 +71,8 @@ public final class HammerMain {
                 true,
                 0,
                 null,
-                10_000));
+                10_000,
+                false));
         try {
             // a limiter whose only use is telling the time: it never runs out
             RedisRateLimiter clock = (RedisRateLimiter)
