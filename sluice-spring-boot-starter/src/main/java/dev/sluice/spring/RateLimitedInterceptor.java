@@ -132,7 +132,7 @@ final class RateLimitedInterceptor implements MethodInterceptor {
         long permits = annotation.permits();
         long most = limiter instanceof RateLimiter one ? one.policy().limit() : Long.MAX_VALUE;
         if (permits < 1 || permits > most) {
-            throw problem(
+            throw SluiceAnnotationException.of(
                     where,
                     "permits = " + permits + " is out of range",
                     "Set permits to 1 to " + (most == Long.MAX_VALUE ? "the limiter's limit" : most) + ".");
@@ -143,7 +143,7 @@ final class RateLimitedInterceptor implements MethodInterceptor {
             try {
                 key = PARSER.parseExpression(text);
             } catch (ParseException e) {
-                throw problem(
+                throw SluiceAnnotationException.of(
                         where,
                         "key '" + text + "' is not a SpEL expression (" + e.getMessage() + ")",
                         "Write the key as #parameterName, #p0, or a constant in single quotes such as 'reports'.");
@@ -164,15 +164,11 @@ final class RateLimitedInterceptor implements MethodInterceptor {
         String declared = registry == null || registry.limiters().isEmpty()
                 ? "none is declared"
                 : "declared: " + String.join(", ", registry.limiters().keySet());
-        throw problem(
+        throw SluiceAnnotationException.of(
                 where,
                 "no limiter '" + name + "' is declared under sluice.limiters, and no bean of that name is a"
                         + " Limiter<String>",
                 "Declare 'sluice.limiters." + name + "' (" + declared + "), or define a limiter bean named '" + name
                         + "'.");
-    }
-
-    private static SluiceAnnotationException problem(String where, String problem, String action) {
-        return new SluiceAnnotationException(List.of(new SluiceAnnotationException.Problem(where, problem, action)));
     }
 }

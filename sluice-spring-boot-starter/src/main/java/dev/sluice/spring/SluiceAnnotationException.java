@@ -30,6 +30,11 @@ final class SluiceAnnotationException extends IllegalStateException {
         this.problems = List.copyOf(problems);
     }
 
+    /** One problem: {@code where}, {@code problem} and {@code action} as {@link Problem} has them. */
+    static SluiceAnnotationException of(String where, String problem, String action) {
+        return new SluiceAnnotationException(List.of(new Problem(where, problem, action)));
+    }
+
     /** Every problem, in the order found. */
     List<Problem> problems() {
         return problems;

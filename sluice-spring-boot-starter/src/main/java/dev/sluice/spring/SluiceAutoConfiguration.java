@@ -3,7 +3,6 @@ package dev.sluice.spring;
 import dev.sluice.Sluice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -14,8 +13,9 @@ import org.springframework.util.ClassUtils;
 /**
  * The engine ({@link Sluice}: Redis when {@code sluice.redis.url} is set or the application has a Lettuce {@code
  * RedisClient} bean, in memory otherwise), the {@link SluiceRegistry} of the limiters and queues declared in
- * properties, and the workers of declared queues, which start with the context and close with the deadline
- * {@code sluice.shutdown.deadline} when it stops. Each bean backs off when the application defines its own: a
+ * properties and by {@link SluiceWorker} processors, and the workers of declared queues and of {@code SluiceWorker}
+ * processors, which start with the context and close with the deadline {@code sluice.shutdown.deadline} when it
+ * stops. Each bean backs off when the application defines its own: a
  * {@code Sluice} or {@code SluiceRegistry} bean, or a bean named {@code sluiceWorkers}.
  */
 @AutoConfiguration
@@ -47,13 +47,14 @@ public final class SluiceAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SluiceRegistry sluiceRegistry(Sluice sluice, SluiceProperties properties) {
-        return SluiceRegistry.open(sluice, properties);
+    SluiceRegistry sluiceRegistry(Sluice sluice, SluiceProperties properties, ConfigurableListableBeanFactory beans) {
+        return SluiceRegistry.open(sluice, properties, AnnotatedWorkers.payloads(beans, properties));
     }
 
     @Bean
     @ConditionalOnMissingBean(name = "sluiceWorkers")
-    SluiceWorkers sluiceWorkers(SluiceRegistry registry, SluiceProperties properties, ListableBeanFactory beans) {
+    SluiceWorkers sluiceWorkers(
+            SluiceRegistry registry, SluiceProperties properties, ConfigurableListableBeanFactory beans) {
         return SluiceWorkers.plan(registry, properties, beans);
     }
 }

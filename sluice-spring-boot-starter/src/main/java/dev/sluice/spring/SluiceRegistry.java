@@ -9,17 +9,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The limiters and queues declared under {@code sluice.limiters} and {@code sluice.queues}, opened on the
- * application's engine: inject it and ask for one by name. Queues declared in properties carry UTF-8 string
- * payloads ({@link Codec#utf8()}); open a queue of another payload type on the engine itself. Immutable and
- * thread-safe.
+ * The limiters and queues declared under {@code sluice.limiters} and {@code sluice.queues}, and the queues of
+ * {@link SluiceWorker} processors, opened on the application's engine: inject it and ask for one by name. Queues
+ * declared only in properties carry UTF-8 string payloads ({@link Codec#utf8()}); the queue of a {@code
+ * SluiceWorker} carries its processor's payload type. Immutable and thread-safe.
  */
 public final class SluiceRegistry {
     private final Map<String, RateLimiter> limiters;
-    private final Map<String, JobQueue<String>> queues;
+    private final Map<String, JobQueue<?>> queues;
+    private final Map<String, Class<?>> payloads;
 
     /**
-     * A registry of the given limiters and queues, for an application that replaces the one made from
+     * A registry of the given limiters and queues of strings, for an application that replaces the one made from
      * properties.
      *
      * @param limiters the limiters by name
@@ -27,15 +28,37 @@ public final class SluiceRegistry {
      * @throws IllegalArgumentException if a map, a name or a value is null
      */
     public SluiceRegistry(Map<String, RateLimiter> limiters, Map<String, JobQueue<String>> queues) {
+        this(limiters, queues, stringsOf(queues));
+    }
+
+    private SluiceRegistry(
+            Map<String, RateLimiter> limiters,
+            Map<String, ? extends JobQueue<?>> queues,
+            Map<String, Class<?>> payloads) {
         if (limiters == null || queues == null) {
             throw new IllegalArgumentException("limiters and queues must be maps (empty for none), was null");
         }
         this.limiters = Collections.unmodifiableMap(new TreeMap<>(limiters));
         this.queues = Collections.unmodifiableMap(new TreeMap<>(queues));
+        this.payloads = Map.copyOf(payloads);
     }
 
-    /** Opens every declared limiter and queue on {@code sluice}, checking each property on the way. */
-    static SluiceRegistry open(Sluice sluice, SluiceProperties properties) {
+    private static Map<String, Class<?>> stringsOf(Map<String, JobQueue<String>> queues) {
+        Map<String, Class<?>> payloads = new TreeMap<>();
+        if (queues != null) {
+            queues.keySet().forEach(name -> payloads.put(name, String.class));
+        }
+        return payloads;
+    }
+
+    /**
+     * Opens every declared limiter and queue, and the queue of each {@link SluiceWorker}, on {@code sluice},
+     * checking each property on the way.
+     *
+     * @param annotated the payloads of the queues {@code SluiceWorker} processors run, by queue name
+     */
+    static SluiceRegistry open(
+            Sluice sluice, SluiceProperties properties, Map<String, AnnotatedWorkers.Payload> annotated) {
         Map<String, RateLimiter> limiters = new TreeMap<>();
         properties
                 .limiters()
@@ -48,18 +71,33 @@ public final class SluiceRegistry {
                                         name,
                                         Declarations.policy(name, limiter),
                                         Declarations.limiterOptions(name, limiter)))));
-        Map<String, JobQueue<String>> queues = new TreeMap<>();
-        properties
-                .queues()
-                .forEach((name, queue) -> queues.put(
-                        name,
-                        Declarations.core(
-                                "sluice.queues." + name,
-                                name,
-                                () -> sluice.queue(name, Codec.utf8(), Declarations.queueOptions(name, queue)))));
-        return new SluiceRegistry(limiters, queues);
+        Map<String, JobQueue<?>> queues = new TreeMap<>();
+        Map<String, Class<?>> payloads = new TreeMap<>();
+        properties.queues().forEach((name, queue) -> {
+            AnnotatedWorkers.Payload payload = annotated.get(name);
+            Codec<?> codec = payload == null ? Codec.utf8() : payload.codec();
+            queues.put(
+                    name,
+                    Declarations.core(
+                            "sluice.queues." + name,
+                            name,
+                            () -> sluice.queue(name, codec, Declarations.queueOptions(name, queue))));
+            payloads.put(name, payload == null ? String.class : payload.type());
+        });
+        annotated.forEach((name, payload) -> {
+            if (queues.containsKey(name)) {
+                return;
+            }
+            try {
+                queues.put(name, sluice.queue(name, payload.codec()));
+            } catch (IllegalArgumentException e) {
+                throw SluiceAnnotationException.of(
+                        payload.where(), e.getMessage(), "Name a queue the engine can open.");
+            }
+            payloads.put(name, payload.type());
+        });
+        return new SluiceRegistry(limiters, queues, payloads);
     }
-
     /**
      * The declared limiter called {@code name}.
      *
@@ -77,19 +115,41 @@ public final class SluiceRegistry {
     }
 
     /**
-     * The declared queue called {@code name}.
+     * The queue of strings called {@code name}.
      *
-     * @param name its name under {@code sluice.queues}
+     * @param name its name under {@code sluice.queues}, or in a {@link SluiceWorker}
      * @return the queue
-     * @throws IllegalArgumentException if no queue of that name is declared (the message lists those that are)
+     * @throws IllegalArgumentException if no queue of that name is here (the message lists those that are), or
+     *     its payloads are not strings
      */
     public JobQueue<String> queue(String name) {
-        JobQueue<String> queue = queues.get(name);
+        return queue(name, String.class);
+    }
+
+    /**
+     * The queue called {@code name}, whose payloads are of type {@code payload}.
+     *
+     * @param name its name under {@code sluice.queues}, or in a {@link SluiceWorker}
+     * @param payload the payload type, exactly as the queue has it
+     * @param <T> the payload type
+     * @return the queue
+     * @throws IllegalArgumentException if no queue of that name is here (the message lists those that are), or
+     *     its payloads are of another type (the message names it)
+     */
+    @SuppressWarnings("unchecked")
+    public <T> JobQueue<T> queue(String name, Class<T> payload) {
+        JobQueue<?> queue = queues.get(name);
         if (queue == null) {
-            throw new IllegalArgumentException(
-                    "no queue '" + name + "' is declared under sluice.queues; declared: " + queues.keySet());
+            throw new IllegalArgumentException("no queue '" + name + "' is declared under sluice.queues or by a"
+                    + " @SluiceWorker; declared: " + queues.keySet());
         }
-        return queue;
+        Class<?> type = payloads.get(name);
+        if (type != payload) {
+            throw new IllegalArgumentException("queue '" + name + "' carries " + type.getTypeName() + " payloads, not "
+                    + (payload == null ? null : payload.getTypeName()) + "; ask for queue(\"" + name + "\", "
+                    + type.getSimpleName() + ".class)");
+        }
+        return (JobQueue<T>) queue;
     }
 
     /**
@@ -102,11 +162,11 @@ public final class SluiceRegistry {
     }
 
     /**
-     * Every declared queue.
+     * Every queue here: those declared in properties and those of {@link SluiceWorker} processors.
      *
      * @return the queues by name, sorted by name, unmodifiable
      */
-    public Map<String, JobQueue<String>> queues() {
+    public Map<String, JobQueue<?>> queues() {
         return queues;
     }
 

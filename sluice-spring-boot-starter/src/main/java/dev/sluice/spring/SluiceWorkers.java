@@ -10,11 +10,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The workers of the queues declared with a {@code worker.processor}: they start with the application context
+ * The workers of the queues declared with a {@code worker.processor}, and of the {@link SluiceWorker} processors:
+ * they start with the application context
  * (before the web server takes requests) and close when it stops (after the web server stopped taking them),
  * giving running jobs {@code sluice.shutdown.deadline}; jobs still running then go back to waiting. A stopped
  * context that starts again gets new workers.
@@ -23,26 +24,36 @@ final class SluiceWorkers implements SmartLifecycle {
     /** Below the web server's phases (graceful shutdown and start/stop), so it starts before and stops after them. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-    private record Planned(JobQueue<String> queue, Processor<String> processor, WorkerOptions options) {}
+    private record Planned<T>(JobQueue<T> queue, Processor<T> processor, WorkerOptions options) {
+        Worker<T> start() {
+            Worker<T> worker = queue.worker(processor, options);
+            worker.start();
+            return worker;
+        }
+    }
 
-    private final List<Planned> planned;
+    private final List<Planned<?>> planned;
     private final Duration deadline;
-    private List<Worker<String>> running = List.of();
+    private List<Worker<?>> running = List.of();
 
-    private SluiceWorkers(List<Planned> planned, Duration deadline) {
+    private SluiceWorkers(List<Planned<?>> planned, Duration deadline) {
         this.planned = List.copyOf(planned);
         this.deadline = deadline;
     }
 
-    /** Finds each declared worker's processor bean, checking the worker's properties. */
+    /**
+     * Finds each declared worker's processor bean, checking the worker's properties, and each {@link SluiceWorker}
+     * processor.
+     */
     @SuppressWarnings("unchecked")
-    static SluiceWorkers plan(SluiceRegistry registry, SluiceProperties properties, ListableBeanFactory beans) {
+    static SluiceWorkers plan(
+            SluiceRegistry registry, SluiceProperties properties, ConfigurableListableBeanFactory beans) {
         Duration deadline = properties.shutdown().deadline();
         if (deadline == null || deadline.isNegative()) {
             throw new SluicePropertyException(
                     "sluice.shutdown.deadline", deadline, "must not be negative", "0s or " + Declarations.DURATION);
         }
-        List<Planned> planned = new ArrayList<>();
+        List<Planned<?>> planned = new ArrayList<>();
         properties.queues().forEach((name, queue) -> {
             if (queue.worker() == null) {
                 return;
@@ -61,8 +72,25 @@ final class SluiceWorkers implements SmartLifecycle {
                 throw new SluicePropertyException(
                         property, processorName, "names no Processor bean (" + e.getMessage() + ")", allowed);
             }
-            planned.add(new Planned(registry.queue(name), processor, Declarations.workerOptions(name, queue.worker())));
+            planned.add(
+                    new Planned<>(registry.queue(name), processor, Declarations.workerOptions(name, queue.worker())));
         });
+        for (AnnotatedWorkers.Found found : AnnotatedWorkers.find(beans, properties)) {
+            int concurrency = found.annotation().concurrency();
+            WorkerOptions options;
+            try {
+                options = WorkerOptions.concurrency(concurrency).withAutoStart(false);
+            } catch (IllegalArgumentException e) {
+                throw SluiceAnnotationException.of(
+                        found.where(),
+                        e.getMessage(),
+                        "Set concurrency to 1 to " + WorkerOptions.MAX_CONCURRENCY + ".");
+            }
+            planned.add(new Planned<>(
+                    registry.queue(found.annotation().queue(), (Class<Object>) found.payload()),
+                    beans.getBean(found.bean(), Processor.class),
+                    options));
+        }
         return new SluiceWorkers(planned, deadline);
     }
 
@@ -71,11 +99,9 @@ final class SluiceWorkers implements SmartLifecycle {
         if (!running.isEmpty()) {
             return;
         }
-        List<Worker<String>> started = new ArrayList<>();
-        for (Planned worker : planned) {
-            Worker<String> one = worker.queue().worker(worker.processor(), worker.options());
-            one.start();
-            started.add(one);
+        List<Worker<?>> started = new ArrayList<>();
+        for (Planned<?> worker : planned) {
+            started.add(worker.start());
         }
         running = List.copyOf(started);
     }
@@ -108,7 +134,7 @@ final class SluiceWorkers implements SmartLifecycle {
     }
 
     /** The workers running now, for tests. */
-    synchronized List<Worker<String>> running() {
+    synchronized List<Worker<?>> running() {
         return running;
     }
 

@@ -236,12 +236,9 @@ class RateLimitedTest {
 
     @Test
     void stopsTheStartNamingEachMethodWhoseLimiterDoesNotExist() {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        runner.withUserConfiguration(MisnamedBean.class).run(context -> failure.set(context.getStartupFailure()));
+        FailureAnalysis analysis =
+                SluiceFailureAnalyzerTest.analysisOf(runner.withUserConfiguration(MisnamedBean.class));
 
-        FailureAnalysis analysis = new SluiceFailureAnalyzer().analyze(failure.get());
-
-        assertThat(analysis).isNotNull();
         assertThat(analysis.getDescription())
                 .isEqualTo("Sluice cannot apply @RateLimited(\"report\") on RateLimitedTest.Misnamed.run(): no limiter"
                         + " 'report' is declared under sluice.limiters, and no bean of that name is a"
@@ -253,10 +250,8 @@ class RateLimitedTest {
 
     @Test
     void stopsTheStartNamingAKeyThatIsNotAnExpressionAndPermitsAboveTheLimit() {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        runner.withUserConfiguration(MalformedBean.class).run(context -> failure.set(context.getStartupFailure()));
-
-        FailureAnalysis analysis = new SluiceFailureAnalyzer().analyze(failure.get());
+        FailureAnalysis analysis =
+                SluiceFailureAnalyzerTest.analysisOf(runner.withUserConfiguration(MalformedBean.class));
 
         assertThat(analysis.getDescription())
                 .contains("@RateLimited(\"reports\") on RateLimitedTest.Malformed.greedy(): permits = 3 is out of"

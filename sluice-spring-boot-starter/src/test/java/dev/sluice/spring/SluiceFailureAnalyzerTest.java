@@ -26,7 +26,8 @@ class SluiceFailureAnalyzerTest {
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SluiceAutoConfiguration.class));
 
-    private static FailureAnalysis analysisOf(ApplicationContextRunner runner, String... properties) {
+    /** The analysis of the startup failure of {@code runner} with {@code properties}; fails if there is none. */
+    static FailureAnalysis analysisOf(ApplicationContextRunner runner, String... properties) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         runner.withPropertyValues(properties).run(context -> failure.set(context.getStartupFailure()));
         return analysisOf(failure.get());
