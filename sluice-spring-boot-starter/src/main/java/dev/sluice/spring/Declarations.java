@@ -10,15 +10,23 @@ import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.limit.WhenUnavailable;
+import dev.sluice.queue.Backoff;
 import dev.sluice.queue.GroupLimits;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Retention;
+import dev.sluice.queue.Schedule;
 import dev.sluice.queue.WorkerOptions;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -237,7 +245,98 @@ final class Declarations {
             }
             builder.groupDefaults(limits);
         }
-        return builder.build();
+        if (queue.jobDefaults() != null) {
+            builder.jobDefaults(jobDefaults(prefix + "job-defaults.", queue.jobDefaults()));
+        }
+        return core(prefix.substring(0, prefix.length() - 1), name, builder::build);
+    }
+
+    private static JobOptions jobDefaults(String prefix, SluiceProperties.JobDefaults defaults) {
+        JobOptions.Builder options = JobOptions.builder();
+        if (defaults.attempts() != null) {
+            int attempts = atLeastOne(prefix + "attempts", defaults.attempts());
+            core(prefix + "attempts", attempts, () -> options.attempts(attempts));
+        }
+        if (defaults.backoff() != null) {
+            options.backoff(backoff(prefix + "backoff.", defaults.backoff()));
+        }
+        if (defaults.timeout() != null) {
+            options.timeout(positive(prefix + "timeout", defaults.timeout()));
+        }
+        if (defaults.keepCompleted() != null) {
+            options.keepCompleted(retention(prefix + "keep-completed.", defaults.keepCompleted()));
+        }
+        if (defaults.keepFailed() != null) {
+            options.keepFailed(retention(prefix + "keep-failed.", defaults.keepFailed()));
+        }
+        return core(prefix.substring(0, prefix.length() - 1), defaults, options::build);
+    }
+
+    private static Backoff backoff(String prefix, SluiceProperties.Backoff backoff) {
+        String allowed = "none, fixed, exponential or exponential-with-jitter";
+        String type = backoff.type() == null ? null : backoff.type().strip().toLowerCase(Locale.ROOT);
+        if (type == null) {
+            throw new SluicePropertyException(prefix + "type", null, "a backoff needs a type", allowed);
+        }
+        return switch (type) {
+            case "none" -> Backoff.none();
+            case "fixed" -> Backoff.fixed(needed(prefix + "delay", backoff.delay(), type));
+            case "exponential" -> exponential(prefix, backoff, type, Backoff::exponential);
+            case "exponential-with-jitter" -> exponential(prefix, backoff, type, Backoff::exponentialWithJitter);
+            default -> throw new SluicePropertyException(prefix + "type", backoff.type(), "no such backoff", allowed);
+        };
+    }
+
+    private static Backoff exponential(
+            String prefix,
+            SluiceProperties.Backoff backoff,
+            String type,
+            BiFunction<Duration, Duration, Backoff> make) {
+        Duration base = needed(prefix + "delay", backoff.delay(), type);
+        Duration cap = needed(prefix + "max", backoff.max(), type);
+        return core(prefix + "max", cap, () -> make.apply(base, cap));
+    }
+
+    private static Duration needed(String property, Duration value, String type) {
+        if (value == null) {
+            throw new SluicePropertyException(property, null, "backoff '" + type + "' needs it", DURATION);
+        }
+        return positive(property, value);
+    }
+
+    private static Retention retention(String prefix, SluiceProperties.Keep keep) {
+        int count = keep.count() == null ? Integer.MAX_VALUE : keep.count();
+        if (count < 0) {
+            throw new SluicePropertyException(prefix + "count", count, "must not be negative", "0 or more");
+        }
+        Duration age = keep.age() == null ? null : positive(prefix + "age", keep.age());
+        return new Retention(count, age);
+    }
+
+    /**
+     * The schedule of {@code sluice.queues.NAME.repeat[INDEX]}.
+     *
+     * @throws SluicePropertyException naming the first bad property
+     */
+    static Schedule schedule(String prefix, SluiceProperties.Repeat repeat) {
+        if ((repeat.cron() == null) == (repeat.every() == null)) {
+            throw SluicePropertyException.withAction(
+                    prefix + "cron",
+                    repeat.cron(),
+                    repeat.cron() == null ? "a repeatable job needs a schedule" : "'every' is set as well",
+                    "Set either '" + prefix + "cron' (such as 0 3 * * *) or '" + prefix + "every' (such as 10m).");
+        }
+        if (repeat.every() != null) {
+            return Schedule.fixedRate(positive(prefix + "every", repeat.every()));
+        }
+        ZoneId zone;
+        try {
+            zone = repeat.zone() == null ? ZoneOffset.UTC : ZoneId.of(repeat.zone());
+        } catch (DateTimeException e) {
+            throw new SluicePropertyException(
+                    prefix + "zone", repeat.zone(), "not a time zone", "a zone id such as UTC or Europe/Paris");
+        }
+        return core(prefix + "cron", repeat.cron(), () -> Schedule.cron(repeat.cron(), zone));
     }
 
     /**

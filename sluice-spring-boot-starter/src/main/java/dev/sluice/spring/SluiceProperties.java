@@ -101,8 +101,65 @@ public record SluiceProperties(
      * @param maxWaiting the most jobs waiting or delayed at once (1,000,000 unless set)
      * @param group the limits of every group that has none of its own
      * @param worker the worker this application runs; none unless {@code worker.processor} is set
+     * @param jobDefaults the options of every job of the queue that does not set them itself
+     * @param repeat the repeatable jobs registered on the queue at start, for queues of strings
      */
-    public record Queue(Rate rate, Integer concurrency, Integer maxWaiting, Group group, Worker worker) {}
+    public record Queue(
+            Rate rate,
+            Integer concurrency,
+            Integer maxWaiting,
+            Group group,
+            Worker worker,
+            JobDefaults jobDefaults,
+            List<Repeat> repeat) {
+
+        /** Replaces an absent list with an empty one. */
+        public Queue {
+            repeat = repeat == null ? List.of() : List.copyOf(repeat);
+        }
+    }
+
+    /**
+     * The options of a queue's jobs that do not set them; what is unset here is Sluice's default.
+     *
+     * @param attempts how many times a job runs before it fails for good (1 unless set)
+     * @param backoff the wait before each retry (none unless set)
+     * @param timeout the longest an attempt may run (none unless set)
+     * @param keepCompleted how many completed jobs are kept, and how long (the last 1,000 unless set)
+     * @param keepFailed how many failed jobs are kept, and how long (the last 10,000 unless set)
+     */
+    public record JobDefaults(
+            Integer attempts, Backoff backoff, Duration timeout, Keep keepCompleted, Keep keepFailed) {}
+
+    /**
+     * The wait before each retry of a job.
+     *
+     * @param type none, fixed, exponential or exponential-with-jitter
+     * @param delay the wait of fixed, and the first wait of the exponential types
+     * @param max the longest wait of the exponential types
+     */
+    public record Backoff(String type, Duration delay, Duration max) {}
+
+    /**
+     * How many finished jobs are kept, and how long.
+     *
+     * @param count the most kept, the newest; no bound unless set
+     * @param age the longest one is kept after it finished; no bound unless set
+     */
+    public record Keep(Integer count, Duration age) {}
+
+    /**
+     * A repeatable job: a job added on a schedule. Registering it again at the next start keeps its state.
+     *
+     * @param id the repeatable job's id in its queue
+     * @param cron when it runs, as a cron expression of five fields (minute hour day-of-month month
+     *     day-of-week), or six with seconds first: {@code 0 3 * * *} is every day at 03:00; or else
+     * @param every how often it runs, a fixed rate such as {@code 10m}
+     * @param zone the time zone of {@code cron}, such as {@code Europe/Paris}; UTC unless set
+     * @param job the name of each job it adds
+     * @param payload the payload of each job it adds; empty unless set
+     */
+    public record Repeat(String id, String cron, Duration every, String zone, String job, String payload) {}
 
     /**
      * The default limits of a queue's groups (tenants).

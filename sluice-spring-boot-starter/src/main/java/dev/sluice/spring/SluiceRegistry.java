@@ -4,7 +4,10 @@ import dev.sluice.Sluice;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.Schedule;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -83,6 +86,7 @@ public final class SluiceRegistry {
                             name,
                             () -> sluice.queue(name, codec, Declarations.queueOptions(name, queue))));
             payloads.put(name, payload == null ? String.class : payload.type());
+            repeat(name, queues.get(name), payloads.get(name), queue.repeat());
         });
         annotated.forEach((name, payload) -> {
             if (queues.containsKey(name)) {
@@ -97,6 +101,39 @@ public final class SluiceRegistry {
             payloads.put(name, payload.type());
         });
         return new SluiceRegistry(limiters, queues, payloads);
+    }
+
+    /** Registers the repeatable jobs of {@code sluice.queues.NAME.repeat} on the queue. */
+    @SuppressWarnings("unchecked")
+    private static void repeat(
+            String name, JobQueue<?> queue, Class<?> payload, List<SluiceProperties.Repeat> repeats) {
+        for (int i = 0; i < repeats.size(); i++) {
+            String prefix = "sluice.queues." + name + ".repeat[" + i + "].";
+            SluiceProperties.Repeat repeat = repeats.get(i);
+            if (repeat.id() == null) {
+                throw new SluicePropertyException(
+                        prefix + "id", null, "a repeatable job needs an id", "an id unique in the queue");
+            }
+            if (repeat.job() == null) {
+                throw new SluicePropertyException(
+                        prefix + "job", null, "a repeatable job needs the name of the jobs it adds", "a job name");
+            }
+            Schedule schedule = Declarations.schedule(prefix, repeat);
+            if (payload != String.class) {
+                throw SluicePropertyException.withAction(
+                        prefix + "id",
+                        repeat.id(),
+                        "queue '" + name + "' carries " + payload.getTypeName() + " payloads, and properties give a"
+                                + " repeatable job a string",
+                        "Register this repeatable job in code, with the queue's repeat method, and remove it from"
+                                + " the properties.");
+            }
+            NewJob<String> template = new NewJob<>(repeat.job(), repeat.payload() == null ? "" : repeat.payload());
+            Declarations.core(
+                    prefix + "id",
+                    repeat.id(),
+                    () -> ((JobQueue<String>) queue).repeat(repeat.id(), schedule, template));
+        }
     }
     /**
      * The declared limiter called {@code name}.

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.Retention;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -111,6 +114,22 @@ abstract class StarterApplicationContract {
         registry.queue("mail").add("welcome", payload);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> TestApplication.MAILED.contains(payload));
+    }
+
+    @Test
+    void givesEachJobTheDefaultsOfApplicationYmlAndRegistersItsRepeatableJobs() {
+        JobQueue<String> mail = registry.queue("mail");
+
+        String id = mail.add("welcome", "grace-" + UUID.randomUUID()).job().id();
+
+        JobOptions options = mail.job(id).orElseThrow().options();
+        assertThat(options.attempts()).isEqualTo(4);
+        assertThat(options.keepCompleted()).isEqualTo(Retention.keepLast(500));
+        assertThat(registry.queue("digest").repeatables()).singleElement().satisfies(weekly -> {
+            assertThat(weekly.id()).isEqualTo("weekly");
+            assertThat(weekly.template().payload()).isEqualTo("every subscriber");
+            assertThat(weekly.nextRun()).isNotNull();
+        });
     }
 
     @Test
