@@ -3,6 +3,7 @@ package dev.sluice.redis.internal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -85,15 +86,28 @@ final class QueueScript {
             "repList",
             "repPop");
 
+    /**
+     * The commands that write nothing (READ_ONLY in {@code queue-entry.lua}): Redis functions flagged {@code
+     * no-writes}, called with {@code FCALL_RO}, so that reading a queue's counts, as a health probe or a metrics
+     * scrape does, never writes to Redis.
+     */
+    static final Set<String> READ_ONLY = Set.of("counts", "paused");
+
     private static final Map<String, String> FUNCTIONS =
             COMMANDS.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), c -> FUNCTION + "_" + c));
 
     /** The library as Redis functions, one per command, for {@code FUNCTION LOAD}. */
     static final String FUNCTION_LIBRARY = "#!lua name=" + FUNCTION + "\n" + LIBRARY + "\n"
             + COMMANDS.stream()
-                    .map(c -> "redis.register_function('" + FUNCTIONS.get(c)
-                            + "', function(keys, args) return entry(keys, args, COMMANDS." + c + ") end)\n")
+                    .map(c -> "redis.register_function{function_name = '" + FUNCTIONS.get(c)
+                            + "', callback = function(keys, args) return entry(keys, args, COMMANDS." + c + ") end"
+                            + (READ_ONLY.contains(c) ? ", flags = { 'no-writes' }" : "") + "}\n")
                     .collect(Collectors.joining());
+
+    /** Whether {@code command} (the first argument of a call) is one of {@link #READ_ONLY}. */
+    static boolean readOnly(byte[] command) {
+        return READ_ONLY.contains(new String(command, StandardCharsets.UTF_8));
+    }
 
     /**
      * The Redis function of {@code command} (the first argument of a call, as the script takes it).

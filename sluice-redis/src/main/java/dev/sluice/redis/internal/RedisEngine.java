@@ -473,12 +473,15 @@ public final class RedisEngine implements Sluice {
 
     /**
      * Sends a call of the queue library without waiting for its reply (Redis runs such calls in the order sent):
-     * its Redis function on Redis 7+, else its script.
+     * its Redis function on Redis 7+ ({@code FCALL_RO} for a read-only command), else its script.
      */
     RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
         RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
         if (functions != null) {
-            return functions.fcall(QueueScript.function(args[0]), ScriptOutputType.MULTI, new byte[][] {key}, args);
+            String function = QueueScript.function(args[0]);
+            return QueueScript.readOnly(args[0])
+                    ? functions.fcallReadOnly(function, ScriptOutputType.MULTI, new byte[][] {key}, args)
+                    : functions.fcall(function, ScriptOutputType.MULTI, new byte[][] {key}, args);
         }
         return queueConnection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
     }

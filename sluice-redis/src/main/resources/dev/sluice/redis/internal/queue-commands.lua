@@ -2,7 +2,8 @@
 -- retryFailed, clean, drain, groupLimits, groupCounts, and those of repeatable jobs (repGet, repSave, repDel,
 -- repList); and add, finish and nextDue put in COMMANDS from the files before. Each is a function of COMMANDS
 -- (defined first in queue-stats.lua; the others are in queue-stats.lua and queue-settings.lua), run by entry() with
--- the call's ARG and time set, after what was due was applied (housekeep), except open.
+-- the call's ARG and time set, after what was due was applied (housekeep), except open and the read-only commands
+-- (READ_ONLY in queue-entry.lua), which write nothing.
 -- Keys: every key of the queue (named in entry()); repeatable jobs: B:rep:r, B:rep:v, B:rep:b, B:rep:p, B:rep:k,
 -- B:rep:todo.
 -- Cost: a few commands each; renew O(jobs renewed), jobs (a page) O(offset + limit), retryFailed, clean and drain
@@ -56,9 +57,12 @@ COMMANDS.get = function()
   return job and snapshot(ARG[3], job) or false
 end
 
+-- Read-only: the counts as they are once what is due was applied.
 COMMANDS.counts = function()
-  return { mnum('waiting', 0), mnum('delayed', 0), mnum('active', 0), call('LLEN', KEPT.c), call('LLEN', KEPT.f),
-    mnum('added', 0), mnum('completed', 0), mnum('failed', 0) }
+  local d = dueCounts()
+  return { mnum('waiting', 0) + d[1], mnum('delayed', 0) + d[2], mnum('active', 0) + d[3],
+    call('LLEN', KEPT.c) + d[4], call('LLEN', KEPT.f) + d[5], mnum('added', 0), mnum('completed', 0),
+    mnum('failed', 0) + d[6] }
 end
 
 COMMANDS.jobs = function()
@@ -70,6 +74,7 @@ COMMANDS.pause = function()
   return 1
 end
 
+-- Read-only.
 COMMANDS.paused = function()
   return m('paused') == '1' and 1 or 0
 end

@@ -6,8 +6,12 @@
 -- command reads it, and at the end one HSET each for the records, group records and meta it changed, one HINCRBY
 -- per statistic changed, one XADD while listened.
 
-local entry
+local entry, READ_ONLY
 do -- this file's own locals end with it (see Files in queue-state.lua)
+-- The commands that write nothing (Redis functions flagged no-writes, called with FCALL_RO): they skip
+-- housekeeping, and report what is due as if it had been applied. QueueScript.READ_ONLY names the same.
+READ_ONLY = { counts = true, paused = true }
+
 -- Runs command (the function of COMMANDS named cmd; nil: look it up, as a script does).
 local function run(command)
   local named = COMMANDS[cmd]
@@ -15,7 +19,7 @@ local function run(command)
     return redis.error_reply('ERR sluice queue script: unknown command "' .. tostring(cmd) .. '"'
       .. (named and ' for this function' or ''))
   end
-  if cmd ~= 'open' then
+  if cmd ~= 'open' and not READ_ONLY[cmd] then
     housekeep()
   end
   return named()

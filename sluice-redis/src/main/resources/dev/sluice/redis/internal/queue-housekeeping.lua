@@ -1,10 +1,11 @@
--- Housekeeping, applied at the start of every command but open: promotes due delayed jobs, brings back groups
--- whose pause ended, recovers jobs whose lease ran out, expires kept jobs and forgets remembered ids; only when
--- something is due (meta field 'due' holds the earliest time).
+-- Housekeeping, applied at the start of every command but open and the read-only ones: promotes due delayed jobs,
+-- brings back groups whose pause ended, recovers jobs whose lease ran out, expires kept jobs and forgets remembered
+-- ids; only when something is due (meta field 'due' holds the earliest time). dueCounts() tells the read-only
+-- commands what it would change in the counts, without writing.
 -- Keys: B:d, B:park, B:a, B:x, B:ids (the timed sorted sets), and what the moves of queue-moves.lua touch.
--- Cost: O(log n) per job that falls due.
+-- Cost: O(log n) per job that falls due; dueCounts O(log n) for the delayed jobs and as housekeep for the others.
 
-local housekeep
+local housekeep, dueCounts
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
 -- kept jobs and forgets remembered ids.
@@ -127,5 +128,76 @@ function housekeep()
   call('ZREMRANGEBYSCORE', REMEMBERED, '-inf', now)
   flushGone()
   mset('due', int(earliest()))
+end
+
+-- What the stalled jobs failing (pairs {id, record}, in the order housekeep fails them) do to the kept failed
+-- jobs, as finish() pushes each onto B:f and pops what its retention count leaves over: the ids they evict from its
+-- tail (a set) and how many, how many more are kept after, and the ids of those kept with a retention age of 0
+-- (they expire in the same housekeeping).
+local function keptFailures(failing)
+  local length, pushed, atOnce = call('LLEN', KEPT.f), {}, {}
+  local original = length
+  for _, job in ipairs(failing) do
+    local count = job[2][R_KF_N]
+    if count > 0 or length > 0 then
+      pushed[#pushed + 1] = job
+      length = length + 1
+      if count < KEEP_ALL and length > count then
+        length = count
+      end
+    end
+  end
+  local fromOriginal = math.min(original, original + #pushed - length)
+  local evicted = {}
+  if fromOriginal > 0 then
+    for _, id in ipairs(call('LRANGE', KEPT.f, original - fromOriginal, original - 1)) do
+      evicted[id] = true
+    end
+  end
+  local stay = length - (original - fromOriginal)
+  for i = #pushed - stay + 1, #pushed do
+    if pushed[i][2][R_KF_AGE] == 0 then
+      atOnce[#atOnce + 1] = pushed[i][1]
+    end
+  end
+  return evicted, fromOriginal, length - original, atOnce
+end
+
+-- What housekeep() would change in the counts if it ran now: {waiting, delayed, active, kept completed, kept
+-- failed, failed in all}, each a difference, within the same bounds of 1,000 per kind. Writes nothing.
+function dueCounts()
+  if mnum('due', -NEVER) > now then
+    return { 0, 0, 0, 0, 0, 0 }
+  end
+  local promoted = math.min(call('ZCOUNT', DELAYED, '-inf', now), 1000)
+  local waiting, active, failing = promoted, 0, {}
+  for _, worker in ipairs(call('ZRANGEBYSCORE', ACTIVE, '-inf', now, 'LIMIT', 0, 1000)) do
+    for _, id in ipairs(call('SMEMBERS', lease.held(worker))) do
+      local job = loadJob(id)
+      if job and job[R_STATE] == 'a' and lease.worker(job[R_CLAIM] or '') == worker then
+        active = active - 1
+        if job[R_STALLS] + 1 > job[R_MAXSTALLS] then
+          failing[#failing + 1] = { id, job }
+        else
+          waiting = waiting + 1
+        end
+      end
+    end
+  end
+  local evicted, evictedCount, keptFailed, atOnce = keptFailures(failing)
+  local kept = { c = 0, f = keptFailed }
+  local expiring = call('ZRANGEBYSCORE', EXPIRING, '-inf', now, 'LIMIT', 0, 1000 + evictedCount)
+  local left = 1000
+  for i = 1, #expiring + #atOnce do
+    local id = expiring[i] or atOnce[i - #expiring]
+    if left > 0 and not evicted[id] then
+      left = left - 1
+      local job = i > #expiring and { [R_STATE] = 'f' } or loadJob(id)
+      if job and kept[job[R_STATE]] then
+        kept[job[R_STATE]] = kept[job[R_STATE]] - 1
+      end
+    end
+  end
+  return { waiting, -promoted, active, kept.c, kept.f, #failing }
 end
 end
