@@ -33,7 +33,8 @@ class SluiceAutoConfigurationTest {
             SluiceHttpAutoConfiguration.class,
             SluiceMetricsAutoConfiguration.class,
             SluiceHealthAutoConfiguration.class,
-            SluiceAnnotationsAutoConfiguration.class);
+            SluiceAnnotationsAutoConfiguration.class,
+            SluiceEndpointAutoConfiguration.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(ALL);
     private final WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(ALL);
@@ -118,6 +119,13 @@ class SluiceAutoConfigurationTest {
                 .run(context -> assertThat(context)
                         .doesNotHaveBean(RateLimitedPostProcessor.class)
                         .doesNotHaveBean(RateLimitedExceptionResolver.class));
+    }
+
+    @Test
+    void makesTheSluiceEndpointOnlyWhenItIsExposed() {
+        web.run(context -> assertThat(context).doesNotHaveBean(SluiceEndpoint.class));
+        web.withPropertyValues("management.endpoints.web.exposure.include=sluice")
+                .run(context -> assertThat(context).hasSingleBean(SluiceEndpoint.class));
     }
 
     @Test

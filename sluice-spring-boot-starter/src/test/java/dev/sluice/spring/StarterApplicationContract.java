@@ -95,6 +95,36 @@ abstract class StarterApplicationContract {
     }
 
     @Test
+    void sluiceEndpointListsTheLimitersAndTheQueuesWithTheirState() throws Exception {
+        registry.queue("digest").pause();
+        try {
+            HttpResponse<String> response = get("/actuator/sluice");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode state = JsonMapper.builder().build().readTree(response.body());
+            assertThat(state.at("/engine").asString()).isEqualTo(this.sluice.toString());
+            assertThat(state.at("/limiters").propertyNames()).containsExactly("api-burst", "api-daily", "reports");
+            assertThat(state.at("/limiters/api-burst/policy").asString())
+                    .isEqualTo(registry.limiter("api-burst").policy().toString());
+            assertThat(state.at("/limiters/api-burst/limit").asLong()).isEqualTo(3);
+            assertThat(state.at("/limiters/api-burst/whenUnavailable").asString())
+                    .isEqualTo("fail-closed");
+            JsonNode mail = state.at("/queues/mail");
+            assertThat(mail.at("/paused").asBoolean()).isFalse();
+            assertThat(mail.at("/rate").asString())
+                    .isEqualTo(registry.queue("mail").options().rate().toString());
+            assertThat(mail.at("/concurrency").isNull()).isTrue();
+            assertThat(mail.at("/jobs").propertyNames())
+                    .containsExactly("waiting", "delayed", "active", "completed", "failed");
+            assertThat(state.at("/queues/digest/paused").asBoolean()).isTrue();
+            assertThat(state.at("/queues/digest/jobs/delayed").asLong()).isEqualTo(1);
+        } finally {
+            registry.queue("digest").resume();
+        }
+        assertThat(get("/actuator/sluice").body()).contains("\"paused\":false");
+    }
+
+    @Test
     void prometheusShowsTheLimitersDecisions() throws Exception {
         get("/api/hello");
 
