@@ -14,8 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * The Actuator endpoint {@code sluice}: the engine, each limiter of the {@link SluiceRegistry} with its policy and
  * its answer while the engine is unavailable, and each queue with its limits, whether it is paused, and its jobs
- * in each state read when asked. It only reads; on Redis, reading a queue's counts runs the queue's housekeeping,
- * as every read of them does.
+ * in each state read when asked. It only reads.
  */
 @Endpoint(id = "sluice")
 final class SluiceEndpoint {
