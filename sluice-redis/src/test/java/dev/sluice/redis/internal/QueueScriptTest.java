@@ -106,6 +106,23 @@ class QueueScriptTest {
 
     private static final Pattern COMMAND = Pattern.compile("(?m)^COMMANDS\\.(\\w+) =");
 
+    /** The read-only commands as queue-entry.lua names them: {@code READ_ONLY = { counts = true, ... }}. */
+    private static final Pattern READ_ONLY_TABLE = Pattern.compile("(?m)^READ_ONLY = \\{([^}]*)}");
+
+    /** Lua skips housekeeping for the commands it names read-only; Java registers those no-writes and sends FCALL_RO. */
+    @Test
+    void theReadOnlyCommandsAreTheSameInLuaAndJava() throws IOException {
+        Matcher table = READ_ONLY_TABLE.matcher(Files.readString(SOURCES.resolve("queue-entry.lua")));
+        assertThat(table.find()).as("READ_ONLY in queue-entry.lua").isTrue();
+        Set<String> inLua = new TreeSet<>();
+        Matcher name = Pattern.compile("(\\w+) = true").matcher(table.group(1));
+        while (name.find()) {
+            inLua.add(name.group(1));
+        }
+        assertThat(inLua).isNotEmpty().isEqualTo(new TreeSet<>(QueueScript.READ_ONLY));
+        assertThat(QueueScript.COMMANDS).containsAll(QueueScript.READ_ONLY);
+    }
+
     /** The library as a script, with {@code spare} more locals declared where its last file ends. */
     private static String withSpareLocals(int spare) {
         String tail = "\nreturn entry(KEYS, ARGV)\n";
