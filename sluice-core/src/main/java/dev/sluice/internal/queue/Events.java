@@ -21,9 +21,6 @@ final class Events<T> extends ArrayList<Consumer<QueueListener<T>>> {
 
     private transient List<Consumer<QueueMetrics>> measured;
 
-    /** Its place among the batches its queue's listeners are told, counted from 1 (see {@link Listeners}). */
-    long place;
-
     /** The listeners when its changes were made: of them, those still added when it is told hear it. */
     transient QueueListener<T>[] audience;
 

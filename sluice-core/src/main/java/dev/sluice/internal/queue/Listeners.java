@@ -3,7 +3,6 @@ package dev.sluice.internal.queue;
 import dev.sluice.queue.QueueListener;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -29,12 +28,6 @@ final class Listeners<T> {
     private long queuedCount;
 
     private long toldCount;
-
-    /**
-     * The place of the latest batch fired: a batch is queued where its critical section starts and fired after it,
-     * and some are never fired (a worker's slot that found no job and waits), but each is told in its turn.
-     */
-    private final AtomicLong firedThrough = new AtomicLong();
 
     @SuppressWarnings("unchecked")
     private volatile QueueListener<T>[] listeners = new QueueListener[0];
@@ -90,7 +83,7 @@ final class Listeners<T> {
         Events<T> batch = new Events<>(listened, metered);
         if (listened) {
             outbox.add(batch);
-            batch.place = ++queuedCount;
+            queuedCount++;
             batch.audience = listeners;
         }
         return batch;
@@ -106,7 +99,6 @@ final class Listeners<T> {
         }
         events.tell(metrics);
         if (events.listened) {
-            firedThrough.accumulateAndGet(events.place, Math::max);
             lane.kick();
         }
     }
@@ -149,8 +141,11 @@ final class Listeners<T> {
     }
 
     /**
-     * Waits until the listeners have been told every batch fired before the call (and every batch before those), or
-     * {@code nanos} have passed; whether they have.
+     * Waits until the listeners have been told every batch queued before the call, or {@code nanos} have passed;
+     * whether they have. Holding the lock, it sees only batches whose critical section has ended, fired or not: a
+     * change is heard once it is made, not once its maker has come round to firing it (the maker may still be
+     * between releasing the lock and firing when a caller that saw the change, through {@code awaitIdle} for one,
+     * asks).
      *
      * @throws IllegalStateException if called by a listener (it would wait for itself)
      */
@@ -158,7 +153,10 @@ final class Listeners<T> {
         lane.refuseWaitOnLane("queue '" + queue + "'");
         lock.lock();
         try {
-            long target = firedThrough.get();
+            long target = queuedCount;
+            if (toldCount < target) {
+                lane.kick();
+            }
             long left = nanos;
             while (toldCount < target) {
                 if (left <= 0) {

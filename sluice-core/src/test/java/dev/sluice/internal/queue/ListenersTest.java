@@ -215,6 +215,23 @@ class ListenersTest {
     }
 
     @Test
+    void aChangeMadeButNotYetFiredIsWaitedForAndTold() {
+        // pins the race CI met: awaitIdle saw a worker's completion, whose maker had released the lock but not yet
+        // fired its batch, and awaitListeners returned before the completion was heard
+        addABC();
+        lock.lock();
+        try {
+            listeners.batch().add(QueueListener::onDrained);
+        } finally {
+            lock.unlock();
+        }
+
+        awaitTold();
+
+        assertThat(heard).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void awaitingWithNothingQueuedReturnsAtOnce() throws Exception {
         addABC();
 
