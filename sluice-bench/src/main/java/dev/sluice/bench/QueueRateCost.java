@@ -49,7 +49,7 @@ public final class QueueRateCost {
                         .keyPrefix("rc" + round + variant)
                         .build()) {
                     RatePolicy never = SlidingWindowLog.of(1_000_000, Duration.ofSeconds(1));
-                    QueueOptions.Builder options = QueueOptions.builder().maxWaiting(1_000_000);
+                    QueueOptions.Builder options = QueueOptions.builder().maxQueued(1_000_000);
                     if (variant.equals("rate")) {
                         options.rate(never);
                     } else if (variant.equals("group-rates")) {

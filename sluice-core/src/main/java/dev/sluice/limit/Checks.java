@@ -1,9 +1,10 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
-/** Argument checks shared by the policies; every message names the bad value and the allowed range. */
+/** The bounds of the policies' spans; the checks themselves are {@link Arguments}'. */
 final class Checks {
     /** The largest span of time a policy may describe: {@link LimitPolicy#MAX_SPAN}. */
     static final long MAX_SPAN_NANOS = 1L << 52;
@@ -13,35 +14,18 @@ final class Checks {
 
     private Checks() {}
 
-    static long inRange(String what, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(what + " must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
-    }
-
     static long positiveNanos(String what, Duration value) {
         return positiveNanos(what, value, 1);
     }
 
     /** As {@link #positiveNanos(String, Duration)}, for a span the policy keeps {@code copies} of at once. */
     static long positiveNanos(String what, Duration value, int copies) {
-        if (value == null) {
-            throw new IllegalArgumentException(what + " must be a positive duration, was null");
-        }
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(
-                    what + " must be a positive duration, was " + DurationText.format(value));
-        }
-        if (value.compareTo(Duration.ofNanos(MAX_SPAN_NANOS / copies)) > 0) {
-            throw new IllegalArgumentException(what + " must be at most "
-                    + (copies == 1
-                            ? MAX_SPAN_TEXT
-                            : DurationText.formatNanos(MAX_SPAN_NANOS / copies) + ", as the policy spans " + copies
-                                    + " of them and every span is at most " + MAX_SPAN_TEXT)
-                    + ", was " + DurationText.format(value));
-        }
-        return value.toNanos();
+        long max = MAX_SPAN_NANOS / copies;
+        String maxText = copies == 1
+                ? MAX_SPAN_TEXT
+                : DurationText.formatNanos(max) + ", as the policy spans " + copies
+                        + " of them and every span is at most " + MAX_SPAN_TEXT;
+        return Arguments.positive(what, value, Duration.ofNanos(max), maxText).toNanos();
     }
 
     /** The nanoseconds one permit takes to come back at {@code permits} per {@code periodNanos}, rounded up. */

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -17,7 +18,7 @@ public record ConcurrencyLimit(long maxConcurrent, Duration leaseTimeout) implem
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public ConcurrencyLimit {
-        Checks.inRange("maxConcurrent", maxConcurrent, 1, MAX_CONCURRENT);
+        Arguments.inRange("maxConcurrent", maxConcurrent, 1, MAX_CONCURRENT);
         Checks.positiveNanos("leaseTimeout", leaseTimeout);
     }
 

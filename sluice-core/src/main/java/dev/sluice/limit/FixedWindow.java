@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -17,7 +18,7 @@ public record FixedWindow(long limit, Duration window) implements RatePolicy {
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public FixedWindow {
-        Checks.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
+        Arguments.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
         Checks.positiveNanos("window", window);
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -19,9 +20,9 @@ public record Gcra(long rate, Duration period, long burst) implements RatePolicy
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public Gcra {
-        Checks.inRange("rate", rate, 1, Long.MAX_VALUE);
+        Arguments.inRange("rate", rate, 1, Long.MAX_VALUE);
         long periodNanos = Checks.positiveNanos("period", period);
-        Checks.inRange("burst", burst, 1, LimitPolicy.MAX_PERMITS);
+        Arguments.inRange("burst", burst, 1, LimitPolicy.MAX_PERMITS);
         Checks.span("burst", burst, Checks.emissionInterval("rate", rate, periodNanos));
     }
 

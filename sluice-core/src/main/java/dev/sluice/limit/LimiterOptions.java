@@ -1,5 +1,7 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
+
 /**
  * How a limiter treats its keys, beyond the policy.
  *
@@ -33,7 +35,7 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public LimiterOptions {
-        Checks.inRange("maxKeys", maxKeys, 1, 1 << 30);
+        Arguments.inRange("maxKeys", maxKeys, 1, 1 << 30);
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null; use LimiterListener.none()");
         }

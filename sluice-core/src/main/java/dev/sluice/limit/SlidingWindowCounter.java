@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -19,7 +20,7 @@ public record SlidingWindowCounter(long limit, Duration window) implements RateP
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public SlidingWindowCounter {
-        Checks.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
+        Arguments.inRange("limit", limit, 1, LimitPolicy.MAX_PERMITS);
         Checks.positiveNanos("window", window, 2);
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -18,7 +19,7 @@ public record SlidingWindowLog(long limit, Duration window) implements RatePolic
 
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public SlidingWindowLog {
-        Checks.inRange("limit", limit, 1, MAX_LIMIT);
+        Arguments.inRange("limit", limit, 1, MAX_LIMIT);
         Checks.positiveNanos("window", window);
     }
 

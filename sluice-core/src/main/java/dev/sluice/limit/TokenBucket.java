@@ -1,5 +1,6 @@
 package dev.sluice.limit;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -18,8 +19,8 @@ import java.time.Duration;
 public record TokenBucket(long capacity, long refillTokens, Duration refillPeriod) implements RatePolicy {
     /** Validates the arguments; each {@link IllegalArgumentException} names the bad value and the range. */
     public TokenBucket {
-        Checks.inRange("capacity", capacity, 1, LimitPolicy.MAX_PERMITS);
-        Checks.inRange("refillTokens", refillTokens, 1, Long.MAX_VALUE);
+        Arguments.inRange("capacity", capacity, 1, LimitPolicy.MAX_PERMITS);
+        Arguments.inRange("refillTokens", refillTokens, 1, Long.MAX_VALUE);
         long period = Checks.positiveNanos("refillPeriod", refillPeriod);
         Checks.span("capacity", capacity, Checks.emissionInterval("refill rate", refillTokens, period));
     }

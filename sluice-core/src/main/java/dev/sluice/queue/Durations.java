@@ -1,12 +1,12 @@
 package dev.sluice.queue;
 
+import dev.sluice.time.Arguments;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**
- * Duration checks for the queue's options, and durations written for people: every message names the bad
- * value and the allowed range, and shows a duration as {@link #text} writes it ({@code 2.5 s}, not {@code
- * PT2.5S}).
+ * The bound of the queue's durations (delays, backoffs, ages, timeouts), checked by {@link Arguments}, and
+ * durations written for people.
  */
 final class Durations {
     /** The longest delay, backoff, age or timeout accepted: about 73 years, leaving headroom for epoch nanos. */
@@ -17,25 +17,11 @@ final class Durations {
     private Durations() {}
 
     static Duration notNegative(String what, Duration value) {
-        if (value == null || value.isNegative() || value.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(what + " must be between 0 and " + MAX_TEXT + ", was " + text(value));
-        }
-        return value;
+        return Arguments.notNegative(what, value, MAX, MAX_TEXT);
     }
 
     static Duration positive(String what, Duration value) {
-        if (value == null || value.isNegative() || value.isZero() || value.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(
-                    what + " must be positive and at most " + MAX_TEXT + ", was " + text(value));
-        }
-        return value;
-    }
-
-    static int inRange(String what, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(what + " must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
+        return Arguments.positive(what, value, MAX, MAX_TEXT);
     }
 
     /**

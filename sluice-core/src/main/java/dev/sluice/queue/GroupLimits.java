@@ -1,17 +1,18 @@
 package dev.sluice.queue;
 
 import dev.sluice.limit.RatePolicy;
+import dev.sluice.time.Arguments;
 
 /**
  * The limits on one group's jobs: how fast they may start, how many may run at once, and how many may wait.
  *
  * @param rate how often the group's jobs may start; {@code null} for no rate limit
  * @param concurrency how many of the group's jobs may run at once, 1 to {@link Integer#MAX_VALUE}
- * @param maxWaiting how many of the group's jobs may be waiting or delayed at once, 1 to {@link
+ * @param maxQueued how many of the group's jobs may be waiting or delayed at once, 1 to {@link
  *     Integer#MAX_VALUE}; an add past it is treated as the queue's {@link QueueOptions#whenFull()} says, so one
  *     tenant cannot fill the whole queue and get the others' adds refused
  */
-public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
+public record GroupLimits(RatePolicy rate, int concurrency, int maxQueued) {
     private static final GroupLimits NONE = new GroupLimits(null, Integer.MAX_VALUE, Integer.MAX_VALUE);
 
     /**
@@ -19,12 +20,12 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
      *
      * @param rate the rate; {@code null} for no rate limit
      * @param concurrency 1 to {@link Integer#MAX_VALUE}
-     * @param maxWaiting 1 to {@link Integer#MAX_VALUE}
+     * @param maxQueued 1 to {@link Integer#MAX_VALUE}
      * @throws IllegalArgumentException if a count is below 1
      */
     public GroupLimits {
-        Durations.inRange("group concurrency", concurrency, 1, Integer.MAX_VALUE);
-        Durations.inRange("group maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
+        Arguments.inRange("group concurrency", concurrency, 1, Integer.MAX_VALUE);
+        Arguments.inRange("group maxQueued", maxQueued, 1, Integer.MAX_VALUE);
     }
 
     /**
@@ -54,7 +55,7 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
      * @return the new limits
      */
     public GroupLimits withRate(RatePolicy rate) {
-        return new GroupLimits(rate, concurrency, maxWaiting);
+        return new GroupLimits(rate, concurrency, maxQueued);
     }
 
     /**
@@ -65,18 +66,18 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
      * @throws IllegalArgumentException if it is below 1
      */
     public GroupLimits withConcurrency(int concurrency) {
-        return new GroupLimits(rate, concurrency, maxWaiting);
+        return new GroupLimits(rate, concurrency, maxQueued);
     }
 
     /**
      * These limits with another bound on waiting and delayed jobs.
      *
-     * @param maxWaiting 1 to {@link Integer#MAX_VALUE}
+     * @param maxQueued 1 to {@link Integer#MAX_VALUE}
      * @return the new limits
      * @throws IllegalArgumentException if it is below 1
      */
-    public GroupLimits withMaxWaiting(int maxWaiting) {
-        return new GroupLimits(rate, concurrency, maxWaiting);
+    public GroupLimits withMaxQueued(int maxQueued) {
+        return new GroupLimits(rate, concurrency, maxQueued);
     }
 
     /**
@@ -93,7 +94,7 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxWaiting) {
         return new ToString("GroupLimits")
                 .add("rate", rate)
                 .addBound("concurrency", concurrency)
-                .addBound("maxWaiting", maxWaiting)
+                .addBound("maxQueued", maxQueued)
                 .toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.queue;
 
+import dev.sluice.time.Arguments;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -339,7 +340,7 @@ public final class JobOptions {
          * @throws IllegalArgumentException if it is outside that range
          */
         public Builder attempts(int attempts) {
-            this.attempts = Durations.inRange("attempts", attempts, 1, MAX_ATTEMPTS);
+            this.attempts = Arguments.inRange("attempts", attempts, 1, MAX_ATTEMPTS);
             return this;
         }
 
@@ -426,7 +427,7 @@ public final class JobOptions {
          * @throws IllegalArgumentException if it is negative
          */
         public Builder maxRateLimits(int maxRateLimits) {
-            this.maxRateLimits = Durations.inRange("maxRateLimits", maxRateLimits, 0, Integer.MAX_VALUE);
+            this.maxRateLimits = Arguments.inRange("maxRateLimits", maxRateLimits, 0, Integer.MAX_VALUE);
             return this;
         }
 

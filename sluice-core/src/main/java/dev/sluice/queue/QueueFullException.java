@@ -13,21 +13,21 @@ public class QueueFullException extends SluiceException {
     /** The group that was full, or {@code null} when the queue itself was. */
     private final String group;
     /** The bound that was reached. */
-    private final int maxWaiting;
+    private final int maxQueued;
 
     /**
      * A full queue, or a full group of it.
      *
      * @param queue the queue's name
      * @param group the group that was full; {@code null} when the queue itself was
-     * @param maxWaiting the most waiting and delayed jobs the queue or the group holds
+     * @param maxQueued the most waiting and delayed jobs the queue or the group holds
      * @param message what happened, for people
      */
-    public QueueFullException(String queue, String group, int maxWaiting, String message) {
+    public QueueFullException(String queue, String group, int maxQueued, String message) {
         super(message);
         this.queue = queue;
         this.group = group;
-        this.maxWaiting = maxWaiting;
+        this.maxQueued = maxQueued;
     }
 
     /**
@@ -53,7 +53,7 @@ public class QueueFullException extends SluiceException {
      *
      * @return the bound
      */
-    public int maxWaiting() {
-        return maxWaiting;
+    public int maxQueued() {
+        return maxQueued;
     }
 }

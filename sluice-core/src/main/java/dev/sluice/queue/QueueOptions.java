@@ -1,6 +1,7 @@
 package dev.sluice.queue;
 
 import dev.sluice.limit.RatePolicy;
+import dev.sluice.time.Arguments;
 import java.time.Duration;
 
 /**
@@ -11,8 +12,8 @@ import java.time.Duration;
  * concurrency; no group limits; {@link JobOptions#defaults()} for jobs; payloads of at most 512 KiB encoded. Every
  * engine applies the same bounds, so that a program that passes its tests in memory behaves the same on Redis.
  *
- * @param maxWaiting the most jobs waiting or delayed at once, 1 to {@link Integer#MAX_VALUE}
- * @param whenFull what an add does when the queue holds {@code maxWaiting} jobs
+ * @param maxQueued the most jobs waiting or delayed at once, 1 to {@link Integer#MAX_VALUE}
+ * @param whenFull what an add does when the queue holds {@code maxQueued} jobs
  * @param rate how often jobs of the whole queue may start; {@code null} for no rate limit
  * @param concurrency how many of the queue's jobs may run at once, over all its workers
  * @param groupDefaults the limits of every group that has no limits of its own
@@ -22,7 +23,7 @@ import java.time.Duration;
  *     Each process checks its own adds: it is not a setting of the queue that processes share
  */
 public record QueueOptions(
-        int maxWaiting,
+        int maxQueued,
         WhenFull whenFull,
         RatePolicy rate,
         int concurrency,
@@ -30,7 +31,7 @@ public record QueueOptions(
         JobOptions jobDefaults,
         int maxPayloadBytes) {
     /** The default bound on waiting and delayed jobs. */
-    public static final int DEFAULT_MAX_WAITING = 1_000_000;
+    public static final int DEFAULT_MAX_QUEUED = 1_000_000;
 
     /** The default bound on a payload, encoded: 512 KiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 512 * 1024;
@@ -53,12 +54,12 @@ public record QueueOptions(
      *     below 1, a null {@code whenFull}, {@code groupDefaults} or {@code jobDefaults}, job defaults that set a job id, or a payload bound outside 1 to {@link #MAX_PAYLOAD_BYTES}
      */
     public QueueOptions {
-        Durations.inRange("maxWaiting", maxWaiting, 1, Integer.MAX_VALUE);
+        Arguments.inRange("maxQueued", maxQueued, 1, Integer.MAX_VALUE);
         if (whenFull == null) {
             throw new IllegalArgumentException(
                     "whenFull must be WhenFull.reject() or WhenFull.block(timeout), was null");
         }
-        Durations.inRange("queue concurrency", concurrency, 1, Integer.MAX_VALUE);
+        Arguments.inRange("queue concurrency", concurrency, 1, Integer.MAX_VALUE);
         if (groupDefaults == null) {
             throw new IllegalArgumentException("groupDefaults must not be null; use GroupLimits.none()");
         }
@@ -69,7 +70,7 @@ public record QueueOptions(
             throw new IllegalArgumentException("jobDefaults must not set a job id: ids must differ between jobs");
         }
         jobDefaults = jobDefaults.orElse(JobOptions.defaults());
-        Durations.inRange("maxPayloadBytes", maxPayloadBytes, 1, MAX_PAYLOAD_BYTES);
+        Arguments.inRange("maxPayloadBytes", maxPayloadBytes, 1, MAX_PAYLOAD_BYTES);
     }
 
     /**
@@ -97,7 +98,7 @@ public record QueueOptions(
      */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.maxWaiting = maxWaiting;
+        b.maxQueued = maxQueued;
         b.whenFull = whenFull;
         b.rate = rate;
         b.concurrency = concurrency;
@@ -110,13 +111,13 @@ public record QueueOptions(
     /**
      * The options for people: the bound and what a full queue does, then the limits that are set.
      *
-     * @return for example {@code QueueOptions{maxWaiting=1000000, whenFull=reject, concurrency=10,
+     * @return for example {@code QueueOptions{maxQueued=1000000, whenFull=reject, concurrency=10,
      *     groupDefaults=GroupLimits.none(), jobDefaults=JobOptions{...}}}
      */
     @Override
     public String toString() {
         return new ToString("QueueOptions")
-                .add("maxWaiting", maxWaiting)
+                .add("maxQueued", maxQueued)
                 .add("whenFull", whenFull)
                 .add("rate", rate)
                 .addBound("concurrency", concurrency)
@@ -176,7 +177,7 @@ public record QueueOptions(
 
     /** Builds {@link QueueOptions}. */
     public static final class Builder {
-        private int maxWaiting = DEFAULT_MAX_WAITING;
+        private int maxQueued = DEFAULT_MAX_QUEUED;
         private WhenFull whenFull = WhenFull.reject();
         private RatePolicy rate;
         private int concurrency = Integer.MAX_VALUE;
@@ -189,11 +190,11 @@ public record QueueOptions(
         /**
          * The most jobs waiting or delayed at once; checked by {@link #build()}.
          *
-         * @param maxWaiting 1 to {@link Integer#MAX_VALUE}
+         * @param maxQueued 1 to {@link Integer#MAX_VALUE}
          * @return this builder
          */
-        public Builder maxWaiting(int maxWaiting) {
-            this.maxWaiting = maxWaiting;
+        public Builder maxQueued(int maxQueued) {
+            this.maxQueued = maxQueued;
             return this;
         }
 
@@ -272,7 +273,7 @@ public record QueueOptions(
          */
         public QueueOptions build() {
             return new QueueOptions(
-                    maxWaiting, whenFull, rate, concurrency, groupDefaults, jobDefaults, maxPayloadBytes);
+                    maxQueued, whenFull, rate, concurrency, groupDefaults, jobDefaults, maxPayloadBytes);
         }
     }
 }

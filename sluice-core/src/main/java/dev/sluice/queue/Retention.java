@@ -1,5 +1,6 @@
 package dev.sluice.queue;
 
+import dev.sluice.time.Arguments;
 import java.time.Duration;
 
 /**
@@ -21,7 +22,7 @@ public record Retention(int maxCount, Duration maxAge) {
      *     longer than about 73 years; the message names the value and the range
      */
     public Retention {
-        Durations.inRange("retention maxCount", maxCount, 0, Integer.MAX_VALUE);
+        Arguments.inRange("retention maxCount", maxCount, 0, Integer.MAX_VALUE);
         if (maxAge != null) {
             Durations.positive("retention maxAge", maxAge);
         }

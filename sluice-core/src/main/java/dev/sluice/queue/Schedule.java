@@ -4,6 +4,7 @@ import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
+import dev.sluice.time.Arguments;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -207,7 +208,7 @@ public final class Schedule {
      * @throws IllegalArgumentException if {@code runs} is below 1
      */
     public Schedule maxRuns(int runs) {
-        Durations.inRange("schedule maxRuns", runs, 1, Integer.MAX_VALUE);
+        Arguments.inRange("schedule maxRuns", runs, 1, Integer.MAX_VALUE);
         return new Schedule(kind, expression, zone, cron, interval, start, end, runs);
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.queue;
 
+import dev.sluice.time.Arguments;
 import java.time.Duration;
 
 /**
@@ -31,14 +32,14 @@ public record WorkerOptions(int concurrency, boolean autoStart, Duration leaseTi
      *     time not 1 second to 1 day, or {@code maxStalls} not 0 to 1,000
      */
     public WorkerOptions {
-        Durations.inRange("worker concurrency", concurrency, 1, MAX_CONCURRENCY);
+        Arguments.inRange("worker concurrency", concurrency, 1, MAX_CONCURRENCY);
         if (leaseTime == null
                 || leaseTime.compareTo(Duration.ofSeconds(1)) < 0
                 || leaseTime.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException(
                     "worker lease time must be 1 second to 1 day, was " + Durations.text(leaseTime));
         }
-        Durations.inRange("worker maxStalls", maxStalls, 0, 1_000);
+        Arguments.inRange("worker maxStalls", maxStalls, 0, 1_000);
     }
 
     /**

@@ -52,18 +52,6 @@ class DurationsTest {
                 .hasMessage(range + "36500 d");
     }
 
-    @Test
-    void inRangeIsInclusiveAtBothEnds() {
-        assertThat(Durations.inRange("n", 3, 3, 5)).isEqualTo(3);
-        assertThat(Durations.inRange("n", 5, 3, 5)).isEqualTo(5);
-        assertThatThrownBy(() -> Durations.inRange("n", 2, 3, 5))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("n must be between 3 and 5, was 2");
-        assertThatThrownBy(() -> Durations.inRange("n", 6, 3, 5))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("n must be between 3 and 5, was 6");
-    }
-
     @ParameterizedTest(name = "{0} is written {1}")
     @CsvSource(
             delimiter = '|',

@@ -59,21 +59,21 @@ class GroupLimitsTest {
     }
 
     @Test
-    void maxWaitingIsUnboundedByDefaultAndKeptByTheOtherWithers() {
-        GroupLimits bounded = GroupLimits.none().withMaxWaiting(50);
-        assertThat(GroupLimits.none().maxWaiting()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(new GroupLimits(null, 4).maxWaiting()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(bounded.withConcurrency(3).maxWaiting()).isEqualTo(50);
-        assertThat(bounded.withRate(TokenBucket.perSecond(1)).maxWaiting()).isEqualTo(50);
+    void maxQueuedIsUnboundedByDefaultAndKeptByTheOtherWithers() {
+        GroupLimits bounded = GroupLimits.none().withMaxQueued(50);
+        assertThat(GroupLimits.none().maxQueued()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(new GroupLimits(null, 4).maxQueued()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(bounded.withConcurrency(3).maxQueued()).isEqualTo(50);
+        assertThat(bounded.withRate(TokenBucket.perSecond(1)).maxQueued()).isEqualTo(50);
         assertThat(bounded.withConcurrency(3).concurrency()).isEqualTo(3);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
-    void maxWaitingBelowOneIsRejectedNamingTheValueAndRange(int maxWaiting) {
-        assertThatThrownBy(() -> GroupLimits.none().withMaxWaiting(maxWaiting))
+    void maxQueuedBelowOneIsRejectedNamingTheValueAndRange(int maxQueued) {
+        assertThatThrownBy(() -> GroupLimits.none().withMaxQueued(maxQueued))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("group maxWaiting must be between 1 and 2147483647, was " + maxWaiting);
+                .hasMessage("group maxQueued must be between 1 and 2147483647, was " + maxQueued);
     }
 
     @Test
@@ -83,6 +83,6 @@ class GroupLimitsTest {
         assertThat(GroupLimits.none()).hasToString("GroupLimits.none()");
         assertThat(GroupLimits.none().withConcurrency(4)).hasToString("GroupLimits{concurrency=4}");
         assertThat(new GroupLimits(rate, 2, 500))
-                .hasToString("GroupLimits{rate=" + rate + ", concurrency=2, maxWaiting=500}");
+                .hasToString("GroupLimits{rate=" + rate + ", concurrency=2, maxQueued=500}");
     }
 }

@@ -17,7 +17,7 @@ class QueueOptionsTest {
     void defaultsAreTheOnesTheJavadocLists() {
         QueueOptions defaults = QueueOptions.defaults();
 
-        assertThat(defaults.maxWaiting()).isEqualTo(1_000_000).isEqualTo(QueueOptions.DEFAULT_MAX_WAITING);
+        assertThat(defaults.maxQueued()).isEqualTo(1_000_000).isEqualTo(QueueOptions.DEFAULT_MAX_QUEUED);
         assertThat(defaults.whenFull()).isEqualTo(WhenFull.reject());
         assertThat(defaults.whenFull().blockFor()).isZero();
         assertThat(defaults.rate()).isNull();
@@ -33,7 +33,7 @@ class QueueOptionsTest {
         GroupLimits groups = new GroupLimits(TokenBucket.perSecond(5), 2);
 
         QueueOptions options = QueueOptions.builder()
-                .maxWaiting(10)
+                .maxQueued(10)
                 .whenFull(WhenFull.block(Duration.ofSeconds(3)))
                 .rate(rate)
                 .concurrency(16)
@@ -95,10 +95,10 @@ class QueueOptionsTest {
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
-    void maxWaitingBelowOneIsRejectedNamingTheValueAndRange(int maxWaiting) {
-        assertThatThrownBy(() -> QueueOptions.builder().maxWaiting(maxWaiting).build())
+    void maxQueuedBelowOneIsRejectedNamingTheValueAndRange(int maxQueued) {
+        assertThatThrownBy(() -> QueueOptions.builder().maxQueued(maxQueued).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("maxWaiting must be between 1 and 2147483647, was " + maxWaiting);
+                .hasMessage("maxQueued must be between 1 and 2147483647, was " + maxQueued);
     }
 
     @ParameterizedTest
@@ -110,17 +110,17 @@ class QueueOptionsTest {
     }
 
     @Test
-    void boundsOfMaxWaitingAndConcurrencyAreAccepted() {
+    void boundsOfMaxQueuedAndConcurrencyAreAccepted() {
         QueueOptions smallest =
-                QueueOptions.builder().maxWaiting(1).concurrency(1).build();
+                QueueOptions.builder().maxQueued(1).concurrency(1).build();
         QueueOptions largest = QueueOptions.builder()
-                .maxWaiting(Integer.MAX_VALUE)
+                .maxQueued(Integer.MAX_VALUE)
                 .concurrency(Integer.MAX_VALUE)
                 .build();
 
-        assertThat(smallest.maxWaiting()).isEqualTo(1);
+        assertThat(smallest.maxQueued()).isEqualTo(1);
         assertThat(smallest.concurrency()).isEqualTo(1);
-        assertThat(largest.maxWaiting()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(largest.maxQueued()).isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test
@@ -151,7 +151,7 @@ class QueueOptionsTest {
         assertThatThrownBy(() ->
                         new QueueOptions(0, WhenFull.reject(), null, 1, GroupLimits.none(), JobOptions.defaults(), 1))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("maxWaiting must be between 1 and");
+                .hasMessageStartingWith("maxQueued must be between 1 and");
     }
 
     @Test
@@ -199,12 +199,12 @@ class QueueOptionsTest {
         assertThat(WhenFull.reject()).hasToString("reject");
         assertThat(WhenFull.block(Duration.ofSeconds(30))).hasToString("block(30 s)");
         assertThat(QueueOptions.builder()
-                        .maxWaiting(500)
+                        .maxQueued(500)
                         .whenFull(WhenFull.block(Duration.ofMillis(1500)))
                         .concurrency(10)
                         .jobDefaults(JobOptions.builder().attempts(3).build())
                         .build())
-                .hasToString("QueueOptions{maxWaiting=500, whenFull=block(1.5 s), concurrency=10,"
+                .hasToString("QueueOptions{maxQueued=500, whenFull=block(1.5 s), concurrency=10,"
                         + " groupDefaults=GroupLimits.none(), jobDefaults=JobOptions{delay=0 ns, attempts=3,"
                         + " backoff=Backoff.none(), priority=0, keepCompleted=Retention.keepLast(1000),"
                         + " keepFailed=Retention.keepLast(10000), maxRateLimits=100}}");

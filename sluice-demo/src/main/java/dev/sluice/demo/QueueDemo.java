@@ -149,7 +149,7 @@ final class QueueDemo {
                             .rate(Gcra.of(QUEUE_PER_SECOND, SECOND, QUEUE_BURST))
                             .groupDefaults(new GroupLimits(
                                     TokenBucket.of(TENANT_BURST, TENANT_PER_SECOND, SECOND), TENANT_CONCURRENCY))
-                            .maxWaiting(10_000)
+                            .maxQueued(10_000)
                             .jobDefaults(JobOptions.builder()
                                     .attempts(ATTEMPTS)
                                     .backoff(Backoff.exponentialWithJitter(

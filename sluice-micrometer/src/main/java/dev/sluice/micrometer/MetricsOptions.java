@@ -1,5 +1,6 @@
 package dev.sluice.micrometer;
 
+import dev.sluice.time.Arguments;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
@@ -27,6 +28,9 @@ import java.util.Set;
 public final class MetricsOptions {
     /** The most busiest groups per queue that {@link Builder#busiestGroups} accepts. */
     public static final int MAX_BUSIEST_GROUPS = 1_000;
+
+    /** The longest period {@link Builder#rankEvery} takes: a day. */
+    public static final Duration MAX_RANK_EVERY = Duration.ofDays(1);
 
     /** The tag keys of Sluice's own meters, which {@link Builder#tags} refuses. */
     private static final Set<String> OWN_TAG_KEYS = Set.of(
@@ -251,15 +255,12 @@ public final class MetricsOptions {
         /**
          * How often the busiest groups are ranked again; one minute by default.
          *
-         * @param rankEvery the period, positive
+         * @param rankEvery the period, positive and at most {@link #MAX_RANK_EVERY}
          * @return this builder
-         * @throws IllegalArgumentException if null, zero or negative
+         * @throws IllegalArgumentException if null, zero, negative or longer
          */
         public Builder rankEvery(Duration rankEvery) {
-            if (rankEvery == null || rankEvery.isZero() || rankEvery.isNegative()) {
-                throw new IllegalArgumentException("rankEvery must be a positive duration, was " + rankEvery);
-            }
-            this.rankEvery = rankEvery;
+            this.rankEvery = Arguments.positive("rankEvery", rankEvery, MAX_RANK_EVERY, "1 d");
             return this;
         }
 

@@ -61,8 +61,9 @@ class MetricsOptionsTest {
         refused(() -> builder.percentiles((double[]) null), "percentiles", "null");
         refused(() -> builder.busiestGroups(-1), "0 to " + MetricsOptions.MAX_BUSIEST_GROUPS, "-1");
         refused(() -> builder.busiestGroups(1_001), "0 to 1000", "1001");
-        refused(() -> builder.rankEvery(Duration.ZERO), "positive", "PT0S");
+        refused(() -> builder.rankEvery(Duration.ZERO), "rankEvery must be positive and at most 1 d", "was 0 ns");
         refused(() -> builder.rankEvery(null), "positive", "null");
+        refused(() -> builder.rankEvery(MetricsOptions.MAX_RANK_EVERY.plusSeconds(1)), "at most 1 d", "was 1 d 1 s");
         refused(() -> builder.groups("ok", ""), "1 or more characters", "empty");
         refused(() -> builder.groups((String[]) null), "groups", "null");
         refused(() -> builder.tag("app", null), "key and a value", "null");

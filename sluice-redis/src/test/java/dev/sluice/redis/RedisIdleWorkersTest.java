@@ -180,7 +180,7 @@ class RedisIdleWorkersTest {
     }
 
     private static final QueueOptions BOUNDED = QueueOptions.builder()
-            .maxWaiting(1)
+            .maxQueued(1)
             .whenFull(QueueOptions.WhenFull.block(Duration.ofSeconds(30)))
             .build();
 

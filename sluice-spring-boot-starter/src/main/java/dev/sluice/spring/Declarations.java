@@ -230,8 +230,8 @@ final class Declarations {
         if (queue.concurrency() != null) {
             builder.concurrency(atLeastOne(prefix + "concurrency", queue.concurrency()));
         }
-        if (queue.maxWaiting() != null) {
-            builder.maxWaiting(atLeastOne(prefix + "max-waiting", queue.maxWaiting()));
+        if (queue.maxQueued() != null) {
+            builder.maxQueued(atLeastOne(prefix + "max-queued", queue.maxQueued()));
         }
         SluiceProperties.Group group = queue.group();
         if (group != null) {
@@ -240,8 +240,8 @@ final class Declarations {
             if (group.concurrency() != null) {
                 limits = limits.withConcurrency(atLeastOne(groupPrefix + "concurrency", group.concurrency()));
             }
-            if (group.maxWaiting() != null) {
-                limits = limits.withMaxWaiting(atLeastOne(groupPrefix + "max-waiting", group.maxWaiting()));
+            if (group.maxQueued() != null) {
+                limits = limits.withMaxQueued(atLeastOne(groupPrefix + "max-queued", group.maxQueued()));
             }
             builder.groupDefaults(limits);
         }

@@ -70,7 +70,7 @@ final class SluiceEndpoint {
         shown.put("paused", queue.isPaused());
         shown.put("rate", options.rate() == null ? null : options.rate().toString());
         shown.put("concurrency", options.concurrency() == Integer.MAX_VALUE ? null : options.concurrency());
-        shown.put("maxWaiting", options.maxWaiting());
+        shown.put("maxQueued", options.maxQueued());
         shown.put("jobs", jobs);
         return shown;
     }

@@ -98,7 +98,7 @@ public record SluiceProperties(
      *
      * @param rate how often the queue's jobs may start, over all workers; none unless set
      * @param concurrency how many of the queue's jobs may run at once, over all workers; no bound unless set
-     * @param maxWaiting the most jobs waiting or delayed at once (1,000,000 unless set)
+     * @param maxQueued the most jobs waiting or delayed at once (1,000,000 unless set)
      * @param group the limits of every group that has none of its own
      * @param worker the worker this application runs; none unless {@code worker.processor} is set
      * @param jobDefaults the options of every job of the queue that does not set them itself
@@ -107,7 +107,7 @@ public record SluiceProperties(
     public record Queue(
             Rate rate,
             Integer concurrency,
-            Integer maxWaiting,
+            Integer maxQueued,
             Group group,
             Worker worker,
             JobDefaults jobDefaults,
@@ -166,9 +166,9 @@ public record SluiceProperties(
      *
      * @param rate how often one group's jobs may start; none unless set
      * @param concurrency how many of one group's jobs may run at once; no bound unless set
-     * @param maxWaiting how many of one group's jobs may wait at once; no bound unless set
+     * @param maxQueued how many of one group's jobs may wait at once; no bound unless set
      */
-    public record Group(Rate rate, Integer concurrency, Integer maxWaiting) {}
+    public record Group(Rate rate, Integer concurrency, Integer maxQueued) {}
 
     /**
      * A worker of a declared queue. It starts with the application context and closes on its shutdown.

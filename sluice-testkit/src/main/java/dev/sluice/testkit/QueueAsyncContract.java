@@ -448,7 +448,7 @@ public abstract class QueueAsyncContract extends QueueContractSupport {
                             "async-" + rep,
                             Codec.utf8(),
                             QueueOptions.builder()
-                                    .maxWaiting(8)
+                                    .maxQueued(8)
                                     .whenFull(WhenFull.block(Duration.ofMinutes(1)))
                                     .build());
             Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();

@@ -215,7 +215,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
 
     @Test
     void queueLimitsOutOfRangeAreRefused() {
-        assertRejected(() -> QueueOptions.builder().maxWaiting(0).build(), "maxWaiting", "between 1 and", "was 0");
+        assertRejected(() -> QueueOptions.builder().maxQueued(0).build(), "maxQueued", "between 1 and", "was 0");
         assertRejected(() -> QueueOptions.builder().concurrency(0).build(), "queue concurrency", "was 0");
         assertRejected(() -> QueueOptions.builder().whenFull(null).build(), "whenFull", "null");
         assertRejected(() -> QueueOptions.WhenFull.block(Duration.ofSeconds(-1)), "whenFull blockFor", "was -1 s");

@@ -145,7 +145,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         engine.close();
 
         assertThat(queue.options().concurrency()).isEqualTo(3);
-        assertThat(queue.options().maxWaiting()).isEqualTo(QueueOptions.DEFAULT_MAX_WAITING);
+        assertThat(queue.options().maxQueued()).isEqualTo(QueueOptions.DEFAULT_MAX_QUEUED);
     }
 
     @Test
@@ -209,7 +209,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
     @Test
     void aProducerWaitingForRoomFailsWithTheClosedEngine() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .maxWaiting(1)
+                .maxQueued(1)
                 .whenFull(WhenFull.block(Duration.ofHours(1)))
                 .build());
         queue.add("n", "p", withId("a"));

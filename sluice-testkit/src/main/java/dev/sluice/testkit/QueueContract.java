@@ -101,8 +101,8 @@ public abstract class QueueContract {
 
     /** Bounded queue: reject or block on the engine clock. */
     @Nested
-    @DisplayName("maxWaiting: a full queue rejects, or blocks on the engine clock")
-    class MaxWaiting extends QueueMaxWaitingContract {}
+    @DisplayName("maxQueued: a full queue rejects, or blocks on the engine clock")
+    class MaxQueued extends QueueMaxQueuedContract {}
 
     /** Listener events in order, after the change. */
     @Nested

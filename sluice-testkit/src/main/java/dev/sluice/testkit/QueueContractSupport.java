@@ -490,15 +490,15 @@ public abstract class QueueContractSupport extends ContractSupport {
     }
 
     /**
-     * A new queue that holds at most {@code maxWaiting} waiting and delayed jobs.
+     * A new queue that holds at most {@code maxQueued} waiting and delayed jobs.
      *
-     * @param maxWaiting the bound
+     * @param maxQueued the bound
      * @param whenFull what an add does when the queue is full
      * @return the queue
      */
-    protected final JobQueue<String> bounded(int maxWaiting, QueueOptions.WhenFull whenFull) {
+    protected final JobQueue<String> bounded(int maxQueued, QueueOptions.WhenFull whenFull) {
         return newQueue(
-                QueueOptions.builder().maxWaiting(maxWaiting).whenFull(whenFull).build());
+                QueueOptions.builder().maxQueued(maxQueued).whenFull(whenFull).build());
     }
 
     /**

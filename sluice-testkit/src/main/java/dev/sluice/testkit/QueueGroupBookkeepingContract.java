@@ -168,7 +168,7 @@ public abstract class QueueGroupBookkeepingContract extends QueueContractSupport
     @Test
     void aBoundOnEveryGroupsWaitingJobsHoldsWithoutAnyGroupsOwnLimits() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxWaiting(1))
+                .groupDefaults(GroupLimits.none().withMaxQueued(1))
                 .build());
         queue.add("n", "p", inGroup("a1", "a"));
 

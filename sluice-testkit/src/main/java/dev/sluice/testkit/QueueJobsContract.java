@@ -542,17 +542,17 @@ public abstract class QueueJobsContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("j"));
         JobQueue<String> again = engine.queue(
-                QUEUE, Codec.utf8(), QueueOptions.builder().maxWaiting(5).build());
+                QUEUE, Codec.utf8(), QueueOptions.builder().maxQueued(5).build());
         assertThat(again.name()).isEqualTo(QUEUE);
         assertThat(again.job("j")).isPresent();
-        assertThat(again.options().maxWaiting()).isEqualTo(QueueOptions.DEFAULT_MAX_WAITING);
+        assertThat(again.options().maxQueued()).isEqualTo(QueueOptions.DEFAULT_MAX_QUEUED);
         assertThat(engine.queue("other", Codec.utf8()).job("j")).isEmpty();
     }
 
     @Test
     void queueReportsTheOptionsItWasCreatedWith() {
         QueueOptions options =
-                QueueOptions.builder().maxWaiting(42).concurrency(7).build();
+                QueueOptions.builder().maxQueued(42).concurrency(7).build();
         JobQueue<String> queue = newQueue(options);
         assertThat(queue.options()).isEqualTo(options);
         assertThatThrownBy(() -> engine.queue(QUEUE, Codec.bytes()))

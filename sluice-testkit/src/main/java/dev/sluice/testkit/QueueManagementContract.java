@@ -355,7 +355,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
     void optionsReadTheLimitsAsTheyAreNowAndTheRestAsOpened() {
         JobOptions jobDefaults = JobOptions.builder().attempts(4).build();
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .maxWaiting(50)
+                .maxQueued(50)
                 .rate(TokenBucket.perSecond(5))
                 .concurrency(3)
                 .jobDefaults(jobDefaults)
@@ -370,7 +370,7 @@ public abstract class QueueManagementContract extends QueueContractSupport {
         assertThat(now.rate()).isEqualTo(SlidingWindowLog.of(9, Duration.ofSeconds(1)));
         assertThat(now.concurrency()).isEqualTo(12);
         assertThat(now.groupDefaults()).isEqualTo(defaults);
-        assertThat(now.maxWaiting()).isEqualTo(50);
+        assertThat(now.maxQueued()).isEqualTo(50);
         assertThat(now.jobDefaults().attempts()).isEqualTo(4);
 
         queue.setRate(null);

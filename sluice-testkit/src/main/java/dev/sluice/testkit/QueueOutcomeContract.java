@@ -439,7 +439,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
 
     @Test
     void aBulkNamingOneIdTwiceNeedsRoomForOneJob() {
-        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(1).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxQueued(1).build());
 
         List<Added<String>> answers =
                 queue.addBulk(List.of(new NewJob<>("n", "p", withId("x")), new NewJob<>("n", "q", withId("x"))));
@@ -450,7 +450,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
 
     @Test
     void aBulkOfDuplicatesOnlyIsAnsweredThoughTheQueueHoldsMoreThanItsBound() {
-        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(1).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxQueued(1).build());
         queue.add("n", "p", withId("mine"));
         queue.repeat("r", EVERY_MINUTE, new NewJob<>("n", "p")); // its run due now and the next: 2 jobs more
 
@@ -462,7 +462,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
 
     @Test
     void aFullQueueSaysHowManyWaitingAndDelayedJobsItHolds() {
-        JobQueue<String> queue = newQueue(QueueOptions.builder().maxWaiting(2).build());
+        JobQueue<String> queue = newQueue(QueueOptions.builder().maxQueued(2).build());
         queue.add("n", "p", withId("waits"));
         queue.add("n", "p", id("later").delay(Duration.ofMinutes(1)).build());
 

@@ -261,7 +261,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     /** A queue whose group "a" holds one waiting job at most, and whose adds wait an hour for room. */
     private JobQueue<String> groupOfOneBlocking() {
         return newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxWaiting(1))
+                .groupDefaults(GroupLimits.none().withMaxQueued(1))
                 .whenFull(WhenFull.block(Duration.ofHours(1)))
                 .build());
     }
@@ -284,14 +284,14 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     @Test
     void raisingTheGroupDefaultsLetsABlockedProducerIn() {
         producerBlockedOnGroupALetInBy(
-                groupOfOneBlocking(), q -> q.setGroupDefaults(GroupLimits.none().withMaxWaiting(2)));
+                groupOfOneBlocking(), q -> q.setGroupDefaults(GroupLimits.none().withMaxQueued(2)));
     }
 
     @Test
     void raisingAGroupsOwnBoundLetsABlockedProducerIn() {
         producerBlockedOnGroupALetInBy(
                 groupOfOneBlocking(),
-                q -> q.setGroupLimits("a", GroupLimits.none().withMaxWaiting(2)));
+                q -> q.setGroupLimits("a", GroupLimits.none().withMaxQueued(2)));
     }
 
     @Test
@@ -299,7 +299,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .whenFull(WhenFull.block(Duration.ofHours(1)))
                 .build());
-        queue.setGroupLimits("a", GroupLimits.none().withMaxWaiting(1));
+        queue.setGroupLimits("a", GroupLimits.none().withMaxQueued(1));
         producerBlockedOnGroupALetInBy(queue, q -> q.clearGroupLimits("a"));
     }
 

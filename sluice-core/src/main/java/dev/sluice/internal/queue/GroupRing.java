@@ -263,7 +263,7 @@ final class GroupRing {
 
     /** Whether some group has a bound on its waiting jobs. */
     boolean anyBounded() {
-        return defaults.maxWaiting() != Integer.MAX_VALUE || !overrides.isEmpty();
+        return defaults.maxQueued() != Integer.MAX_VALUE || !overrides.isEmpty();
     }
 
     void setDefaults(GroupLimits limits) {

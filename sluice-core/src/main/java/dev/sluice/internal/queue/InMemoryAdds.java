@@ -204,7 +204,7 @@ final class InMemoryAdds<T> implements QueueAdds<T> {
         if (shortage == null) {
             return;
         }
-        if (deadline <= now || demand.jobs > shortage.maxWaiting()) {
+        if (deadline <= now || demand.jobs > shortage.maxQueued()) {
             throw shortage;
         }
         boolean[] timedOut = {false};
@@ -241,7 +241,7 @@ final class InMemoryAdds<T> implements QueueAdds<T> {
 
     /** Why {@code demand} does not fit now (the queue's bound, or a group's), or null if it fits. */
     private QueueFullException shortage(Demand demand) {
-        int max = queue.options.maxWaiting();
+        int max = queue.options.maxQueued();
         if (queue.waitingCount + queue.delayedCount + demand.jobs > max) {
             return new QueueFullException(
                     queue.name,
@@ -254,7 +254,7 @@ final class InMemoryAdds<T> implements QueueAdds<T> {
         }
         for (Map.Entry<Group.Key, Integer> wanted : demand.perGroup.entrySet()) {
             Group.Key key = wanted.getKey();
-            int groupMax = queue.groups.limitsOf(key).maxWaiting();
+            int groupMax = queue.groups.limitsOf(key).maxQueued();
             Group group = queue.groups.find(key);
             long held = group == null ? 0 : group.waiting + group.delayed;
             if (held + wanted.getValue() > groupMax) {
@@ -265,7 +265,7 @@ final class InMemoryAdds<T> implements QueueAdds<T> {
                         groupMax,
                         "queue '" + queue.name + "': " + which
                                 + " holds " + held + " waiting or delayed jobs, at most " + groupMax
-                                + " (its maxWaiting), and "
+                                + " (its maxQueued), and "
                                 + wanted.getValue() + " more do not fit; nothing was added");
             }
         }

@@ -36,7 +36,7 @@ public final class QueueChecks {
         QueueFullException interrupted = new QueueFullException(
                 queue,
                 full.group(),
-                full.maxWaiting(),
+                full.maxQueued(),
                 full.getMessage() + "; the producer was interrupted while it waited for room");
         interrupted.initCause(cause);
         return interrupted;

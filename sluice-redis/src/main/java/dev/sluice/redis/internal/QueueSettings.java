@@ -85,12 +85,12 @@ final class QueueSettings {
      */
     void opened(QueueOptions options, String[] given, long stamp) {
         GroupLimits defaults = options.groupDefaults();
-        String[] names = {"concurrency", "maxWaiting", "gconc", "gmax", "rate", "grate"};
+        String[] names = {"concurrency", "maxQueued", "gconc", "gmax", "rate", "grate"};
         String[] texts = {
             "concurrency " + options.concurrency(),
-            "maxWaiting " + options.maxWaiting(),
+            "maxQueued " + options.maxQueued(),
             "group concurrency " + defaults.concurrency(),
-            "group maxWaiting " + defaults.maxWaiting(),
+            "group maxQueued " + defaults.maxQueued(),
             "rate " + options.rate(),
             "group rate " + defaults.rate()
         };

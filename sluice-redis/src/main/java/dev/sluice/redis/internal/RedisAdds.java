@@ -461,7 +461,7 @@ final class RedisAdds<T> implements QueueAdds<T> {
                 group,
                 max,
                 "queue '" + name + "': " + which + " holds " + held
-                        + " waiting or delayed jobs, at most " + max + " (its maxWaiting), and " + wanted
+                        + " waiting or delayed jobs, at most " + max + " (its maxQueued), and " + wanted
                         + " more do not fit; nothing was added");
     }
 

@@ -115,11 +115,11 @@ final class RedisAdmin<T> implements QueueAdmin {
     @Override
     public void setGroupDefaults(GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
-        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String maxQueued = Integer.toString(limits.maxQueued());
         String rate = RateText.encode(limits.rate());
-        Object stamp = queue.calls.call(true, "limits", "defaults", concurrency, maxWaiting, rate);
+        Object stamp = queue.calls.call(true, "limits", "defaults", concurrency, maxQueued, rate);
         noteChange("gconc", concurrency, "group concurrency " + concurrency, stamp);
-        noteChange("gmax", maxWaiting, "group maxWaiting " + maxWaiting, stamp);
+        noteChange("gmax", maxQueued, "group maxQueued " + maxQueued, stamp);
         noteChange("grate", rate, "group rate " + limits.rate(), stamp);
         queue.signal();
     }
@@ -127,11 +127,11 @@ final class RedisAdmin<T> implements QueueAdmin {
     @Override
     public void setGroupLimits(String group, GroupLimits limits) {
         String concurrency = Integer.toString(limits.concurrency());
-        String maxWaiting = Integer.toString(limits.maxWaiting());
+        String maxQueued = Integer.toString(limits.maxQueued());
         String rate = RateText.encode(limits.rate());
-        Object stamp = queue.calls.call(true, "limits", "group", group, concurrency, maxWaiting, rate);
+        Object stamp = queue.calls.call(true, "limits", "group", group, concurrency, maxQueued, rate);
         noteChange(
-                "gl:g" + group, concurrency + "|" + maxWaiting + "|" + rate, "group '" + group + "' " + limits, stamp);
+                "gl:g" + group, concurrency + "|" + maxQueued + "|" + rate, "group '" + group + "' " + limits, stamp);
         queue.signal();
     }
 

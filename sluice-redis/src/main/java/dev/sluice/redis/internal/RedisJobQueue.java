@@ -128,9 +128,9 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         GroupLimits plainGroups = plain.groupDefaults();
         String[] given = {
             given(options.concurrency(), plain.concurrency()),
-            given(options.maxWaiting(), plain.maxWaiting()),
+            given(options.maxQueued(), plain.maxQueued()),
             given(defaults.concurrency(), plainGroups.concurrency()),
-            given(defaults.maxWaiting(), plainGroups.maxWaiting()),
+            given(defaults.maxQueued(), plainGroups.maxQueued()),
             rate.isEmpty() ? "?" : "=" + rate,
             groupRate.isEmpty() ? "?" : "=" + groupRate
         };

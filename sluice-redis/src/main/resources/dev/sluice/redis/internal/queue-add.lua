@@ -121,7 +121,7 @@ local function addJobs(first, count, waits, ahead)
       perGroup[g] = (perGroup[g] or 0) + 1
     end
   end
-  local max = mnum('maxWaiting', NEVER)
+  local max = mnum('maxQueued', NEVER)
   local held = mnum('waiting', 0) + mnum('delayed', 0)
   if fresh > 0 and held + fresh > max then
     wake.roomNoted = waits

@@ -163,7 +163,7 @@ COMMANDS.drain = function()
   return #doomed
 end
 
--- ARGV: a group ('' for the ungrouped jobs, whose limits are the defaults). Replies {its concurrency, maxWaiting, rate,
+-- ARGV: a group ('' for the ungrouped jobs, whose limits are the defaults). Replies {its concurrency, maxQueued, rate,
 -- the queue's concurrency, the queue's rate} (a rate as stored, '' for none).
 COMMANDS.groupLimits = function()
   local c, w, rate = limitsOf(ARG[3] == '' and 'u' or 'g' .. ARG[3])

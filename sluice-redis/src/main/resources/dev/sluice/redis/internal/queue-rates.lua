@@ -5,8 +5,8 @@
 -- Keys: B:gl (groups' own limits), B:m (defaults, rate generations), B:rate:q:<n>, B:rate:d:<g>:<n>,
 -- B:rate:o:<g>:<n> (and each with :aux: the limiter state, see queue-state.lua).
 
--- The limits of group gid: its own ("<concurrency>|<maxWaiting>|<generation>|<rate>" in B:gl), or the defaults.
--- Returns concurrency, maxWaiting, the rate (a policy as "<kind>|<span>|<limit>|<its Java text>", or '' for
+-- The limits of group gid: its own ("<concurrency>|<maxQueued>|<generation>|<rate>" in B:gl), or the defaults.
+-- Returns concurrency, maxQueued, the rate (a policy as "<kind>|<span>|<limit>|<its Java text>", or '' for
 -- none) and the scope of the rate's state: 'o:' own or 'd:' defaults, the group, and the rate's generation (a
 -- group's own rate and the default rate keep apart states, as in memory).
 local ownLimits = {}

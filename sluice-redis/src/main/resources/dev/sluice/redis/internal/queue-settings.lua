@@ -2,7 +2,7 @@
 -- Joined after the other queue-*.lua files (QueueScript.FILES), whose locals it uses; entry() runs these
 -- commands from COMMANDS.
 --
--- Settings: the codec, and concurrency, maxWaiting, gconc, gmax, rate, grate (fields of B:m), and 'gl:<g>' for
+-- Settings: the codec, and concurrency, maxQueued, gconc, gmax, rate, grate (fields of B:m), and 'gl:<g>' for
 -- the own limits of group g (names in keys) in B:gl.
 --
 -- Redis can lose a queue's keys while processes use it (restarted without persistence, flushed). B:m then comes
@@ -54,7 +54,7 @@ end
 
 local RATE_GENERATIONS = { rate = 'rgq', grate = 'rgd' }
 
--- Sets setting name to value: for a group, '<concurrency>|<maxWaiting>|<rate>', or '' for no own limits.
+-- Sets setting name to value: for a group, '<concurrency>|<maxQueued>|<rate>', or '' for no own limits.
 local function setSetting(name, value)
   local gid = string.match(name, '^gl:(.*)$')
   if gid then
@@ -122,9 +122,9 @@ COMMANDS.limits = function()
   return int(stamp)
 end
 
-local OPENED = { 'concurrency', 'maxWaiting', 'gconc', 'gmax', 'rate', 'grate' }
+local OPENED = { 'concurrency', 'maxQueued', 'gconc', 'gmax', 'rate', 'grate' }
 
--- open: ARG: codec, a candidate epoch, then concurrency, maxWaiting, group concurrency, group maxWaiting, the
+-- open: ARG: codec, a candidate epoch, then concurrency, maxQueued, group concurrency, group maxQueued, the
 -- queue's rate and the groups' default rate, each as '=' .. value when the opener gave it (it is written for every
 -- process) or '?' .. value when it is the default (written only if the queue has none yet; '?' alone: no rate).
 -- Replies {the codec the queue was created with, the epoch of its settings, the stamp of the settings given}.

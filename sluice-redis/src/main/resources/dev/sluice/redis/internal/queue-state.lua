@@ -15,7 +15,7 @@
 --
 -- Keys (base B):
 --   B:m          hash   the queue: codec, counters (waiting, delayed, active), totals (added, completed,
---                       failed), id and order counters, pause, configuration (concurrency, maxWaiting, group
+--                       failed), id and order counters, pause, configuration (concurrency, maxQueued, group
 --                       defaults), 'leases' ('w' once B:a holds leases per worker)
 --   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below)
 --   B:p          hash   job id -> payload bytes, as the codec encoded them, while the job is not finished (a kept
@@ -23,7 +23,7 @@
 --   B:w:<g>      zset   group g's waiting jobs: score -priority, member "<16 hex order><id>"
 --   B:ring       list   groups that may start a job, served round-robin
 --   B:g          hash   group g -> its record (cmsgpack array, fields G_*); absent when it holds nothing
---   B:gl         hash   group g -> its own limits "<concurrency>|<maxWaiting>|<rate generation>|<rate>"
+--   B:gl         hash   group g -> its own limits "<concurrency>|<maxQueued>|<rate generation>|<rate>"
 --   B:park       zset   paused groups, score the end of the pause
 --   B:d          zset   delayed jobs: score when due, member "<16 hex order><id>"
 --   B:a          zset   the workers that hold active jobs: score when the worker's lease runs out, member the

@@ -20,13 +20,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A bounded queue: {@code maxWaiting} bounds waiting and delayed jobs; a full queue rejects an add at once
+ * A bounded queue: {@code maxQueued} bounds waiting and delayed jobs; a full queue rejects an add at once
  * (nothing of it kept) or blocks the producer on the engine clock until there is room or the time is up.
  */
-public abstract class QueueMaxWaitingContract extends QueueContractSupport {
+public abstract class QueueMaxQueuedContract extends QueueContractSupport {
 
     /** For subclasses, one per engine. */
-    protected QueueMaxWaitingContract() {}
+    protected QueueMaxQueuedContract() {}
 
     @Test
     void fullQueueRejectsAnAddAndKeepsNothingOfIt() {
@@ -44,7 +44,7 @@ public abstract class QueueMaxWaitingContract extends QueueContractSupport {
                 .satisfies(e -> {
                     QueueFullException full = (QueueFullException) e;
                     assertThat(full.queue()).isEqualTo(QUEUE);
-                    assertThat(full.maxWaiting()).isEqualTo(3);
+                    assertThat(full.maxQueued()).isEqualTo(3);
                 });
 
         assertThat(queue.job("extra")).isEmpty();
@@ -224,9 +224,9 @@ public abstract class QueueMaxWaitingContract extends QueueContractSupport {
         assertThat(queue.counts()).isEqualTo(counts(3, 0, 0, 0, 0));
     }
 
-    private JobQueue<String> boundedPerGroup(int groupMaxWaiting, WhenFull whenFull) {
+    private JobQueue<String> boundedPerGroup(int groupMaxQueued, WhenFull whenFull) {
         return newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxWaiting(groupMaxWaiting))
+                .groupDefaults(GroupLimits.none().withMaxQueued(groupMaxQueued))
                 .whenFull(whenFull)
                 .build());
     }
@@ -245,7 +245,7 @@ public abstract class QueueMaxWaitingContract extends QueueContractSupport {
                     QueueFullException full = (QueueFullException) e;
                     assertThat(full.queue()).isEqualTo(QUEUE);
                     assertThat(full.group()).isEqualTo("a");
-                    assertThat(full.maxWaiting()).isEqualTo(2);
+                    assertThat(full.maxQueued()).isEqualTo(2);
                 });
         queue.add("n", "p", inGroup("b1", "b"));
         queue.add("n", "p", inGroup("b2", "b"));
@@ -273,7 +273,7 @@ public abstract class QueueMaxWaitingContract extends QueueContractSupport {
     void aGroupsOwnLimitsSetItsBoundAtRunTime() {
         JobQueue<String> queue = boundedPerGroup(1, WhenFull.reject());
         queue.add("n", "p", inGroup("a1", "a"));
-        queue.setGroupLimits("a", GroupLimits.none().withMaxWaiting(3));
+        queue.setGroupLimits("a", GroupLimits.none().withMaxQueued(3));
         queue.add("n", "p", inGroup("a2", "a"));
         queue.add("n", "p", inGroup("a3", "a"));
         assertThatThrownBy(() -> queue.add("n", "p", inGroup("a4", "a")))
