@@ -74,7 +74,7 @@ abstract class Contender {
         return engine.limiter(
                 "bench",
                 TokenBucket.of(regime.capacity, regime.permitsPerSecond, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withMaxKeys(200_000));
+                LimiterOptions.builder().maxKeys(200_000).build());
     }
 
     /** Bucket4j's limit: {@code capacity}, refilled greedily (continuously) at the regime's rate. */

@@ -38,7 +38,7 @@ final class FeatureScenario {
     /** The queue's options: every completed job kept, every group limited to {@link #GROUP_RATE}. */
     static QueueOptions options() {
         return QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withRate(GROUP_RATE))
+                .groupDefaults(GroupLimits.builder().rate(GROUP_RATE).build())
                 .jobDefaults(
                         JobOptions.builder().keepCompleted(Retention.keepAll()).build())
                 .build();

@@ -107,8 +107,9 @@ final class QueueLimitScenarios {
                 run.queue.addListener(done);
                 Worker<String> worker = run.queue.worker(
                         starts.processor(),
-                        WorkerOptions.concurrency(scenarios.params().limConcurrency())
-                                .withAutoStart(false));
+                        WorkerOptions.concurrency(scenarios.params().limConcurrency()).toBuilder()
+                                .autoStart(false)
+                                .build());
                 run.worker = worker;
 
                 double cpu0 = scenarios.cpuMicros();
@@ -250,7 +251,11 @@ final class QueueLimitScenarios {
             queue.addListener(starts);
             queue.addListener(done);
             Worker<String> worker = queue.worker(
-                    starts.processor(), WorkerOptions.concurrency(concurrency).withAutoStart(false));
+                    starts.processor(),
+                    WorkerOptions.builder()
+                            .concurrency(concurrency)
+                            .autoStart(false)
+                            .build());
             out.println("ready");
             out.flush();
             BufferedReader commands = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));

@@ -53,7 +53,7 @@ public final class QueueRateCost {
                     if (variant.equals("rate")) {
                         options.rate(never);
                     } else if (variant.equals("group-rates")) {
-                        options.groupDefaults(GroupLimits.none().withRate(never));
+                        options.groupDefaults(GroupLimits.builder().rate(never).build());
                     }
                     boolean grouped = variant.startsWith("group");
                     JobQueue<String> queue = sluice.queue("q", Codec.utf8(), options.build());

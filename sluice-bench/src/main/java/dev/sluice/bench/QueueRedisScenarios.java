@@ -306,7 +306,10 @@ final class QueueRedisScenarios {
                         invokedAt[seq] = epochMicros(Instant.now());
                         return Result.done();
                     },
-                    WorkerOptions.concurrency(params.cConcurrency()).withAutoStart(false));
+                    WorkerOptions.builder()
+                            .concurrency(params.cConcurrency())
+                            .autoStart(false)
+                            .build());
             run.worker = worker;
             PhaseCpu cpu = PhaseCpu.start(admin);
             worker.start();
@@ -412,8 +415,12 @@ final class QueueRedisScenarios {
                     }
                     return result;
                 };
-        Worker<String> worker =
-                run.queue.worker(counted, WorkerOptions.concurrency(concurrency).withAutoStart(false));
+        Worker<String> worker = run.queue.worker(
+                counted,
+                WorkerOptions.builder()
+                        .concurrency(concurrency)
+                        .autoStart(false)
+                        .build());
         run.worker = worker;
         PhaseCpu measured = PhaseCpu.start(admin);
         long t0 = System.nanoTime();

@@ -46,17 +46,6 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
     }
 
     /**
-     * Options with {@code maxKeys} and {@code listener}, failing closed while an engine is unavailable.
-     *
-     * @param maxKeys the most keys tracked at once by the in-memory engine, 1 to 2^30
-     * @param listener hears decisions and evictions
-     * @throws IllegalArgumentException if an argument is out of range or null
-     */
-    public LimiterOptions(int maxKeys, LimiterListener listener) {
-        this(maxKeys, listener, WhenUnavailable.failClosed());
-    }
-
-    /**
      * {@link #DEFAULT_MAX_KEYS} keys, no listener, failing closed.
      *
      * @return the default options
@@ -66,35 +55,72 @@ public record LimiterOptions(int maxKeys, LimiterListener listener, WhenUnavaila
     }
 
     /**
-     * These options with another {@code maxKeys}.
+     * A builder starting from the {@link #defaults()}.
      *
-     * @param maxKeys the most keys tracked at once by the in-memory engine, 1 to 2^30
-     * @return the new options
-     * @throws IllegalArgumentException if {@code maxKeys} is out of range
+     * @return a new builder
      */
-    public LimiterOptions withMaxKeys(int maxKeys) {
-        return new LimiterOptions(maxKeys, listener, whenUnavailable);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * These options with another listener.
+     * A builder holding these options, to make a variant.
      *
-     * @param listener hears decisions and evictions; {@link LimiterListener#none()} for none
-     * @return the new options
-     * @throws IllegalArgumentException if the listener is null
+     * @return a new builder
      */
-    public LimiterOptions withListener(LimiterListener listener) {
-        return new LimiterOptions(maxKeys, listener, whenUnavailable);
+    public Builder toBuilder() {
+        return new Builder().maxKeys(maxKeys).listener(listener).whenUnavailable(whenUnavailable);
     }
 
-    /**
-     * These options with another answer for while the engine is unavailable.
-     *
-     * @param whenUnavailable the answer while a shared engine cannot be reached
-     * @return the new options
-     * @throws IllegalArgumentException if the answer is null
-     */
-    public LimiterOptions withWhenUnavailable(WhenUnavailable whenUnavailable) {
-        return new LimiterOptions(maxKeys, listener, whenUnavailable);
+    /** Builds {@link LimiterOptions}; each value is checked by {@link #build()}. */
+    public static final class Builder {
+        private int maxKeys = DEFAULT_MAX_KEYS;
+        private LimiterListener listener = LimiterListener.none();
+        private WhenUnavailable whenUnavailable = WhenUnavailable.failClosed();
+
+        private Builder() {}
+
+        /**
+         * The most keys the in-memory engine tracks at once; {@link #DEFAULT_MAX_KEYS} by default.
+         *
+         * @param maxKeys 1 to 2^30
+         * @return this builder
+         */
+        public Builder maxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+            return this;
+        }
+
+        /**
+         * Who hears decisions and evictions; {@link LimiterListener#none()} by default.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(LimiterListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * The answer while a shared engine cannot be reached; {@link WhenUnavailable#failClosed()} by default.
+         *
+         * @param whenUnavailable the answer
+         * @return this builder
+         */
+        public Builder whenUnavailable(WhenUnavailable whenUnavailable) {
+            this.whenUnavailable = whenUnavailable;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @return the options
+         * @throws IllegalArgumentException if a value is out of range or null
+         */
+        public LimiterOptions build() {
+            return new LimiterOptions(maxKeys, listener, whenUnavailable);
+        }
     }
 }

@@ -29,17 +29,6 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxQueued) {
     }
 
     /**
-     * A rate and a concurrency, with no bound on waiting jobs.
-     *
-     * @param rate the rate; {@code null} for no rate limit
-     * @param concurrency 1 to {@link Integer#MAX_VALUE}
-     * @throws IllegalArgumentException if the concurrency is below 1
-     */
-    public GroupLimits(RatePolicy rate, int concurrency) {
-        this(rate, concurrency, Integer.MAX_VALUE);
-    }
-
-    /**
      * No limits.
      *
      * @return no rate, and {@link Integer#MAX_VALUE} for the concurrency and the bound
@@ -49,35 +38,21 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxQueued) {
     }
 
     /**
-     * These limits with another rate.
+     * A builder starting from {@link #none()}.
      *
-     * @param rate the rate; {@code null} for no rate limit
-     * @return the new limits
+     * @return a new builder
      */
-    public GroupLimits withRate(RatePolicy rate) {
-        return new GroupLimits(rate, concurrency, maxQueued);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * These limits with another concurrency.
+     * A builder holding these limits, to make a variant.
      *
-     * @param concurrency 1 to {@link Integer#MAX_VALUE}
-     * @return the new limits
-     * @throws IllegalArgumentException if it is below 1
+     * @return a new builder
      */
-    public GroupLimits withConcurrency(int concurrency) {
-        return new GroupLimits(rate, concurrency, maxQueued);
-    }
-
-    /**
-     * These limits with another bound on waiting and delayed jobs.
-     *
-     * @param maxQueued 1 to {@link Integer#MAX_VALUE}
-     * @return the new limits
-     * @throws IllegalArgumentException if it is below 1
-     */
-    public GroupLimits withMaxQueued(int maxQueued) {
-        return new GroupLimits(rate, concurrency, maxQueued);
+    public Builder toBuilder() {
+        return new Builder().rate(rate).concurrency(concurrency).maxQueued(maxQueued);
     }
 
     /**
@@ -96,5 +71,57 @@ public record GroupLimits(RatePolicy rate, int concurrency, int maxQueued) {
                 .addBound("concurrency", concurrency)
                 .addBound("maxQueued", maxQueued)
                 .toString();
+    }
+
+    /** Builds {@link GroupLimits}; each value is checked by {@link #build()}. */
+    public static final class Builder {
+        private RatePolicy rate;
+        private int concurrency = Integer.MAX_VALUE;
+        private int maxQueued = Integer.MAX_VALUE;
+
+        private Builder() {}
+
+        /**
+         * How often the group's jobs may start; none by default.
+         *
+         * @param rate the rate; {@code null} for no rate limit
+         * @return this builder
+         */
+        public Builder rate(RatePolicy rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        /**
+         * How many of the group's jobs may run at once; no bound by default.
+         *
+         * @param concurrency 1 to {@link Integer#MAX_VALUE}
+         * @return this builder
+         */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * How many of the group's jobs may be waiting or delayed at once; no bound by default.
+         *
+         * @param maxQueued 1 to {@link Integer#MAX_VALUE}
+         * @return this builder
+         */
+        public Builder maxQueued(int maxQueued) {
+            this.maxQueued = maxQueued;
+            return this;
+        }
+
+        /**
+         * The limits.
+         *
+         * @return the limits
+         * @throws IllegalArgumentException if a count is below 1
+         */
+        public GroupLimits build() {
+            return new GroupLimits(rate, concurrency, maxQueued);
+        }
     }
 }

@@ -43,54 +43,118 @@ public record WorkerOptions(int concurrency, boolean autoStart, Duration leaseTi
     }
 
     /**
-     * {@code concurrency} jobs at once, starting at once.
+     * One job at a time, starting at once, with the default lease time and stalls.
+     *
+     * @return the defaults, always equal
+     */
+    public static WorkerOptions defaults() {
+        return builder().build();
+    }
+
+    /**
+     * {@code concurrency} jobs at once, starting at once: {@code builder().concurrency(concurrency).build()}.
      *
      * @param concurrency 1 to {@value #MAX_CONCURRENCY}
      * @return the options
      * @throws IllegalArgumentException if it is outside that range
      */
     public static WorkerOptions concurrency(int concurrency) {
-        return new WorkerOptions(concurrency, true, DEFAULT_LEASE_TIME, DEFAULT_MAX_STALLS);
+        return builder().concurrency(concurrency).build();
     }
 
     /**
-     * A worker that runs one job at a time only when {@link Worker#runDue()} is called.
+     * A worker that runs one job at a time only when {@link Worker#runDue()} is called: {@code
+     * builder().autoStart(false).build()}.
      *
      * @return concurrency 1, no auto-start
      */
     public static WorkerOptions manual() {
-        return new WorkerOptions(1, false, DEFAULT_LEASE_TIME, DEFAULT_MAX_STALLS);
+        return builder().autoStart(false).build();
     }
 
     /**
-     * These options with another start.
+     * A builder starting from the {@link #defaults()}.
      *
-     * @param autoStart whether the worker starts taking jobs at once
-     * @return the new options
+     * @return a new builder
      */
-    public WorkerOptions withAutoStart(boolean autoStart) {
-        return new WorkerOptions(concurrency, autoStart, leaseTime, maxStalls);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * These options with another lease time.
+     * A builder holding these options, to make a variant.
      *
-     * @param leaseTime 1 second to 1 day
-     * @return the new options
-     * @throws IllegalArgumentException if it is outside that range
+     * @return a new builder
      */
-    public WorkerOptions withLeaseTime(Duration leaseTime) {
-        return new WorkerOptions(concurrency, autoStart, leaseTime, maxStalls);
+    public Builder toBuilder() {
+        return new Builder()
+                .concurrency(concurrency)
+                .autoStart(autoStart)
+                .leaseTime(leaseTime)
+                .maxStalls(maxStalls);
     }
 
-    /**
-     * These options with another bound on stalls.
-     *
-     * @param maxStalls 0 to 1,000
-     * @return the new options
-     * @throws IllegalArgumentException if it is outside that range
-     */
-    public WorkerOptions withMaxStalls(int maxStalls) {
-        return new WorkerOptions(concurrency, autoStart, leaseTime, maxStalls);
+    /** Builds {@link WorkerOptions}; each value is checked by {@link #build()}. */
+    public static final class Builder {
+        private int concurrency = 1;
+        private boolean autoStart = true;
+        private Duration leaseTime = DEFAULT_LEASE_TIME;
+        private int maxStalls = DEFAULT_MAX_STALLS;
+
+        private Builder() {}
+
+        /**
+         * How many jobs the worker runs at once; 1 by default.
+         *
+         * @param concurrency 1 to {@value #MAX_CONCURRENCY}
+         * @return this builder
+         */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /**
+         * Whether the worker starts taking jobs at once; true by default.
+         *
+         * @param autoStart false to start it with {@link Worker#start()} or run it with {@link Worker#runDue()}
+         * @return this builder
+         */
+        public Builder autoStart(boolean autoStart) {
+            this.autoStart = autoStart;
+            return this;
+        }
+
+        /**
+         * How long a job the worker took stays its own without a renewal; {@link #DEFAULT_LEASE_TIME} by default.
+         *
+         * @param leaseTime 1 second to 1 day
+         * @return this builder
+         */
+        public Builder leaseTime(Duration leaseTime) {
+            this.leaseTime = leaseTime;
+            return this;
+        }
+
+        /**
+         * How many stalls a job survives; {@link #DEFAULT_MAX_STALLS} by default.
+         *
+         * @param maxStalls 0 to 1,000
+         * @return this builder
+         */
+        public Builder maxStalls(int maxStalls) {
+            this.maxStalls = maxStalls;
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @return the options
+         * @throws IllegalArgumentException as {@link WorkerOptions#WorkerOptions}
+         */
+        public WorkerOptions build() {
+            return new WorkerOptions(concurrency, autoStart, leaseTime, maxStalls);
+        }
     }
 }

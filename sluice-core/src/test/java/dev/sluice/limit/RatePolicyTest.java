@@ -28,7 +28,8 @@ class RatePolicyTest {
     void queuesAndGroupsTakeOnlyRatePolicies() throws NoSuchMethodException {
         assertThat(QueueOptions.Builder.class.getMethod("rate", RatePolicy.class))
                 .isNotNull();
-        assertThat(GroupLimits.class.getMethod("withRate", RatePolicy.class)).isNotNull();
+        assertThat(GroupLimits.Builder.class.getMethod("rate", RatePolicy.class))
+                .isNotNull();
         assertThat(JobQueue.class.getMethod("setRate", RatePolicy.class)).isNotNull();
         assertThat(QueueOptions.class.getMethod("rate").getReturnType()).isEqualTo(RatePolicy.class);
     }

@@ -11,12 +11,22 @@ class WhenUnavailableTest {
     @Test
     void limitersFailClosedUnlessToldOtherwise() {
         assertThat(LimiterOptions.defaults().whenUnavailable()).isEqualTo(WhenUnavailable.failClosed());
-        assertThat(new LimiterOptions(10, LimiterListener.none()).whenUnavailable())
+        assertThat(LimiterOptions.builder()
+                        .maxKeys(10)
+                        .listener(LimiterListener.none())
+                        .build()
+                        .whenUnavailable())
                 .isEqualTo(WhenUnavailable.failClosed());
-        LimiterOptions sharing = LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.25));
+        LimiterOptions sharing = LimiterOptions.builder()
+                .whenUnavailable(WhenUnavailable.fallBack(0.25))
+                .build();
         assertThat(sharing.whenUnavailable().action()).isEqualTo(WhenUnavailable.Action.FALL_BACK);
         assertThat(sharing.whenUnavailable().share()).isEqualTo(0.25);
-        assertThat(sharing.withMaxKeys(7).withListener(LimiterListener.none()).whenUnavailable())
+        assertThat(sharing.toBuilder()
+                        .maxKeys(7)
+                        .listener(LimiterListener.none())
+                        .build()
+                        .whenUnavailable())
                 .as("kept by the other withers")
                 .isEqualTo(WhenUnavailable.fallBack(0.25));
     }
@@ -36,7 +46,7 @@ class WhenUnavailableTest {
                 .hasMessageContaining("DENY")
                 .hasMessageContaining("ALLOW")
                 .hasMessageContaining("FALL_BACK");
-        assertThatThrownBy(() -> LimiterOptions.defaults().withWhenUnavailable(null))
+        assertThatThrownBy(() -> LimiterOptions.builder().whenUnavailable(null).build())
                 .hasMessageContaining("whenUnavailable must not be null")
                 .hasMessageContaining("failClosed()");
     }

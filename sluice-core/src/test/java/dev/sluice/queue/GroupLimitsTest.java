@@ -35,43 +35,48 @@ class GroupLimitsTest {
     @ParameterizedTest
     @MethodSource("ratePolicies")
     void everyRatePolicyIsAcceptedAsARate(RatePolicy rate) {
-        assertThat(GroupLimits.none().withRate(rate).rate()).isEqualTo(rate);
+        assertThat(GroupLimits.builder().rate(rate).build().rate()).isEqualTo(rate);
     }
 
     @Test
     void withRateAndWithConcurrencyChangeOnlyTheirValue() {
         TokenBucket rate = TokenBucket.perSecond(10);
 
-        GroupLimits limits = GroupLimits.none().withRate(rate).withConcurrency(4);
+        GroupLimits limits = GroupLimits.builder().rate(rate).concurrency(4).build();
 
-        assertThat(limits).isEqualTo(new GroupLimits(rate, 4));
-        assertThat(limits.withRate(null)).isEqualTo(new GroupLimits(null, 4));
-        assertThat(limits.withConcurrency(9)).isEqualTo(new GroupLimits(rate, 9));
+        assertThat(limits)
+                .isEqualTo(GroupLimits.builder().rate(rate).concurrency(4).build());
+        assertThat(limits.toBuilder().rate(null).build())
+                .isEqualTo(GroupLimits.builder().rate(null).concurrency(4).build());
+        assertThat(limits.toBuilder().concurrency(9).build())
+                .isEqualTo(GroupLimits.builder().rate(rate).concurrency(9).build());
         assertThat(GroupLimits.none().concurrency()).as("none() is unchanged").isEqualTo(Integer.MAX_VALUE);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
     void concurrencyBelowOneIsRejectedNamingTheValueAndRange(int concurrency) {
-        assertThatThrownBy(() -> GroupLimits.none().withConcurrency(concurrency))
+        assertThatThrownBy(() -> GroupLimits.builder().concurrency(concurrency).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("group concurrency must be between 1 and 2147483647, was " + concurrency);
     }
 
     @Test
     void maxQueuedIsUnboundedByDefaultAndKeptByTheOtherWithers() {
-        GroupLimits bounded = GroupLimits.none().withMaxQueued(50);
+        GroupLimits bounded = GroupLimits.builder().maxQueued(50).build();
         assertThat(GroupLimits.none().maxQueued()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(new GroupLimits(null, 4).maxQueued()).isEqualTo(Integer.MAX_VALUE);
-        assertThat(bounded.withConcurrency(3).maxQueued()).isEqualTo(50);
-        assertThat(bounded.withRate(TokenBucket.perSecond(1)).maxQueued()).isEqualTo(50);
-        assertThat(bounded.withConcurrency(3).concurrency()).isEqualTo(3);
+        assertThat(GroupLimits.builder().rate(null).concurrency(4).build().maxQueued())
+                .isEqualTo(Integer.MAX_VALUE);
+        assertThat(bounded.toBuilder().concurrency(3).build().maxQueued()).isEqualTo(50);
+        assertThat(bounded.toBuilder().rate(TokenBucket.perSecond(1)).build().maxQueued())
+                .isEqualTo(50);
+        assertThat(bounded.toBuilder().concurrency(3).build().concurrency()).isEqualTo(3);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
     void maxQueuedBelowOneIsRejectedNamingTheValueAndRange(int maxQueued) {
-        assertThatThrownBy(() -> GroupLimits.none().withMaxQueued(maxQueued))
+        assertThatThrownBy(() -> GroupLimits.builder().maxQueued(maxQueued).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("group maxQueued must be between 1 and 2147483647, was " + maxQueued);
     }
@@ -81,7 +86,7 @@ class GroupLimitsTest {
         RatePolicy rate = TokenBucket.perSecond(10);
 
         assertThat(GroupLimits.none()).hasToString("GroupLimits.none()");
-        assertThat(GroupLimits.none().withConcurrency(4)).hasToString("GroupLimits{concurrency=4}");
+        assertThat(GroupLimits.builder().concurrency(4).build()).hasToString("GroupLimits{concurrency=4}");
         assertThat(new GroupLimits(rate, 2, 500))
                 .hasToString("GroupLimits{rate=" + rate + ", concurrency=2, maxQueued=500}");
     }

@@ -30,7 +30,10 @@ class QueueOptionsTest {
     @Test
     void builderKeepsEveryValue() {
         TokenBucket rate = TokenBucket.perSecond(50);
-        GroupLimits groups = new GroupLimits(TokenBucket.perSecond(5), 2);
+        GroupLimits groups = GroupLimits.builder()
+                .rate(TokenBucket.perSecond(5))
+                .concurrency(2)
+                .build();
 
         QueueOptions options = QueueOptions.builder()
                 .maxQueued(10)

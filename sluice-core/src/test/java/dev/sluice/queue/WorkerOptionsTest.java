@@ -23,9 +23,10 @@ class WorkerOptionsTest {
 
     @Test
     void withAutoStartChangesOnlyAutoStart() {
-        assertThat(WorkerOptions.concurrency(4).withAutoStart(false))
+        assertThat(WorkerOptions.builder().concurrency(4).autoStart(false).build())
                 .isEqualTo(new WorkerOptions(4, false, WorkerOptions.DEFAULT_LEASE_TIME, 1));
-        assertThat(WorkerOptions.manual().withAutoStart(true)).isEqualTo(WorkerOptions.concurrency(1));
+        assertThat(WorkerOptions.builder().autoStart(false).autoStart(true).build())
+                .isEqualTo(WorkerOptions.concurrency(1));
     }
 
     @Test

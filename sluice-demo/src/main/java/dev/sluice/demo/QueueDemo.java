@@ -147,8 +147,10 @@ final class QueueDemo {
                     Codec.utf8(),
                     QueueOptions.builder()
                             .rate(Gcra.of(QUEUE_PER_SECOND, SECOND, QUEUE_BURST))
-                            .groupDefaults(new GroupLimits(
-                                    TokenBucket.of(TENANT_BURST, TENANT_PER_SECOND, SECOND), TENANT_CONCURRENCY))
+                            .groupDefaults(GroupLimits.builder()
+                                    .rate(TokenBucket.of(TENANT_BURST, TENANT_PER_SECOND, SECOND))
+                                    .concurrency(TENANT_CONCURRENCY)
+                                    .build())
                             .maxQueued(10_000)
                             .jobDefaults(JobOptions.builder()
                                     .attempts(ATTEMPTS)

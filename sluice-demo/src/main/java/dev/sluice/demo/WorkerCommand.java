@@ -132,10 +132,11 @@ final class WorkerCommand {
             if (groupRate != null || groupConcurrency > 0) {
                 GroupLimits defaults = jobs.groupLimits(null);
                 if (groupRate != null) {
-                    defaults = defaults.withRate(groupRate);
+                    defaults = defaults.toBuilder().rate(groupRate).build();
                 }
                 if (groupConcurrency > 0) {
-                    defaults = defaults.withConcurrency(groupConcurrency);
+                    defaults =
+                            defaults.toBuilder().concurrency(groupConcurrency).build();
                 }
                 jobs.setGroupDefaults(defaults);
             }
@@ -146,8 +147,12 @@ final class WorkerCommand {
                 jobs.addListener(echoes);
                 running = echoes.around(processor);
             }
-            Worker<String> worker =
-                    jobs.worker(running, WorkerOptions.concurrency(concurrency).withLeaseTime(lease));
+            Worker<String> worker = jobs.worker(
+                    running,
+                    WorkerOptions.builder()
+                            .concurrency(concurrency)
+                            .leaseTime(lease)
+                            .build());
             err.println("sluice worker " + id + ": working on queue '" + queue + "' (concurrency " + concurrency
                     + ", processor " + processorSpec + "); SIGTERM or Ctrl-C stops it");
             return new Running(sluice, worker, id, out, err);

@@ -284,7 +284,10 @@ class QueueCommandsOnRedisTest {
                     try (Sluice other = RedisSluice.connect(REDIS.uri())) {
                         JobQueue<String> seen = QueueCommands.open(other, queue);
                         assertThat(seen.groupLimits("any"))
-                                .isEqualTo(new GroupLimits(SlidingWindowLog.of(5, Duration.ofMillis(500)), 2));
+                                .isEqualTo(GroupLimits.builder()
+                                        .rate(SlidingWindowLog.of(5, Duration.ofMillis(500)))
+                                        .concurrency(2)
+                                        .build());
                     } finally {
                         running.stop();
                     }

@@ -27,12 +27,15 @@ class ManyClientsTest extends EngineFixture {
         RateLimiter perClient = sluice.limiter(
                 "clients",
                 FixedWindow.of(10, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withMaxKeys(10_000).withListener(new LimiterListener() {
-                    @Override
-                    public void onEvicted(String limiter, String key) {
-                        evicted.incrementAndGet();
-                    }
-                }));
+                LimiterOptions.builder()
+                        .maxKeys(10_000)
+                        .listener(new LimiterListener() {
+                            @Override
+                            public void onEvicted(String limiter, String key) {
+                                evicted.incrementAndGet();
+                            }
+                        })
+                        .build());
         IngressLimiter ingress = IngressLimiter.builder(sluice)
                 .clientAddresses(ClientAddressResolver.builder()
                         .trustedProxies("10.0.0.1")

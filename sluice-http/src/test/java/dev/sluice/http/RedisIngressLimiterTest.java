@@ -37,7 +37,9 @@ class RedisIngressLimiterTest extends IngressLimiterContract {
                             .limit(down.limiter(
                                     "open",
                                     FixedWindow.of(5, Duration.ofMinutes(1)),
-                                    LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.failOpen())))
+                                    LimiterOptions.builder()
+                                            .whenUnavailable(WhenUnavailable.failOpen())
+                                            .build()))
                             .build())
                     .build();
 

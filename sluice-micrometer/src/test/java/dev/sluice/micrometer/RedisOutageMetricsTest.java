@@ -49,7 +49,11 @@ class RedisOutageMetricsTest {
     void anOutageIsCountedOnceItsGaugeHoldsUntilRecoveryAndDegradedDecisionsCarryTheirBasis() {
         SluiceMetrics.bind(sluice, registry);
         RateLimiter share = sluice.limiter(
-                "share", TEN_AN_HOUR, LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.2)));
+                "share",
+                TEN_AN_HOUR,
+                LimiterOptions.builder()
+                        .whenUnavailable(WhenUnavailable.fallBack(0.2))
+                        .build());
         RateLimiter closed = sluice.limiter("closed", TEN_AN_HOUR);
         share.tryAcquire("k");
 

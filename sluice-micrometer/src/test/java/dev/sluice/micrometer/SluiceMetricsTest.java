@@ -101,7 +101,7 @@ class SluiceMetricsTest {
         RateLimiter limiter = sluice.limiter(
                 "small",
                 TokenBucket.of(1, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withMaxKeys(1));
+                LimiterOptions.builder().maxKeys(1).build());
 
         limiter.tryAcquire("a");
         limiter.tryAcquire("b");

@@ -132,7 +132,7 @@ class ClusterTest {
         RateLimiter limiter = sluice.limiter(
                 "first",
                 TokenBucket.of(5, Duration.ofDays(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
 
         for (String key : oneKeyPerMaster) {
             Decision first = limiter.tryAcquire(key);

@@ -28,7 +28,11 @@ public final class LostClaims {
      * stall allowed): a job that runs soon after, once, was given back.
      */
     public static WorkerOptions oneSlotHeldForAMinute() {
-        return WorkerOptions.concurrency(1).withLeaseTime(Duration.ofMinutes(1)).withMaxStalls(0);
+        return WorkerOptions.builder()
+                .concurrency(1)
+                .leaseTime(Duration.ofMinutes(1))
+                .maxStalls(0)
+                .build();
     }
 
     /** Asserts that {@code job} completed in one attempt, after one or more claims whose replies were lost. */

@@ -138,8 +138,10 @@ class ManyWorkerProcessesTest {
                     Codec.utf8(),
                     QueueOptions.builder()
                             .rate(SlidingWindowLog.of(QUEUE_PER_SECOND, Duration.ofSeconds(1)))
-                            .groupDefaults(new GroupLimits(
-                                    SlidingWindowLog.of(GROUP_PER_SECOND, Duration.ofSeconds(1)), Integer.MAX_VALUE))
+                            .groupDefaults(GroupLimits.builder()
+                                    .rate(SlidingWindowLog.of(GROUP_PER_SECOND, Duration.ofSeconds(1)))
+                                    .concurrency(Integer.MAX_VALUE)
+                                    .build())
                             .build());
             List<NewJob<String>> jobs = new ArrayList<>();
             for (int i = 0; i < LIMITED_JOBS; i++) {

@@ -68,7 +68,11 @@ public final class QueueWorkerMain {
                         }
                         return Result.done();
                     },
-                    WorkerOptions.concurrency(concurrency).withLeaseTime(lease).withMaxStalls(3));
+                    WorkerOptions.builder()
+                            .concurrency(concurrency)
+                            .leaseTime(lease)
+                            .maxStalls(3)
+                            .build());
             stdout.println("ready");
             BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;

@@ -70,7 +70,10 @@ class RedisConnectInBackgroundTest {
         return sluice.limiter(
                 name,
                 TEN_AN_HOUR,
-                LimiterOptions.defaults().withWhenUnavailable(when).withListener(listener));
+                LimiterOptions.builder()
+                        .whenUnavailable(when)
+                        .listener(listener)
+                        .build());
     }
 
     /** Runs the attempt due now and waits until it failed and the next one is planned. */
@@ -133,7 +136,11 @@ class RedisConnectInBackgroundTest {
             Heard heard = new Heard();
             RateLimiter closed = limiter(sluice, "closed", WhenUnavailable.failClosed(), heard);
             RateLimiter share = sluice.limiter(
-                    "share", TEN_AN_HOUR, LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.2)));
+                    "share",
+                    TEN_AN_HOUR,
+                    LimiterOptions.builder()
+                            .whenUnavailable(WhenUnavailable.fallBack(0.2))
+                            .build());
             LimitChain<String> chain = sluice.<String>chain()
                     .layer(share, k -> k)
                     .layer(closed, k -> k)

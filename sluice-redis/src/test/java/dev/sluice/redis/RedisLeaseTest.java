@@ -60,7 +60,8 @@ class RedisLeaseTest {
                 Sluice b = TestEngines.on(clockB, prefix)) {
             JobQueue<String> queueB = b.queue("jobs", Codec.utf8());
             Thread thread = startFrozen(
-                    a.queue("jobs", Codec.utf8()), WorkerOptions.manual().withLeaseTime(LEASE));
+                    a.queue("jobs", Codec.utf8()),
+                    WorkerOptions.builder().autoStart(false).leaseTime(LEASE).build());
 
             clockB.advance(LEASE.minusNanos(1_000));
             Worker<String> other = queueB.worker(
@@ -100,7 +101,11 @@ class RedisLeaseTest {
             JobQueue<String> queueB = b.queue("jobs", Codec.utf8());
             Thread thread = startFrozen(
                     a.queue("jobs", Codec.utf8()),
-                    WorkerOptions.manual().withLeaseTime(LEASE).withMaxStalls(0));
+                    WorkerOptions.builder()
+                            .autoStart(false)
+                            .leaseTime(LEASE)
+                            .maxStalls(0)
+                            .build());
 
             clockB.advance(LEASE);
             AtomicInteger ran = new AtomicInteger();
@@ -134,7 +139,7 @@ class RedisLeaseTest {
                         }
                         return Result.done();
                     },
-                    WorkerOptions.manual().withLeaseTime(LEASE));
+                    WorkerOptions.builder().autoStart(false).leaseTime(LEASE).build());
 
             assertThat(worker.runDue()).isEqualTo(1);
 

@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /** A queue's configuration in Redis, shared by every process that opens the queue. */
 class RedisQueueConfigurationTest {
-    private static final GroupLimits TENANT = new GroupLimits(SlidingWindowLog.of(10, Duration.ofSeconds(1)), 3);
+    private static final GroupLimits TENANT = GroupLimits.builder()
+            .rate(SlidingWindowLog.of(10, Duration.ofSeconds(1)))
+            .concurrency(3)
+            .build();
 
     @Test
     void aProcessOpeningTheQueueWithDefaultOptionsLeavesTheStoredLimitsAsTheyAre() {
@@ -50,7 +53,10 @@ class RedisQueueConfigurationTest {
                     "jobs",
                     Codec.utf8(),
                     QueueOptions.builder().groupDefaults(TENANT).build());
-            GroupLimits other = new GroupLimits(TokenBucket.perSecond(5), 2);
+            GroupLimits other = GroupLimits.builder()
+                    .rate(TokenBucket.perSecond(5))
+                    .concurrency(2)
+                    .build();
 
             second.queue(
                     "jobs",

@@ -178,7 +178,10 @@ class RedisQueueDifferentialTest {
             case 2 -> {
                 String group = "g" + random.nextInt(3);
                 RatePolicy rate = random.nextBoolean() ? null : RATES.get(random.nextInt(RATES.size()));
-                GroupLimits limits = new GroupLimits(rate, 1 + random.nextInt(2));
+                GroupLimits limits = GroupLimits.builder()
+                        .rate(rate)
+                        .concurrency(1 + random.nextInt(2))
+                        .build();
                 expected.setGroupLimits(group, limits);
                 actual.setGroupLimits(group, limits);
                 return "setGroupLimits " + group + " " + limits;

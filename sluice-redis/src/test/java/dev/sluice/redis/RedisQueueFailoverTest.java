@@ -68,7 +68,10 @@ class RedisQueueFailoverTest {
                             Thread.sleep(10);
                             return Result.done();
                         },
-                        WorkerOptions.concurrency(4).withLeaseTime(Duration.ofSeconds(5)));
+                        WorkerOptions.builder()
+                                .concurrency(4)
+                                .leaseTime(Duration.ofSeconds(5))
+                                .build());
                 List<RetryingProducer> producers = RetryingProducer.start(queue, "a", "b");
                 await("jobs added and completed before the failover")
                         .atMost(Duration.ofSeconds(10))

@@ -69,7 +69,10 @@ class RedisQueueOutageTest {
                     },
                     // longer than the outage, so that the jobs running when Redis goes down still hold theirs
                     // after it; a claim whose reply the outage swallowed holds its job until the lease runs out
-                    WorkerOptions.concurrency(4).withLeaseTime(Duration.ofSeconds(15)));
+                    WorkerOptions.builder()
+                            .concurrency(4)
+                            .leaseTime(Duration.ofSeconds(15))
+                            .build());
 
             List<RetryingProducer> producers = RetryingProducer.start(queue, "a", "b", "c");
             Awaitility.await("jobs added and completed before the outage")

@@ -156,7 +156,11 @@ class RedisReadOnlyCountsTest {
                     go.await();
                     return Result.done();
                 },
-                WorkerOptions.manual().withLeaseTime(LEASE).withMaxStalls(maxStalls));
+                WorkerOptions.builder()
+                        .autoStart(false)
+                        .leaseTime(LEASE)
+                        .maxStalls(maxStalls)
+                        .build());
         held.add(Thread.ofVirtual().start(worker::runDue));
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
     }

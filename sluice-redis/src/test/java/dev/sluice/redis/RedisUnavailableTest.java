@@ -60,7 +60,10 @@ class RedisUnavailableTest {
         return sluice.limiter(
                 name,
                 TEN_AN_HOUR,
-                LimiterOptions.defaults().withListener(events).withWhenUnavailable(whenUnavailable));
+                LimiterOptions.builder()
+                        .listener(events)
+                        .whenUnavailable(whenUnavailable)
+                        .build());
     }
 
     @Test
@@ -145,7 +148,11 @@ class RedisUnavailableTest {
             }
         });
         RateLimiter share = sluice.limiter(
-                "share", TEN_AN_HOUR, LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.fallBack(0.1)));
+                "share",
+                TEN_AN_HOUR,
+                LimiterOptions.builder()
+                        .whenUnavailable(WhenUnavailable.fallBack(0.1))
+                        .build());
         RateLimiter closed = sluice.limiter("closed", TEN_AN_HOUR);
 
         redis.kill();
@@ -260,7 +267,9 @@ class RedisUnavailableTest {
             RateLimiter limiter = patient.limiter(
                     "stalled",
                     TEN_AN_HOUR,
-                    LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.failClosed()));
+                    LimiterOptions.builder()
+                            .whenUnavailable(WhenUnavailable.failClosed())
+                            .build());
             LimitChain<String> chain =
                     patient.<String>chain().layer(limiter, t -> t).build();
             assertThat(limiter.tryAcquire("k").basis()).isEqualTo(Basis.LIMIT);
@@ -322,7 +331,9 @@ class RedisUnavailableTest {
         RateLimiter limiter = sluice.limiter(
                 "leases",
                 ConcurrencyLimit.of(2, Duration.ofMillis(300)),
-                LimiterOptions.defaults().withWhenUnavailable(WhenUnavailable.failClosed()));
+                LimiterOptions.builder()
+                        .whenUnavailable(WhenUnavailable.failClosed())
+                        .build());
         Decision held = limiter.tryAcquire("k");
         assertThat(held.allowed()).isTrue();
         redis.kill();

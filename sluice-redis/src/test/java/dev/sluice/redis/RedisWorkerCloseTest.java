@@ -127,7 +127,9 @@ class RedisWorkerCloseTest {
     }
 
     private static Worker<String> manualWorker(JobQueue<String> queue) {
-        return queue.worker(ctx -> Result.done(), WorkerOptions.concurrency(1).withAutoStart(false));
+        return queue.worker(
+                ctx -> Result.done(),
+                WorkerOptions.builder().concurrency(1).autoStart(false).build());
     }
 
     private static JobOptions withId(String id) {

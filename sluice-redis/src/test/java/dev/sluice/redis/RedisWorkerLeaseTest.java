@@ -36,8 +36,10 @@ import org.junit.jupiter.api.Test;
  */
 class RedisWorkerLeaseTest {
     private static final String BASE = "sluice:queue:{orders}";
-    private static final WorkerOptions ONE_SLOT_ONE_MINUTE =
-            WorkerOptions.concurrency(1).withLeaseTime(Duration.ofMinutes(1));
+    private static final WorkerOptions ONE_SLOT_ONE_MINUTE = WorkerOptions.builder()
+            .concurrency(1)
+            .leaseTime(Duration.ofMinutes(1))
+            .build();
 
     private RedisServer redis;
     private RedisClient client;
@@ -156,7 +158,10 @@ class RedisWorkerLeaseTest {
                         holdersWhileRunning.add(keys.zrange(BASE + ":a", 0, -1));
                         return Result.done();
                     },
-                    WorkerOptions.manual().withLeaseTime(Duration.ofMinutes(1)));
+                    WorkerOptions.builder()
+                            .autoStart(false)
+                            .leaseTime(Duration.ofMinutes(1))
+                            .build());
             queue.add("job", "first", JobOptions.empty());
             assertThat(worker.runDue()).isOne();
             // to the other process, a minute ahead of the worker's lease, that lease ran out: its next call that may

@@ -37,7 +37,10 @@ class RedisWorkerOutageLogTest {
                         done.incrementAndGet();
                         return Result.done();
                     },
-                    WorkerOptions.concurrency(8).withLeaseTime(Duration.ofSeconds(3)));
+                    WorkerOptions.builder()
+                            .concurrency(8)
+                            .leaseTime(Duration.ofSeconds(3))
+                            .build());
             queue.add("before", "p");
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> done.get() == 1);
 

@@ -184,11 +184,12 @@ final class Declarations {
             options = core(
                     prefix + "max-keys",
                     maxKeys,
-                    () -> LimiterOptions.defaults().withMaxKeys(maxKeys));
+                    () -> LimiterOptions.builder().maxKeys(maxKeys).build());
         }
         if (limiter.whenUnavailable() != null) {
-            options = options.withWhenUnavailable(
-                    whenUnavailable(prefix + "when-unavailable", limiter.whenUnavailable()));
+            options = options.toBuilder()
+                    .whenUnavailable(whenUnavailable(prefix + "when-unavailable", limiter.whenUnavailable()))
+                    .build();
         }
         return options;
     }
@@ -236,12 +237,18 @@ final class Declarations {
         SluiceProperties.Group group = queue.group();
         if (group != null) {
             String groupPrefix = prefix + "group.";
-            GroupLimits limits = GroupLimits.none().withRate(rate(groupPrefix + "rate.", group.rate()));
+            GroupLimits limits = GroupLimits.builder()
+                    .rate(rate(groupPrefix + "rate.", group.rate()))
+                    .build();
             if (group.concurrency() != null) {
-                limits = limits.withConcurrency(atLeastOne(groupPrefix + "concurrency", group.concurrency()));
+                limits = limits.toBuilder()
+                        .concurrency(atLeastOne(groupPrefix + "concurrency", group.concurrency()))
+                        .build();
             }
             if (group.maxQueued() != null) {
-                limits = limits.withMaxQueued(atLeastOne(groupPrefix + "max-queued", group.maxQueued()));
+                limits = limits.toBuilder()
+                        .maxQueued(atLeastOne(groupPrefix + "max-queued", group.maxQueued()))
+                        .build();
             }
             builder.groupDefaults(limits);
         }
@@ -347,15 +354,23 @@ final class Declarations {
     static WorkerOptions workerOptions(String name, SluiceProperties.Worker worker) {
         String prefix = "sluice.queues." + name + ".worker.";
         int concurrency = worker.concurrency() == null ? 1 : worker.concurrency();
-        WorkerOptions options = core(prefix + "concurrency", concurrency, () -> WorkerOptions.concurrency(concurrency))
-                .withAutoStart(false);
+        WorkerOptions options =
+                core(prefix + "concurrency", concurrency, () -> WorkerOptions.concurrency(concurrency)).toBuilder()
+                        .autoStart(false)
+                        .build();
         if (worker.leaseTime() != null) {
             WorkerOptions base = options;
-            options = core(prefix + "lease-time", worker.leaseTime(), () -> base.withLeaseTime(worker.leaseTime()));
+            options = core(
+                    prefix + "lease-time",
+                    worker.leaseTime(),
+                    () -> base.toBuilder().leaseTime(worker.leaseTime()).build());
         }
         if (worker.maxStalls() != null) {
             WorkerOptions base = options;
-            options = core(prefix + "max-stalls", worker.maxStalls(), () -> base.withMaxStalls(worker.maxStalls()));
+            options = core(
+                    prefix + "max-stalls",
+                    worker.maxStalls(),
+                    () -> base.toBuilder().maxStalls(worker.maxStalls()).build());
         }
         return options;
     }

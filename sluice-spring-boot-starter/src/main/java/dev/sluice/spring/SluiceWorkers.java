@@ -79,7 +79,10 @@ final class SluiceWorkers implements SmartLifecycle {
             int concurrency = found.annotation().concurrency();
             WorkerOptions options;
             try {
-                options = WorkerOptions.concurrency(concurrency).withAutoStart(false);
+                options = WorkerOptions.builder()
+                        .concurrency(concurrency)
+                        .autoStart(false)
+                        .build();
             } catch (IllegalArgumentException e) {
                 throw SluiceAnnotationException.of(
                         found.where(),

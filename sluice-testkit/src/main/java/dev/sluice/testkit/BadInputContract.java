@@ -231,9 +231,15 @@ public abstract class BadInputContract extends ContractSupport {
     @Test
     void limiterOptionsRejectOutOfRangeValuesNamingValueAndRange() {
         assertRejected(
-                () -> new LimiterOptions(0, LimiterListener.none()), "maxKeys", "between 1 and 1073741824", "was 0");
-        assertRejected(() -> LimiterOptions.defaults().withMaxKeys(-1), "maxKeys", "between 1 and 1073741824", "-1");
-        assertRejected(() -> LimiterOptions.defaults().withListener(null), "listener", "null");
-        assertThat(LimiterOptions.defaults().withMaxKeys(1 << 30).maxKeys()).isEqualTo(1 << 30);
+                () -> LimiterOptions.builder()
+                        .maxKeys(0)
+                        .listener(LimiterListener.none())
+                        .build(),
+                "maxKeys",
+                "between 1 and 1073741824",
+                "was 0");
+        assertRejected(() -> LimiterOptions.builder().maxKeys(-1).build(), "maxKeys", "between 1 and 1073741824", "-1");
+        assertRejected(() -> LimiterOptions.builder().listener(null).build(), "listener", "null");
+        assertThat(LimiterOptions.builder().maxKeys(1 << 30).build().maxKeys()).isEqualTo(1 << 30);
     }
 }

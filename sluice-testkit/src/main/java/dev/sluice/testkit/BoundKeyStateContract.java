@@ -36,7 +36,9 @@ public abstract class BoundKeyStateContract extends ContractSupport {
     void theListenerHearsEveryCallOfABoundKey() {
         RecordingListener listener = new RecordingListener();
         KeyLimiter bound = engine.limiter(
-                        "api", TWO_PER_SECOND, LimiterOptions.defaults().withListener(listener))
+                        "api",
+                        TWO_PER_SECOND,
+                        LimiterOptions.builder().listener(listener).build())
                 .forKey("k");
 
         assertThat(bound.tryConsume()).isTrue();

@@ -160,7 +160,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
     @Test
     void aLeaseGrantedWhileTheKeyTableWasFullIsFreedByItsRelease() {
         RateLimiter limiter = engine.limiter(
-                "conc", TWO_FOR_TEN_SECONDS, LimiterOptions.defaults().withMaxKeys(1));
+                "conc", TWO_FOR_TEN_SECONDS, LimiterOptions.builder().maxKeys(1).build());
         Decision a = limiter.tryAcquire("a"); // a takes the one slot
         Decision early = limiter.tryAcquire("c"); // the table is full: on the in-memory engine, from the overflow
         assertThat(a.release()).isTrue(); // a is idle: c may take its slot

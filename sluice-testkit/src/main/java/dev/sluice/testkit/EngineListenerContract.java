@@ -77,7 +77,7 @@ public abstract class EngineListenerContract extends ContractSupport {
         engine.addListener(listener);
         RecordingListener own = new RecordingListener();
         RateLimiter after = engine.limiter(
-                "after", TWO_PER_SECOND, LimiterOptions.defaults().withListener(own));
+                "after", TWO_PER_SECOND, LimiterOptions.builder().listener(own).build());
 
         Decision first = before.tryAcquire("k");
         before.tryConsume("k");

@@ -26,7 +26,9 @@ public abstract class KeyTableContract extends ContractSupport {
 
     private RateLimiter twoKeys() {
         return engine.limiter(
-                "lim", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(2).withListener(listener));
+                "lim",
+                TWO_PER_SECOND,
+                LimiterOptions.builder().maxKeys(2).listener(listener).build());
     }
 
     @Test
@@ -92,8 +94,10 @@ public abstract class KeyTableContract extends ContractSupport {
 
     @Test
     void idleKeysAreDroppedWithinAMinuteEvenWhenTheTableHasRoom() {
-        RateLimiter limiter =
-                engine.limiter("lim", TWO_PER_SECOND, LimiterOptions.defaults().withListener(listener));
+        RateLimiter limiter = engine.limiter(
+                "lim",
+                TWO_PER_SECOND,
+                LimiterOptions.builder().listener(listener).build());
         limiter.tryAcquire("a");
         clock.advance(Duration.ofSeconds(61));
 
@@ -112,7 +116,7 @@ public abstract class KeyTableContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "lim",
                 SlidingWindowCounter.of(10, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withMaxKeys(1).withListener(listener));
+                LimiterOptions.builder().maxKeys(1).listener(listener).build());
         limiter.tryAcquire("a", 10);
         clock.advanceNanos(2 * SECOND - 1); // a's 10 still weigh 1
         limiter.tryAcquire("b");
@@ -151,8 +155,8 @@ public abstract class KeyTableContract extends ContractSupport {
      * when it is idle, for key "other", which takes {@code otherTakes} permits.
      */
     private KeyLimiter droppedForOther(long otherTakes) {
-        RateLimiter limiter =
-                engine.limiter("api", TWO_PER_SECOND, LimiterOptions.defaults().withMaxKeys(1));
+        RateLimiter limiter = engine.limiter(
+                "api", TWO_PER_SECOND, LimiterOptions.builder().maxKeys(1).build());
         KeyLimiter bound = limiter.forKey("k");
         assertThat(bound.tryConsume()).isTrue();
         assertThat(bound.tryConsume()).isTrue();

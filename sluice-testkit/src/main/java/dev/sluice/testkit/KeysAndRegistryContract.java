@@ -201,7 +201,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
 
     @Test
     void limiterReportsItsNamePolicyAndOptions() {
-        LimiterOptions options = LimiterOptions.defaults().withMaxKeys(7);
+        LimiterOptions options = LimiterOptions.builder().maxKeys(7).build();
         RateLimiter limiter = engine.limiter("Api.v1_x-y:z", TEN_PER_SECOND, options);
 
         assertThat(limiter.name()).isEqualTo("Api.v1_x-y:z");

@@ -210,7 +210,7 @@ public abstract class LimiterStateContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "fw",
                 FixedWindow.of(5, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
 
         limiter.peek("k", 1);
         limiter.available("k");

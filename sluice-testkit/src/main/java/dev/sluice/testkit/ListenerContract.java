@@ -24,7 +24,7 @@ public abstract class ListenerContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "fw",
                 FixedWindow.of(2, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
 
         Decision first = limiter.tryAcquire("k");
         Decision second = limiter.tryAcquire("k");
@@ -42,7 +42,7 @@ public abstract class ListenerContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "fw",
                 FixedWindow.of(2, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
         RateLimiter other = engine.limiter("other", FixedWindow.of(2, Duration.ofSeconds(1)));
 
         assertRejected(() -> limiter.tryAcquire(null), "key");
@@ -59,7 +59,7 @@ public abstract class ListenerContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "api",
                 TokenBucket.of(1, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
         limiter.tryAcquire("k");
 
         Decision decision = limiter.acquire("k", 1, Duration.ofSeconds(1));
@@ -76,11 +76,11 @@ public abstract class ListenerContract extends ContractSupport {
         RateLimiter tenant = engine.limiter(
                 "tenant",
                 TokenBucket.of(5, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(tenantListener));
+                LimiterOptions.builder().listener(tenantListener).build());
         RateLimiter global = engine.limiter(
                 "global",
                 FixedWindow.of(2, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(globalListener));
+                LimiterOptions.builder().listener(globalListener).build());
         LimitChain<String> chain = engine.<String>chain()
                 .layer(tenant, t -> t)
                 .layer(global, "all")
@@ -104,7 +104,7 @@ public abstract class ListenerContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "api",
                 TokenBucket.of(3, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
 
         RateLimiter again = engine.limiter("api", TokenBucket.of(3, Duration.ofSeconds(1)));
         again.tryAcquire("k", 3);
@@ -139,10 +139,13 @@ public abstract class ListenerContract extends ContractSupport {
 
     @Test
     void aListenerThatThrowsChangesNoDecision() throws InterruptedException {
-        LimiterOptions throwing =
-                LimiterOptions.defaults().withListener(new ThrowingListener()).withMaxKeys(1);
+        LimiterOptions throwing = LimiterOptions.builder()
+                .listener(new ThrowingListener())
+                .maxKeys(1)
+                .build();
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(2, Duration.ofSeconds(1)), throwing);
-        LimiterOptions unbounded = LimiterOptions.defaults().withListener(new ThrowingListener());
+        LimiterOptions unbounded =
+                LimiterOptions.builder().listener(new ThrowingListener()).build();
         RateLimiter tenants = engine.limiter("tenants", TokenBucket.of(2, Duration.ofSeconds(1)), unbounded);
         RateLimiter global = engine.limiter("global", FixedWindow.of(3, Duration.ofSeconds(1)), unbounded);
         LimitChain<String> chain = engine.<String>chain()

@@ -219,7 +219,7 @@ public abstract class QueueBadInputContract extends QueueContractSupport {
         assertRejected(() -> QueueOptions.builder().concurrency(0).build(), "queue concurrency", "was 0");
         assertRejected(() -> QueueOptions.builder().whenFull(null).build(), "whenFull", "null");
         assertRejected(() -> QueueOptions.WhenFull.block(Duration.ofSeconds(-1)), "whenFull blockFor", "was -1 s");
-        assertRejected(() -> GroupLimits.none().withConcurrency(0), "group concurrency", "was 0");
+        assertRejected(() -> GroupLimits.builder().concurrency(0).build(), "group concurrency", "was 0");
         assertRejected(() -> WorkerOptions.concurrency(0), "worker concurrency", "between 1 and 100000", "was 0");
 
         JobQueue<String> queue = newQueue();

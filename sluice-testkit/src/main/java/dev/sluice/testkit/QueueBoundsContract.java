@@ -121,7 +121,7 @@ public abstract class QueueBoundsContract extends QueueContractSupport {
     @Test
     void theUngroupedJobsHaveNoLimitsOfTheirOwnToSetOrClear() {
         JobQueue<String> queue = newQueue();
-        GroupLimits limits = new GroupLimits(null, 2);
+        GroupLimits limits = GroupLimits.builder().rate(null).concurrency(2).build();
 
         assertThatThrownBy(() -> queue.setGroupLimits(null, limits))
                 .isInstanceOf(IllegalArgumentException.class)

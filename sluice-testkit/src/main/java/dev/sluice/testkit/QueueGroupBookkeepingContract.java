@@ -146,7 +146,9 @@ public abstract class QueueGroupBookkeepingContract extends QueueContractSupport
     @Test
     void eachGroupTakesFromItsOwnRate() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(1, ONE_SECOND)))
+                .groupDefaults(GroupLimits.builder()
+                        .rate(SlidingWindowLog.of(1, ONE_SECOND))
+                        .build())
                 .build());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("a2", "a"));
@@ -168,7 +170,7 @@ public abstract class QueueGroupBookkeepingContract extends QueueContractSupport
     @Test
     void aBoundOnEveryGroupsWaitingJobsHoldsWithoutAnyGroupsOwnLimits() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxQueued(1))
+                .groupDefaults(GroupLimits.builder().maxQueued(1).build())
                 .build());
         queue.add("n", "p", inGroup("a1", "a"));
 

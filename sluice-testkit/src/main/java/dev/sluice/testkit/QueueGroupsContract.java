@@ -74,7 +74,7 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
     @Test
     void ownLimitsOutliveTheGroup() {
         JobQueue<String> queue = newQueue();
-        GroupLimits own = GroupLimits.none().withConcurrency(3);
+        GroupLimits own = GroupLimits.builder().concurrency(3).build();
         queue.setGroupLimits("a", own);
         Worker<String> worker = manualWorker(queue, completing());
         queue.add("n", "p", inGroup("a1", "a"));
@@ -116,7 +116,8 @@ public abstract class QueueGroupsContract extends QueueContractSupport {
                         QUEUE,
                         Codec.utf8(),
                         QueueOptions.builder()
-                                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                                .groupDefaults(
+                                        GroupLimits.builder().concurrency(1).build())
                                 .jobDefaults(JobOptions.builder()
                                         .keepCompleted(Retention.keepNone())
                                         .build())

@@ -92,7 +92,8 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
                         Codec.utf8(),
                         QueueOptions.builder()
                                 .rate(rates.get(0))
-                                .groupDefaults(GroupLimits.none().withRate(rates.get(1)))
+                                .groupDefaults(
+                                        GroupLimits.builder().rate(rates.get(1)).build())
                                 .build());
                 groups.forEach(group -> queue.addBulk(jobs(group, group, 20)));
                 assertStartsPerInstant(queue, Math.min(7, 3 * groups.size()), groups, 3);
@@ -132,7 +133,9 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     void queueRateAndGroupRateAreTakenAllOrNothing() {
         JobQueue<String> queue = newQueue(
                 QueueOptions.builder().rate(SlidingWindowLog.of(5, ONE_SECOND)).build());
-        queue.setGroupLimits("a", GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)));
+        queue.setGroupLimits(
+                "a",
+                GroupLimits.builder().rate(SlidingWindowLog.of(2, ONE_SECOND)).build());
         queue.addBulk(List.of(
                 new NewJob<>("n", "p", inGroup("a1", "a")),
                 new NewJob<>("n", "p", inGroup("b1", "b")),
@@ -177,9 +180,13 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void groupRateFromDefaultsAndOwnLimitsChangedAtRunTime() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(2, ONE_SECOND)))
+                .groupDefaults(GroupLimits.builder()
+                        .rate(SlidingWindowLog.of(2, ONE_SECOND))
+                        .build())
                 .build());
-        queue.setGroupLimits("vip", GroupLimits.none().withRate(SlidingWindowLog.of(5, ONE_SECOND)));
+        queue.setGroupLimits(
+                "vip",
+                GroupLimits.builder().rate(SlidingWindowLog.of(5, ONE_SECOND)).build());
         queue.addBulk(jobs("a", "a", 20));
         queue.addBulk(jobs("v", "vip", 20));
         List<String> ran = new ArrayList<>();
@@ -190,7 +197,9 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
         ran.clear();
         clock.advance(ONE_SECOND);
-        queue.setGroupLimits("a", GroupLimits.none().withRate(SlidingWindowLog.of(3, ONE_SECOND)));
+        queue.setGroupLimits(
+                "a",
+                GroupLimits.builder().rate(SlidingWindowLog.of(3, ONE_SECOND)).build());
         worker.runDue();
         assertThat(ran.stream().filter(id -> id.startsWith("a"))).hasSize(3);
         assertThat(ran.stream().filter(id -> id.startsWith("v"))).hasSize(5);
@@ -204,7 +213,8 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
         ran.clear();
         clock.advance(ONE_SECOND);
-        queue.setGroupDefaults(GroupLimits.none().withRate(SlidingWindowLog.of(4, ONE_SECOND)));
+        queue.setGroupDefaults(
+                GroupLimits.builder().rate(SlidingWindowLog.of(4, ONE_SECOND)).build());
         worker.runDue();
         assertThat(ran.stream().filter(id -> id.startsWith("v")))
                 .as("vip takes the new defaults")
@@ -216,17 +226,20 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
 
     @Test
     void groupLimitsReportTheLimitsInForce() {
-        GroupLimits defaults = new GroupLimits(TokenBucket.perSecond(10), 4);
+        GroupLimits defaults = GroupLimits.builder()
+                .rate(TokenBucket.perSecond(10))
+                .concurrency(4)
+                .build();
         JobQueue<String> queue =
                 newQueue(QueueOptions.builder().groupDefaults(defaults).build());
-        GroupLimits own = new GroupLimits(null, 2);
+        GroupLimits own = GroupLimits.builder().rate(null).concurrency(2).build();
 
         assertThat(queue.groupLimits("x")).isEqualTo(defaults);
         queue.setGroupLimits("x", own);
         assertThat(queue.groupLimits("x")).isEqualTo(own);
         assertThat(queue.groupLimits("y")).isEqualTo(defaults);
 
-        GroupLimits newDefaults = GroupLimits.none().withConcurrency(9);
+        GroupLimits newDefaults = GroupLimits.builder().concurrency(9).build();
         queue.setGroupDefaults(newDefaults);
         assertThat(queue.groupLimits("x")).isEqualTo(own);
         assertThat(queue.groupLimits("y")).isEqualTo(newDefaults);
@@ -300,9 +313,9 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void groupConcurrencyFromDefaultsAndOwnLimitsChangedAtRunTime() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withConcurrency(2))
+                .groupDefaults(GroupLimits.builder().concurrency(2).build())
                 .build());
-        queue.setGroupLimits("vip", GroupLimits.none().withConcurrency(4));
+        queue.setGroupLimits("vip", GroupLimits.builder().concurrency(4).build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 20);
         queue.addBulk(jobs("a", "a", 10));
@@ -311,7 +324,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
         eventually().until(() -> blocker.running("a") == 2 && blocker.running("vip") == 4);
         assertThat(queue.counts().active()).isEqualTo(6);
 
-        queue.setGroupLimits("a", GroupLimits.none().withConcurrency(3));
+        queue.setGroupLimits("a", GroupLimits.builder().concurrency(3).build());
         eventually().until(() -> blocker.running("a") == 3);
 
         queue.clearGroupLimits("vip");
@@ -343,7 +356,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void aGroupAtItsConcurrencyIsSkippedWhileOthersGoOn() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .groupDefaults(GroupLimits.builder().concurrency(1).build())
                 .build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 1);
@@ -368,7 +381,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void concurrencyCountsActiveJobsOfEveryWorkerForGroups() {
         JobQueue<String> queue = newQueue();
-        queue.setGroupLimits("g", GroupLimits.none().withConcurrency(2));
+        queue.setGroupLimits("g", GroupLimits.builder().concurrency(2).build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 3);
         startedWorker(queue, blocker, 3);
@@ -389,7 +402,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void aRateLimitedReturnFreesItsGroupsConcurrency() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .groupDefaults(GroupLimits.builder().concurrency(1).build())
                 .build());
         queue.add("n", "p", inGroup("j", "g"));
         List<String> ran = new ArrayList<>();
@@ -410,7 +423,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     void aJobReturnedByAClosingWorkerFreesItsGroupsConcurrency() throws Exception {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .concurrency(1)
-                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .groupDefaults(GroupLimits.builder().concurrency(1).build())
                 .build());
         Blocker blocker = blocker();
         Worker<String> started = startedWorker(queue, blocker, 1);
@@ -528,7 +541,7 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void startedWorkerHeldByAGroupsLimitsStartsAtOnceWhenTheyAreRaised() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .groupDefaults(GroupLimits.builder().concurrency(1).build())
                 .build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 4);
@@ -536,12 +549,12 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
         queue.addBulk(jobs("b", "b", 3));
         eventually().until(() -> blocker.entered.size() == 2);
 
-        queue.setGroupLimits("a", GroupLimits.none().withConcurrency(3));
+        queue.setGroupLimits("a", GroupLimits.builder().concurrency(3).build());
         eventually().until(() -> blocker.entered.size() == 4);
         assertThat(blocker.running("a")).isEqualTo(3);
         assertThat(blocker.running("b")).isEqualTo(1);
 
-        queue.setGroupDefaults(GroupLimits.none().withConcurrency(2));
+        queue.setGroupDefaults(GroupLimits.builder().concurrency(2).build());
         blocker.release("a0");
         eventually().until(() -> blocker.entered.size() == 5);
         assertThat(blocker.running("b")).isEqualTo(2);
@@ -550,7 +563,12 @@ public abstract class QueueLimitsContract extends QueueContractSupport {
     @Test
     void aGroupBoundOnlyByItsOwnLimitsLeavesTheOthersUnbounded() {
         JobQueue<String> queue = newQueue();
-        queue.setGroupLimits("small", GroupLimits.none().withConcurrency(1).withRate(FixedWindow.of(2, ONE_SECOND)));
+        queue.setGroupLimits(
+                "small",
+                GroupLimits.builder()
+                        .concurrency(1)
+                        .rate(FixedWindow.of(2, ONE_SECOND))
+                        .build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 10);
         queue.addBulk(jobs("s", "small", 3));

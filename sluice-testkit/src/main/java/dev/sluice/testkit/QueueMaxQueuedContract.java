@@ -226,7 +226,7 @@ public abstract class QueueMaxQueuedContract extends QueueContractSupport {
 
     private JobQueue<String> boundedPerGroup(int groupMaxQueued, WhenFull whenFull) {
         return newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxQueued(groupMaxQueued))
+                .groupDefaults(GroupLimits.builder().maxQueued(groupMaxQueued).build())
                 .whenFull(whenFull)
                 .build());
     }
@@ -273,7 +273,7 @@ public abstract class QueueMaxQueuedContract extends QueueContractSupport {
     void aGroupsOwnLimitsSetItsBoundAtRunTime() {
         JobQueue<String> queue = boundedPerGroup(1, WhenFull.reject());
         queue.add("n", "p", inGroup("a1", "a"));
-        queue.setGroupLimits("a", GroupLimits.none().withMaxQueued(3));
+        queue.setGroupLimits("a", GroupLimits.builder().maxQueued(3).build());
         queue.add("n", "p", inGroup("a2", "a"));
         queue.add("n", "p", inGroup("a3", "a"));
         assertThatThrownBy(() -> queue.add("n", "p", inGroup("a4", "a")))

@@ -330,7 +330,7 @@ public abstract class QueueOutcomeContract extends QueueContractSupport {
     @Test
     void activeJobsAreListedByStartTimeThoughAddedInAnotherOrder() {
         JobQueue<String> queue = newQueue();
-        queue.setGroupLimits("g", GroupLimits.none().withConcurrency(1));
+        queue.setGroupLimits("g", GroupLimits.builder().concurrency(1).build());
         Blocker blocker = blocker();
         startedWorker(queue, blocker, 3);
         queue.add("n", "p", inGroup("g1", "g"));

@@ -108,7 +108,7 @@ public abstract class QueueRunAgainContract extends QueueContractSupport {
     @Test
     void aRescheduledJobTakesNoConcurrencySlotWhileDelayed() {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withConcurrency(1))
+                .groupDefaults(GroupLimits.builder().concurrency(1).build())
                 .build());
         queue.add("n", "p", inGroup("a1", "a"));
         queue.add("n", "p", inGroup("a2", "a"));

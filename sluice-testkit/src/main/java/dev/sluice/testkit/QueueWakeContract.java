@@ -131,20 +131,20 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue();
         Blocker blocker = blocker();
         parkedWorker(queue, blocker, 4);
-        queue.setGroupDefaults(GroupLimits.none().withConcurrency(3));
-        queue.setGroupLimits("a", GroupLimits.none().withConcurrency(1));
+        queue.setGroupDefaults(GroupLimits.builder().concurrency(3).build());
+        queue.setGroupLimits("a", GroupLimits.builder().concurrency(1).build());
         for (String id : List.of("a1", "a2", "a3", "a4")) {
             queue.add("n", "p", inGroupA(id));
         }
         awaitStartedAndParked(queue, blocker, "a1", "a2");
 
-        queue.setGroupLimits("a", GroupLimits.none().withConcurrency(2));
+        queue.setGroupLimits("a", GroupLimits.builder().concurrency(2).build());
         awaitStartedAndParked(queue, blocker, "a2", "a3");
 
         queue.clearGroupLimits("a");
         awaitStartedAndParked(queue, blocker, "a3", "a4");
 
-        queue.setGroupDefaults(GroupLimits.none().withConcurrency(4));
+        queue.setGroupDefaults(GroupLimits.builder().concurrency(4).build());
         promptly().until(() -> blocker.entered.contains("a4"));
     }
 
@@ -261,7 +261,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     /** A queue whose group "a" holds one waiting job at most, and whose adds wait an hour for room. */
     private JobQueue<String> groupOfOneBlocking() {
         return newQueue(QueueOptions.builder()
-                .groupDefaults(GroupLimits.none().withMaxQueued(1))
+                .groupDefaults(GroupLimits.builder().maxQueued(1).build())
                 .whenFull(WhenFull.block(Duration.ofHours(1)))
                 .build());
     }
@@ -284,14 +284,15 @@ public abstract class QueueWakeContract extends QueueContractSupport {
     @Test
     void raisingTheGroupDefaultsLetsABlockedProducerIn() {
         producerBlockedOnGroupALetInBy(
-                groupOfOneBlocking(), q -> q.setGroupDefaults(GroupLimits.none().withMaxQueued(2)));
+                groupOfOneBlocking(),
+                q -> q.setGroupDefaults(GroupLimits.builder().maxQueued(2).build()));
     }
 
     @Test
     void raisingAGroupsOwnBoundLetsABlockedProducerIn() {
         producerBlockedOnGroupALetInBy(
                 groupOfOneBlocking(),
-                q -> q.setGroupLimits("a", GroupLimits.none().withMaxQueued(2)));
+                q -> q.setGroupLimits("a", GroupLimits.builder().maxQueued(2).build()));
     }
 
     @Test
@@ -299,7 +300,7 @@ public abstract class QueueWakeContract extends QueueContractSupport {
         JobQueue<String> queue = newQueue(QueueOptions.builder()
                 .whenFull(WhenFull.block(Duration.ofHours(1)))
                 .build());
-        queue.setGroupLimits("a", GroupLimits.none().withMaxQueued(1));
+        queue.setGroupLimits("a", GroupLimits.builder().maxQueued(1).build());
         producerBlockedOnGroupALetInBy(queue, q -> q.clearGroupLimits("a"));
     }
 

@@ -148,8 +148,9 @@ public abstract class QueueWorkerContract extends QueueContractSupport {
     void aManualWorkerCanBeStartedLater() {
         JobQueue<String> queue = newQueue();
         List<String> ran = new CopyOnWriteArrayList<>();
-        Worker<String> worker =
-                track(queue.worker(recording(ran), WorkerOptions.concurrency(3).withAutoStart(false)));
+        Worker<String> worker = track(queue.worker(
+                recording(ran),
+                WorkerOptions.builder().concurrency(3).autoStart(false).build()));
         queue.add("n", "p", withId("by-hand"));
         assertThat(worker.runDue()).isEqualTo(1);
         queue.add("n", "p", withId("queued"));

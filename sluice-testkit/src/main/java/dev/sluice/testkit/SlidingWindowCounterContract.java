@@ -161,8 +161,8 @@ public abstract class SlidingWindowCounterContract extends ContractSupport {
      */
     @Test
     void aKeyWhosePreviousWindowStillCountsKeepsItsStateWhenTheKeyTableIsFull() {
-        RateLimiter limiter =
-                engine.limiter("swc", TEN_PER_SECOND, LimiterOptions.defaults().withMaxKeys(1));
+        RateLimiter limiter = engine.limiter(
+                "swc", TEN_PER_SECOND, LimiterOptions.builder().maxKeys(1).build());
         limiter.tryAcquire("a", 10);
         clock.advance(Duration.ofMillis(1500)); // a's 10 weigh 5
 

@@ -44,7 +44,7 @@ public abstract class TryConsumeContract extends ContractSupport {
         RateLimiter limiter = engine.limiter(
                 "api",
                 TokenBucket.of(1, Duration.ofSeconds(1)),
-                LimiterOptions.defaults().withListener(listener));
+                LimiterOptions.builder().listener(listener).build());
 
         limiter.tryConsume("k");
         limiter.tryConsume("k");

@@ -42,7 +42,7 @@ class ChainUndoTest {
         RateLimiter l2 = sluice.limiter(
                 "l2",
                 TokenBucket.of(1, Duration.ofHours(1)),
-                LimiterOptions.defaults().withMaxKeys(1).withListener(hook));
+                LimiterOptions.builder().maxKeys(1).listener(hook).build());
         assertThat(l2.tryAcquire("busy").allowed()).isTrue(); // the one slot, busy for an hour
         assertThat(l2.tryAcquire("other").allowed()).isTrue(); // exhausts the shared overflow
         return l2;

@@ -131,7 +131,10 @@ class KeyTableEvictionProperties {
                 .limiter(
                         "api",
                         policy,
-                        LimiterOptions.defaults().withMaxKeys(maxKeys).withListener(listener));
+                        LimiterOptions.builder()
+                                .maxKeys(maxKeys)
+                                .listener(listener)
+                                .build());
         InMemoryRateLimiter reference = (InMemoryRateLimiter) new InMemoryEngine(clock).limiter("api", policy);
         Map<Integer, List<Grant>> grants = new HashMap<>();
         for (Request request : traffic) {

@@ -77,7 +77,10 @@ class KeyTableTest {
                 .limiter(
                         "api",
                         policy,
-                        LimiterOptions.defaults().withMaxKeys(maxKeys).withListener(listener));
+                        LimiterOptions.builder()
+                                .maxKeys(maxKeys)
+                                .listener(listener)
+                                .build());
     }
 
     /** A limiter on the same clock that never runs out of room: what a key gets if it is never dropped. */

@@ -42,7 +42,7 @@ class SafeListenerTest {
             RateLimiter limiter = sluice.limiter(
                     "api",
                     TokenBucket.of(2, Duration.ofSeconds(1)),
-                    LimiterOptions.defaults().withListener(throwing));
+                    LimiterOptions.builder().listener(throwing).build());
             System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
             try {
                 first = limiter.tryAcquire("k");

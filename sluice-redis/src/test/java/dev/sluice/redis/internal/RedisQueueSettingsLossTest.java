@@ -61,7 +61,7 @@ class RedisQueueSettingsLossTest {
                     Codec.utf8(),
                     QueueOptions.builder()
                             .rate(FOUR_A_SECOND)
-                            .groupDefaults(GroupLimits.none().withConcurrency(1))
+                            .groupDefaults(GroupLimits.builder().concurrency(1).build())
                             .build());
             AtomicInteger running = new AtomicInteger();
             AtomicInteger mostRunning = new AtomicInteger();
@@ -122,11 +122,11 @@ class RedisQueueSettingsLossTest {
                     Codec.utf8(),
                     QueueOptions.builder()
                             .rate(SlidingWindowLog.of(10, Duration.ofSeconds(1)))
-                            .groupDefaults(GroupLimits.none().withConcurrency(2))
+                            .groupDefaults(GroupLimits.builder().concurrency(2).build())
                             .build());
             JobQueue<String> changer = b.queue("orders", Codec.utf8());
             changer.setRate(FOUR_A_SECOND);
-            changer.setGroupLimits("vip", GroupLimits.none().withConcurrency(5));
+            changer.setGroupLimits("vip", GroupLimits.builder().concurrency(5).build());
 
             for (JobQueue<String> first : List.of(opener, changer)) {
                 redis.restart();
