@@ -13,7 +13,7 @@ import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Retention;
-import dev.sluice.testkit.QueueContractSupport.Events;
+import dev.sluice.testkit.Events;
 import dev.sluice.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

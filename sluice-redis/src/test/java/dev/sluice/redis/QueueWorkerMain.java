@@ -7,7 +7,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
-import dev.sluice.testkit.QueueContractSupport.Events;
+import dev.sluice.testkit.Events;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

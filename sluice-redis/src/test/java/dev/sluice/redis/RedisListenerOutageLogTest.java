@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
-import dev.sluice.testkit.QueueContractSupport.Events;
+import dev.sluice.testkit.Events;
 import dev.sluice.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.logging.Level;

@@ -1,5 +1,7 @@
 package dev.sluice.testkit;
 
+import static dev.sluice.testkit.JobAssertions.assertAttempts;
+import static dev.sluice.testkit.JobAssertions.attempt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.queue.Backoff;

@@ -1,5 +1,7 @@
 package dev.sluice.testkit;
 
+import static dev.sluice.testkit.JobAssertions.assertNear;
+import static dev.sluice.testkit.JobAssertions.assertPercentile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -15,7 +15,7 @@ import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.redis.RedisSluice;
-import dev.sluice.testkit.QueueContractSupport.Events;
+import dev.sluice.testkit.Events;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
