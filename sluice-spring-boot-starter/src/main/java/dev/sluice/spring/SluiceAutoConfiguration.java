@@ -15,7 +15,8 @@ import org.springframework.context.annotation.Import;
  *
  * <p>The engine is the first of these whose conditions hold: Redis when {@code sluice-redis} is on the classpath
  * and {@code sluice.redis.url} is set, or the application has a single Lettuce {@code RedisClient} bean and {@code
- * sluice.redis.enabled} is not false ({@link RedisEngineConfiguration}); in memory otherwise ({@link EngineConfigurations}), on the application's {@link dev.sluice.time.SluiceClock} bean if it has one, such as a
+ * sluice.redis.enabled} is not false ({@link RedisEngineConfiguration}, which also says how the application starts
+ * while Redis is down); in memory otherwise ({@link EngineConfigurations}), on the application's {@link dev.sluice.time.SluiceClock} bean if it has one, such as a
  * {@code ManualClock} in tests. With {@code sluice.redis.url} set and {@code sluice-redis} absent, the application
  * does not start, and the message says to add it. Each bean backs off when the application defines its own: a
  * {@code Sluice} or {@code SluiceRegistry} bean, or a bean named {@code sluiceWorkers}.
@@ -34,7 +35,8 @@ public final class SluiceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     SluiceRegistry sluiceRegistry(Sluice sluice, SluiceProperties properties, ConfigurableListableBeanFactory beans) {
-        return SluiceRegistry.open(sluice, properties, AnnotatedWorkers.payloads(beans, properties));
+        return SluiceRegistry.open(
+                sluice, properties, AnnotatedWorkers.payloads(beans, properties), EngineReach.of(sluice));
     }
 
     @Bean

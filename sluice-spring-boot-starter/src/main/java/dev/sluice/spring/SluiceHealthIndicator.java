@@ -12,10 +12,11 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Whether the engine answers, asked in a way that writes nothing: a {@code peek} of the first declared limiter (or,
- * with none declared, of a limiter of its own, {@value #PROBE}), which takes nothing. A peek answered without the
- * engine (its {@code WhenUnavailable} answer), or that throws, is DOWN. Each declared queue's counts, read at each
- * check while the engine answers (reading them writes nothing), are the details. Thread-safe.
+ * Whether the engine answers, asked in a way that writes nothing. A Redis engine that has not reached Redis since
+ * the application started is DOWN, with why its latest attempt failed. Otherwise it asks with a {@code peek} of the
+ * first declared limiter (or, with none declared, of a limiter of its own, {@value #PROBE}), which takes nothing: a
+ * peek answered without the engine (its {@code WhenUnavailable} answer), or that throws, is DOWN. Each open queue's
+ * counts, read at each check (reading them writes nothing), are the details. Thread-safe.
  */
 final class SluiceHealthIndicator extends AbstractHealthIndicator {
     /** The name of the limiter peeked when no limiter is declared. */
@@ -23,16 +24,23 @@ final class SluiceHealthIndicator extends AbstractHealthIndicator {
 
     private final Sluice sluice;
     private final SluiceRegistry registry;
+    private final EngineReach reach;
 
     SluiceHealthIndicator(Sluice sluice, SluiceRegistry registry) {
         super("Sluice health check failed");
         this.sluice = sluice;
         this.registry = registry;
+        this.reach = EngineReach.of(sluice);
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("engine", sluice.toString());
+        if (!reach.reached()) {
+            builder.down().withDetail("redis", "not reached since the application started");
+            reach.failure().ifPresent(failure -> builder.withDetail("error", String.valueOf(failure.getMessage())));
+            return;
+        }
         RateLimiter limiter = registry.limiters().isEmpty()
                 ? sluice.limiter(PROBE, FixedWindow.of(1, Duration.ofSeconds(1)))
                 : registry.limiters().values().iterator().next();
