@@ -112,33 +112,42 @@ public final class SluiceRegistry {
             return new SluiceRegistry(limiters, queues, payloads);
         }
         SluiceRegistry registry = new SluiceRegistry(limiters, Map.of(), payloads);
-        reach.whenReached().thenRunAsync(() -> registry.openOnceReached(sluice, declared), SluiceRegistry::inThread);
+        reach.whenReached().thenRunAsync(() -> registry.openOnceReached(sluice, declared, 0), SluiceRegistry::inThread);
         return registry;
     }
 
-    /** Opens the queues now that the engine reached Redis, trying again while Redis fails. */
-    private void openOnceReached(Sluice sluice, List<DeclaredQueue> declared) {
+    /**
+     * Opens the queues now that the engine reached Redis, trying again while Redis fails: the first failure is
+     * logged as a warning, the next ones at debug level.
+     *
+     * @param failures how many attempts failed before this one
+     */
+    private void openOnceReached(Sluice sluice, List<DeclaredQueue> declared, int failures) {
         Map<String, JobQueue<?>> open = new TreeMap<>();
         try {
             for (DeclaredQueue queue : declared) {
                 open.put(queue.name(), queue.open());
             }
         } catch (SluiceException e) {
-            LOG.warn(
-                    "Sluice reached Redis but could not open the queues: {}; trying again in {}",
-                    e.getMessage(),
-                    DurationText.format(REOPEN_INTERVAL));
-            sluice.clock().schedule(REOPEN_INTERVAL.toNanos(), () -> inThread(() -> openOnceReached(sluice, declared)));
+            String again = "trying again every " + DurationText.format(REOPEN_INTERVAL);
+            if (failures == 0) {
+                LOG.warn("Sluice reached Redis but could not open the queues: {}; {}", e.getMessage(), again);
+            } else {
+                LOG.debug("Sluice still cannot open the queues: {}; {}", e.getMessage(), again);
+            }
+            sluice.clock()
+                    .schedule(
+                            REOPEN_INTERVAL.toNanos(),
+                            () -> inThread(() -> openOnceReached(sluice, declared, failures + 1)));
             return;
         } catch (IllegalStateException closed) {
             return; // the engine closed: the application is stopping
+        } catch (RuntimeException e) {
+            LOG.error("Sluice reached Redis but cannot open the queues, and will not try again: {}", e.getMessage());
+            return;
         }
         queues = Collections.unmodifiableMap(open);
-        LOG.info(
-                "Sluice reached Redis: {}",
-                open.isEmpty()
-                        ? "limiters decide on Redis again"
-                        : "queues " + String.join(", ", open.keySet()) + " are open, and their workers start");
+        LOG.info("Sluice reached Redis: queues {} are open, and their workers start", String.join(", ", open.keySet()));
         opened.complete(null);
     }
 

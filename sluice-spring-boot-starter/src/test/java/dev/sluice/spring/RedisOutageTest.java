@@ -10,6 +10,7 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.Result;
 import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -185,6 +186,32 @@ class RedisOutageTest {
                     assertThat(output).contains("Sluice reached Redis: queues mail are open, and their workers start");
                 });
         assertThat(output).doesNotContain("Caused by:").doesNotContain("\tat ");
+    }
+
+    @Test
+    void startsWhileRedisIsDownOnTheApplicationsLettuceClientAndIsUpOnceRedisIs() {
+        redis.kill();
+        RedisClient client = RedisClient.create(redis.uri());
+        try {
+            runner.withBean(RedisClient.class, () -> client)
+                    .withPropertyValues(
+                            "sluice.limiters.lenient.policy=fixed-window",
+                            "sluice.limiters.lenient.limit=5",
+                            "sluice.limiters.lenient.window=1h",
+                            "sluice.limiters.lenient.when-unavailable=fail-open")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        HealthIndicator health = context.getBean("sluiceHealthIndicator", HealthIndicator.class);
+                        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+
+                        redis.restart();
+
+                        await().atMost(Duration.ofSeconds(20))
+                                .until(() -> health.health().getStatus(), Status.UP::equals);
+                    });
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Test
