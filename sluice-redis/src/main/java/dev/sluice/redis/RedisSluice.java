@@ -9,6 +9,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +57,40 @@ public final class RedisSluice {
      */
     public static Sluice connect(String url) {
         return builder().url(url).build();
+    }
+
+    /**
+     * When {@code sluice} has connected to Redis: for an engine built with {@link Builder#connectInBackground},
+     * once its first successful attempt made it ready (limiters decide on Redis, queues can be opened); for one that
+     * connected when built, at once. It says nothing of later outages. Actions chained on it without an executor
+     * run on the engine's connecting thread: keep them short, or give them an executor.
+     *
+     * @param sluice an engine built by this class
+     * @return a future that completes once the engine is connected, or fails with an {@link IllegalStateException}
+     *     if the engine is closed first; a new one at each call, whose completion by the caller changes nothing
+     * @throws IllegalArgumentException if {@code sluice} was not built by this class
+     */
+    public static CompletableFuture<Void> whenConnected(Sluice sluice) {
+        return engine(sluice).whenConnected();
+    }
+
+    /**
+     * Why {@code sluice}, built with {@link Builder#connectInBackground}, could not connect at its latest attempt.
+     *
+     * @param sluice an engine built by this class
+     * @return the failure of the latest attempt while the engine is not connected; empty once it is, and before
+     *     an attempt failed
+     * @throws IllegalArgumentException if {@code sluice} was not built by this class
+     */
+    public static Optional<Throwable> connectFailure(Sluice sluice) {
+        return engine(sluice).connectFailure();
+    }
+
+    private static RedisEngine engine(Sluice sluice) {
+        if (sluice instanceof RedisEngine engine) {
+            return engine;
+        }
+        throw new IllegalArgumentException("not an engine built by RedisSluice: " + sluice);
     }
 
     /**
@@ -285,8 +321,9 @@ public final class RedisSluice {
          * then every {@link #retryInterval}, on a thread of its own, never a caller's; each attempt takes up to
          * Lettuce's connect timeout (10 s by default) where Redis does not answer. Once an attempt succeeds, the
          * engine is as one built while Redis was up. The log has one warning when the first attempt fails, naming
-         * the cause, and one line when the engine connects. {@link Sluice#close()} stops the attempts; one under
-         * way closes what it opened when it ends.
+         * the cause, and one line when the engine connects. {@link RedisSluice#whenConnected} tells when it has,
+         * and {@link RedisSluice#connectFailure} why it has not yet. {@link Sluice#close()} stops the attempts; one
+         * under way closes what it opened when it ends.
          *
          * <p>A Redis that refuses the engine (a wrong password, a server older than 6.2) is tried again like an
          * unreachable one; only a malformed URL, or a bad combination of options, still fails {@code build()}.

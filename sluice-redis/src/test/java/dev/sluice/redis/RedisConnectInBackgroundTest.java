@@ -23,6 +23,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -229,6 +230,59 @@ class RedisConnectInBackgroundTest {
             redis.restart();
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> limiter.peek("k", 1).basis() == Basis.LIMIT);
+        }
+    }
+
+    @Test
+    void whenConnectedCompletesOnceAnAttemptSucceedsAndConnectFailureSaysWhyUntilThen() {
+        try (Sluice sluice = buildWhileDown(redis.uri())) {
+            CompletableFuture<Void> connected = RedisSluice.whenConnected(sluice);
+            assertThat(RedisSluice.connectFailure(sluice))
+                    .as("before any attempt")
+                    .isEmpty();
+            failAnAttempt();
+            assertThat(connected).isNotDone();
+            assertThat(RedisSluice.connectFailure(sluice))
+                    .hasValueSatisfying(cause ->
+                            assertThat(cause.getMessage()).contains("cannot connect to Redis (" + redis.uri() + ")"));
+            RedisSluice.whenConnected(sluice).complete(null);
+            assertThat(connected)
+                    .as("a copy completed by the caller changes nothing")
+                    .isNotDone();
+
+            redis.restart();
+            await("the engine connected").atMost(Duration.ofSeconds(20)).until(() -> {
+                clock.advance(RETRY);
+                return connected.isDone();
+            });
+
+            assertThat(connected).isCompleted();
+            assertThat(RedisSluice.connectFailure(sluice)).isEmpty();
+            assertThat(sluice.queue("jobs", Codec.utf8()).counts().waiting()).isZero();
+        }
+    }
+
+    @Test
+    void whenConnectedIsCompleteForAnEngineConnectedWhenBuiltAndFailsForOneClosedFirst() {
+        redis.restart();
+        try (Sluice connectedAtBuild = RedisSluice.connect(redis.uri())) {
+            assertThat(RedisSluice.whenConnected(connectedAtBuild)).isCompleted();
+            assertThat(RedisSluice.connectFailure(connectedAtBuild)).isEmpty();
+        }
+        redis.kill();
+        Sluice closedFirst = buildWhileDown(redis.uri());
+        CompletableFuture<Void> connected = RedisSluice.whenConnected(closedFirst);
+        closedFirst.close();
+        assertThat(connected)
+                .failsWithin(Duration.ZERO)
+                .withThrowableThat()
+                .havingRootCause()
+                .isInstanceOf(IllegalStateException.class)
+                .withMessageContaining("closed before it connected to Redis (" + redis.uri() + ")");
+        try (Sluice inMemory = Sluice.inMemory()) {
+            assertThatThrownBy(() -> RedisSluice.whenConnected(inMemory))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("not an engine built by RedisSluice");
         }
     }
 

@@ -1,16 +1,14 @@
 package dev.sluice.spring;
 
-import dev.sluice.limit.WhenUnavailable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Redis engine could not be made because Redis could not be reached at startup. It names the Redis (its URL
- * without the password), the cause, and the declarations that cannot work without Redis; {@link
- * SluiceFailureAnalyzer} turns it into the startup failure's message.
+ * The Redis engine could not be made because Redis could not be reached at startup and a declaration cannot work
+ * without it (a fail-closed limiter). It names the Redis (its URL without the password), the cause, and those
+ * declarations; {@link SluiceFailureAnalyzer} turns it into the startup failure's message. Without such a
+ * declaration the engine is made anyway, and connects in the background.
  */
 final class RedisUnreachableException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
@@ -34,9 +32,9 @@ final class RedisUnreachableException extends IllegalStateException {
     /**
      * @param url the URL of {@code sluice.redis.url}, or null when the engine was to use the application's client
      * @param failure why the engine could not connect
-     * @param properties the declarations, to tell which of them need Redis from the start
+     * @param needingRedis the declarations that cannot work without Redis, by property path
      */
-    static RedisUnreachableException of(String url, RuntimeException failure, SluiceProperties properties) {
+    static RedisUnreachableException of(String url, RuntimeException failure, List<String> needingRedis) {
         String shown = url == null ? "the address of the application's Lettuce RedisClient" : withoutPassword(url);
         String setting = url == null ? "the application's RedisClient bean" : "sluice.redis.url";
         String reason = String.valueOf(failure.getMessage());
@@ -47,26 +45,7 @@ final class RedisUnreachableException extends IllegalStateException {
         if (!password.isEmpty()) {
             reason = reason.replace(password, "****");
         }
-        return new RedisUnreachableException(shown, setting, reason, needingRedis(properties), failure);
-    }
-
-    /**
-     * The declarations that cannot answer without Redis: every queue, and every limiter that denies while Redis
-     * is unavailable (fail-closed, the default), by their property paths.
-     */
-    static List<String> needingRedis(SluiceProperties properties) {
-        List<String> needing = new ArrayList<>();
-        new TreeMap<>(properties.queues()).keySet().forEach(name -> needing.add("sluice.queues." + name));
-        new TreeMap<>(properties.limiters()).forEach((name, limiter) -> {
-            String property = "sluice.limiters." + name + ".when-unavailable";
-            WhenUnavailable when = limiter.whenUnavailable() == null
-                    ? WhenUnavailable.failClosed()
-                    : Declarations.whenUnavailable(property, limiter.whenUnavailable());
-            if (when.action() == WhenUnavailable.Action.DENY) {
-                needing.add("sluice.limiters." + name + " (fail-closed)");
-            }
-        });
-        return needing;
+        return new RedisUnreachableException(shown, setting, reason, needingRedis, failure);
     }
 
     /** {@code url} with its password, if any, replaced by {@code ****}. */
@@ -99,7 +78,7 @@ final class RedisUnreachableException extends IllegalStateException {
         return reason;
     }
 
-    /** The declarations that cannot answer without Redis, by property path; empty if every one can. */
+    /** The declarations that cannot work without Redis, by property path; empty if every one can. */
     List<String> needingRedis() {
         return needingRedis;
     }

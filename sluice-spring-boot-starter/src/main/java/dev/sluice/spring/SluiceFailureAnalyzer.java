@@ -19,7 +19,7 @@ import org.springframework.core.Ordered;
  * Turns a malformed {@code sluice.*} property into one startup message: which property, what was wrong, what to
  * do. It reads a {@link SluicePropertyException} (a value Sluice refused), a {@link BindException} under {@code
  * sluice.} (a value of the wrong type, such as a duration that is not one, or list elements after a gap in the
- * indexes), a {@link RedisUnreachableException} (Redis down at startup, with what needs it) and a {@link
+ * indexes), a {@link RedisUnreachableException} (Redis down at startup, with the fail-closed limiters that need it) and a {@link
  * SluiceAnnotationException} (an annotation naming what does not exist, with where it stands); it runs before
  * Spring Boot's own analyzers, and leaves every other failure to them.
  */
@@ -139,16 +139,10 @@ final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
     }
 
     private static FailureAnalysis unreachable(RedisUnreachableException e, Throwable failure) {
-        String description = "Sluice cannot use Redis at " + e.redis() + ": " + e.reason() + ". ";
-        String action = "Start Redis at " + e.redis() + ", or correct " + e.setting() + ".";
-        if (e.needingRedis().isEmpty()) {
-            description += "Every declared limiter has an answer for an unavailable Redis, but the Redis engine"
-                    + " connects when it is made, so the application cannot start without Redis.";
-        } else {
-            description += "These declarations cannot work without Redis: " + String.join(", ", e.needingRedis()) + ".";
-            action += " To start while Redis is down, declare no queues and give each limiter 'when-unavailable:"
-                    + " fail-open' or 'when-unavailable: fall-back:SHARE'.";
-        }
+        String description = "Sluice cannot use Redis at " + e.redis() + ": " + e.reason()
+                + ". These declarations cannot work without Redis: " + String.join(", ", e.needingRedis()) + ".";
+        String action = "Start Redis at " + e.redis() + ", or correct " + e.setting() + ". To start while Redis is"
+                + " down, give each limiter 'when-unavailable: fail-open' or 'when-unavailable: fall-back:SHARE'.";
         return new FailureAnalysis(description, action, failure);
     }
 

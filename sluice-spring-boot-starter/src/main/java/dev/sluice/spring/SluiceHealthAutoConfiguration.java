@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The health indicator {@code sluice}: UP when the engine answers, DOWN with the cause when it does not, asked in a
- * way that writes nothing; its details name the engine and each declared queue's backlog (waiting, active and
- * delayed jobs, read at most every 10 seconds). Off with {@code
+ * The health indicator {@code sluice}: UP when the engine answers, DOWN with the cause when it does not (also while
+ * a Redis engine made while Redis was down has not reached it yet), asked in a way that writes nothing; its details
+ * name the engine and each open queue's backlog (waiting, active and delayed jobs). Off with {@code
  * management.health.sluice.enabled=false}; an application's own bean named {@code sluiceHealthIndicator}
  * replaces it.
  */

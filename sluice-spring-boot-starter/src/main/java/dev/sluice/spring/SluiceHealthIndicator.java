@@ -12,32 +12,35 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Whether the engine answers, asked in a way that writes nothing: a {@code peek} of the first declared limiter (or,
- * with none declared, of a limiter of its own, {@value #PROBE}), which takes nothing. A peek answered without the
- * engine (its {@code WhenUnavailable} answer), or that throws, is DOWN. Each declared queue's counts are the
- * details; they are read at most once per {@link #COUNTS_INTERVAL} of the engine's clock, and only while the
- * engine answers, since on Redis reading them runs the queue's housekeeping, which may write. Thread-safe.
+ * Whether the engine answers, asked in a way that writes nothing. A Redis engine that has not reached Redis since
+ * the application started is DOWN, with why its latest attempt failed. Otherwise it asks with a {@code peek} of the
+ * first declared limiter (or, with none declared, of a limiter of its own, {@value #PROBE}), which takes nothing: a
+ * peek answered without the engine (its {@code WhenUnavailable} answer), or that throws, is DOWN. Each open queue's
+ * counts, read at each check (reading them writes nothing), are the details. Thread-safe.
  */
 final class SluiceHealthIndicator extends AbstractHealthIndicator {
     /** The name of the limiter peeked when no limiter is declared. */
     static final String PROBE = "sluice.health";
-    /** How long the queues' counts are shown before they are read again. */
-    static final Duration COUNTS_INTERVAL = Duration.ofSeconds(10);
 
     private final Sluice sluice;
     private final SluiceRegistry registry;
-    private Map<String, Map<String, Long>> counts;
-    private long countsReadAt;
+    private final EngineReach reach;
 
     SluiceHealthIndicator(Sluice sluice, SluiceRegistry registry) {
         super("Sluice health check failed");
         this.sluice = sluice;
         this.registry = registry;
+        this.reach = EngineReach.of(sluice);
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("engine", sluice.toString());
+        if (!reach.reached()) {
+            builder.down().withDetail("redis", "not reached since the application started");
+            reach.failure().ifPresent(failure -> builder.withDetail("error", String.valueOf(failure.getMessage())));
+            return;
+        }
         RateLimiter limiter = registry.limiters().isEmpty()
                 ? sluice.limiter(PROBE, FixedWindow.of(1, Duration.ofSeconds(1)))
                 : registry.limiters().values().iterator().next();
@@ -52,21 +55,16 @@ final class SluiceHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    private synchronized Map<String, Map<String, Long>> counts() {
-        long now = sluice.clock().nanos();
-        if (counts == null || now - countsReadAt >= COUNTS_INTERVAL.toNanos()) {
-            Map<String, Map<String, Long>> read = new LinkedHashMap<>();
-            registry.queues().forEach((name, queue) -> {
-                JobCounts jobs = queue.counts();
-                Map<String, Long> shown = new LinkedHashMap<>();
-                shown.put("waiting", jobs.waiting());
-                shown.put("active", jobs.active());
-                shown.put("delayed", jobs.delayed());
-                read.put(name, shown);
-            });
-            counts = read;
-            countsReadAt = now;
-        }
-        return counts;
+    private Map<String, Map<String, Long>> counts() {
+        Map<String, Map<String, Long>> read = new LinkedHashMap<>();
+        registry.queues().forEach((name, queue) -> {
+            JobCounts jobs = queue.counts();
+            Map<String, Long> shown = new LinkedHashMap<>();
+            shown.put("waiting", jobs.waiting());
+            shown.put("active", jobs.active());
+            shown.put("delayed", jobs.delayed());
+            read.put(name, shown);
+        });
+        return read;
     }
 }

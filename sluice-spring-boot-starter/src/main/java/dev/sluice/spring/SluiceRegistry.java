@@ -1,26 +1,40 @@
 package dev.sluice.spring;
 
 import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
-import dev.sluice.queue.NewJob;
-import dev.sluice.queue.Schedule;
+import dev.sluice.time.DurationText;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The limiters and queues declared under {@code sluice.limiters} and {@code sluice.queues}, and the queues of
  * {@link SluiceWorker} processors, opened on the application's engine: inject it and ask for one by name. Queues
  * declared only in properties carry UTF-8 string payloads ({@link Codec#utf8()}); the queue of a {@code
- * SluiceWorker} carries its processor's payload type. Immutable and thread-safe.
+ * SluiceWorker} carries its processor's payload type. A Redis engine made while Redis was down opens no queue
+ * until it reaches Redis: the registry opens them then, with their repeatable jobs, and asking for one before
+ * fails as a queue call fails during an outage. Thread-safe.
  */
 public final class SluiceRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceRegistry.class);
+    /** How long after a failed attempt to open the queues the next one starts. */
+    private static final Duration REOPEN_INTERVAL = Duration.ofSeconds(1);
+
     private final Map<String, RateLimiter> limiters;
-    private final Map<String, JobQueue<?>> queues;
+    /** The open queues: all of them, or none while the engine has not reached Redis. */
+    private volatile Map<String, JobQueue<?>> queues;
+
     private final Map<String, Class<?>> payloads;
+    /** Completes once every queue is open. */
+    private final CompletableFuture<Void> opened;
 
     /**
      * A registry of the given limiters and queues of strings, for an application that replaces the one made from
@@ -44,6 +58,8 @@ public final class SluiceRegistry {
         this.limiters = Collections.unmodifiableMap(new TreeMap<>(limiters));
         this.queues = Collections.unmodifiableMap(new TreeMap<>(queues));
         this.payloads = Map.copyOf(payloads);
+        this.opened =
+                queues.size() == payloads.size() ? CompletableFuture.completedFuture(null) : new CompletableFuture<>();
     }
 
     private static Map<String, Class<?>> stringsOf(Map<String, JobQueue<String>> queues) {
@@ -56,12 +72,15 @@ public final class SluiceRegistry {
 
     /**
      * Opens every declared limiter and queue, and the queue of each {@link SluiceWorker}, on {@code sluice},
-     * checking each property on the way.
+     * checking each property on the way. While the engine has not reached Redis, the queues open once it has.
      *
      * @param annotated the payloads of the queues {@code SluiceWorker} processors run, by queue name
      */
     static SluiceRegistry open(
-            Sluice sluice, SluiceProperties properties, Map<String, AnnotatedWorkers.Payload> annotated) {
+            Sluice sluice,
+            SluiceProperties properties,
+            Map<String, AnnotatedWorkers.Payload> annotated,
+            EngineReach reach) {
         Map<String, RateLimiter> limiters = new TreeMap<>();
         properties
                 .limiters()
@@ -74,67 +93,74 @@ public final class SluiceRegistry {
                                         name,
                                         Declarations.policy(name, limiter),
                                         Declarations.limiterOptions(name, limiter)))));
-        Map<String, JobQueue<?>> queues = new TreeMap<>();
+        List<DeclaredQueue> declared = DeclaredQueue.all(sluice, properties, annotated);
         Map<String, Class<?>> payloads = new TreeMap<>();
-        properties.queues().forEach((name, queue) -> {
-            AnnotatedWorkers.Payload payload = annotated.get(name);
-            Codec<?> codec = payload == null ? Codec.utf8() : payload.codec();
-            queues.put(
-                    name,
-                    Declarations.core(
-                            "sluice.queues." + name,
-                            name,
-                            () -> sluice.queue(name, codec, Declarations.queueOptions(name, queue))));
-            payloads.put(name, payload == null ? String.class : payload.type());
-            repeat(name, queues.get(name), payloads.get(name), queue.repeat());
-        });
-        annotated.forEach((name, payload) -> {
-            if (queues.containsKey(name)) {
-                return;
-            }
+        declared.forEach(queue -> payloads.put(queue.name(), queue.payload()));
+        Map<String, JobQueue<?>> queues = new TreeMap<>();
+        boolean waiting = false;
+        for (DeclaredQueue queue : declared) {
             try {
-                queues.put(name, sluice.queue(name, payload.codec()));
-            } catch (IllegalArgumentException e) {
-                throw SluiceAnnotationException.of(
-                        payload.where(), e.getMessage(), "Name a queue the engine can open.");
+                queues.put(queue.name(), queue.open());
+            } catch (SluiceException e) {
+                if (reach.reached()) {
+                    throw e;
+                }
+                waiting = true;
             }
-            payloads.put(name, payload.type());
-        });
-        return new SluiceRegistry(limiters, queues, payloads);
+        }
+        if (!waiting) {
+            return new SluiceRegistry(limiters, queues, payloads);
+        }
+        SluiceRegistry registry = new SluiceRegistry(limiters, Map.of(), payloads);
+        reach.whenReached().thenRunAsync(() -> registry.openOnceReached(sluice, declared, 0), SluiceRegistry::inThread);
+        return registry;
     }
 
-    /** Registers the repeatable jobs of {@code sluice.queues.NAME.repeat} on the queue. */
-    @SuppressWarnings("unchecked")
-    private static void repeat(
-            String name, JobQueue<?> queue, Class<?> payload, List<SluiceProperties.Repeat> repeats) {
-        for (int i = 0; i < repeats.size(); i++) {
-            String prefix = "sluice.queues." + name + ".repeat[" + i + "].";
-            SluiceProperties.Repeat repeat = repeats.get(i);
-            if (repeat.id() == null) {
-                throw new SluicePropertyException(
-                        prefix + "id", null, "a repeatable job needs an id", "an id unique in the queue");
+    /**
+     * Opens the queues now that the engine reached Redis, trying again while Redis fails: the first failure is
+     * logged as a warning, the next ones at debug level.
+     *
+     * @param failures how many attempts failed before this one
+     */
+    private void openOnceReached(Sluice sluice, List<DeclaredQueue> declared, int failures) {
+        Map<String, JobQueue<?>> open = new TreeMap<>();
+        try {
+            for (DeclaredQueue queue : declared) {
+                open.put(queue.name(), queue.open());
             }
-            if (repeat.job() == null) {
-                throw new SluicePropertyException(
-                        prefix + "job", null, "a repeatable job needs the name of the jobs it adds", "a job name");
+        } catch (SluiceException e) {
+            String again = "trying again every " + DurationText.format(REOPEN_INTERVAL);
+            if (failures == 0) {
+                LOG.warn("Sluice reached Redis but could not open the queues: {}; {}", e.getMessage(), again);
+            } else {
+                LOG.debug("Sluice still cannot open the queues: {}; {}", e.getMessage(), again);
             }
-            Schedule schedule = Declarations.schedule(prefix, repeat);
-            if (payload != String.class) {
-                throw SluicePropertyException.withAction(
-                        prefix + "id",
-                        repeat.id(),
-                        "queue '" + name + "' carries " + payload.getTypeName() + " payloads, and properties give a"
-                                + " repeatable job a string",
-                        "Register this repeatable job in code, with the queue's repeat method, and remove it from"
-                                + " the properties.");
-            }
-            NewJob<String> template = new NewJob<>(repeat.job(), repeat.payload() == null ? "" : repeat.payload());
-            Declarations.core(
-                    prefix + "id",
-                    repeat.id(),
-                    () -> ((JobQueue<String>) queue).repeat(repeat.id(), schedule, template));
+            sluice.clock()
+                    .schedule(
+                            REOPEN_INTERVAL.toNanos(),
+                            () -> inThread(() -> openOnceReached(sluice, declared, failures + 1)));
+            return;
+        } catch (IllegalStateException closed) {
+            return; // the engine closed: the application is stopping
+        } catch (RuntimeException e) {
+            LOG.error("Sluice reached Redis but cannot open the queues, and will not try again: {}", e.getMessage());
+            return;
         }
+        queues = Collections.unmodifiableMap(open);
+        LOG.info("Sluice reached Redis: queues {} are open, and their workers start", String.join(", ", open.keySet()));
+        opened.complete(null);
     }
+
+    /** Runs {@code task} on a thread of its own, as opening queues waits for Redis. */
+    private static void inThread(Runnable task) {
+        Thread.ofVirtual().name("sluice-open-queues").start(task);
+    }
+
+    /** Completes once every queue is open: at once, unless the engine has not reached Redis yet. A copy. */
+    CompletableFuture<Void> opened() {
+        return opened.copy();
+    }
+
     /**
      * The declared limiter called {@code name}.
      *
@@ -158,6 +184,8 @@ public final class SluiceRegistry {
      * @return the queue
      * @throws IllegalArgumentException if no queue of that name is here (the message lists those that are), or
      *     its payloads are not strings
+     * @throws SluiceException if the engine has not reached Redis since the application started: the queue is
+     *     not open yet
      */
     public JobQueue<String> queue(String name) {
         return queue(name, String.class);
@@ -172,21 +200,36 @@ public final class SluiceRegistry {
      * @return the queue
      * @throws IllegalArgumentException if no queue of that name is here (the message lists those that are), or
      *     its payloads are of another type (the message names it)
+     * @throws SluiceException if the engine has not reached Redis since the application started: the queue is
+     *     not open yet
      */
     @SuppressWarnings("unchecked")
     public <T> JobQueue<T> queue(String name, Class<T> payload) {
+        checkDeclared(name, payload);
         JobQueue<?> queue = queues.get(name);
         if (queue == null) {
-            throw new IllegalArgumentException("no queue '" + name + "' is declared under sluice.queues or by a"
-                    + " @SluiceWorker; declared: " + queues.keySet());
+            throw new SluiceException("queue '" + name + "' is not open yet: the engine has not reached Redis since"
+                    + " the application started, and opens it once Redis answers");
         }
+        return (JobQueue<T>) queue;
+    }
+
+    /**
+     * Fails unless a queue called {@code name}, of {@code payload}s, is declared here, open or not.
+     *
+     * @throws IllegalArgumentException as {@link #queue(String, Class)}
+     */
+    void checkDeclared(String name, Class<?> payload) {
         Class<?> type = payloads.get(name);
+        if (type == null) {
+            throw new IllegalArgumentException("no queue '" + name + "' is declared under sluice.queues or by a"
+                    + " @SluiceWorker; declared: " + payloads.keySet());
+        }
         if (type != payload) {
             throw new IllegalArgumentException("queue '" + name + "' carries " + type.getTypeName() + " payloads, not "
                     + (payload == null ? null : payload.getTypeName()) + "; ask for queue(\"" + name + "\", "
                     + type.getSimpleName() + ".class)");
         }
-        return (JobQueue<T>) queue;
     }
 
     /**
@@ -199,7 +242,8 @@ public final class SluiceRegistry {
     }
 
     /**
-     * Every queue here: those declared in properties and those of {@link SluiceWorker} processors.
+     * Every queue open here: those declared in properties and those of {@link SluiceWorker} processors; none while
+     * the engine has not reached Redis since the application started.
      *
      * @return the queues by name, sorted by name, unmodifiable
      */
@@ -209,6 +253,7 @@ public final class SluiceRegistry {
 
     @Override
     public String toString() {
-        return "SluiceRegistry[limiters " + limiters.keySet() + ", queues " + queues.keySet() + "]";
+        return "SluiceRegistry[limiters " + limiters.keySet() + ", queues " + payloads.keySet()
+                + (opened.isDone() ? "" : " (not open yet)") + "]";
     }
 }

@@ -1,6 +1,5 @@
 package dev.sluice.spring;
 
-import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -9,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -18,25 +19,34 @@ import org.springframework.context.SmartLifecycle;
  * they start with the application context
  * (before the web server takes requests) and close when it stops (after the web server stopped taking them),
  * giving running jobs {@code sluice.shutdown.deadline}; jobs still running then go back to waiting. A stopped
- * context that starts again gets new workers.
+ * context that starts again gets new workers. While the queues wait for a Redis that was down when the application
+ * started, the workers start once the queues open.
  */
 final class SluiceWorkers implements SmartLifecycle {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceWorkers.class);
     /** Below the web server's phases (graceful shutdown and start/stop), so it starts before and stops after them. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-    private record Planned<T>(JobQueue<T> queue, Processor<T> processor, WorkerOptions options) {
-        Worker<T> start() {
-            Worker<T> worker = queue.worker(processor, options);
+    private record Planned<T>(String queue, Class<T> payload, Processor<T> processor, WorkerOptions options) {
+        Worker<T> start(SluiceRegistry registry) {
+            Worker<T> worker = registry.queue(queue, payload).worker(processor, options);
             worker.start();
             return worker;
         }
     }
 
+    private final SluiceRegistry registry;
     private final List<Planned<?>> planned;
     private final Duration deadline;
+    /** Whether the context started this and has not stopped it since. Guarded by this. */
+    private boolean started;
+    /** Counts the starts, so that the queues opening after a stop and a start again start the workers once. */
+    private long starts;
+
     private List<Worker<?>> running = List.of();
 
-    private SluiceWorkers(List<Planned<?>> planned, Duration deadline) {
+    private SluiceWorkers(SluiceRegistry registry, List<Planned<?>> planned, Duration deadline) {
+        this.registry = registry;
         this.planned = List.copyOf(planned);
         this.deadline = deadline;
     }
@@ -72,8 +82,8 @@ final class SluiceWorkers implements SmartLifecycle {
                 throw new SluicePropertyException(
                         property, processorName, "names no Processor bean (" + e.getMessage() + ")", allowed);
             }
-            planned.add(
-                    new Planned<>(registry.queue(name), processor, Declarations.workerOptions(name, queue.worker())));
+            registry.checkDeclared(name, String.class);
+            planned.add(new Planned<>(name, String.class, processor, Declarations.workerOptions(name, queue.worker())));
         });
         for (AnnotatedWorkers.Found found : AnnotatedWorkers.find(beans, properties)) {
             int concurrency = found.annotation().concurrency();
@@ -89,24 +99,43 @@ final class SluiceWorkers implements SmartLifecycle {
                         e.getMessage(),
                         "Set concurrency to 1 to " + WorkerOptions.MAX_CONCURRENCY + ".");
             }
+            String queue = found.annotation().queue();
+            registry.checkDeclared(queue, found.payload());
             planned.add(new Planned<>(
-                    registry.queue(found.annotation().queue(), (Class<Object>) found.payload()),
-                    beans.getBean(found.bean(), Processor.class),
-                    options));
+                    queue, (Class<Object>) found.payload(), beans.getBean(found.bean(), Processor.class), options));
         }
-        return new SluiceWorkers(planned, deadline);
+        return new SluiceWorkers(registry, planned, deadline);
     }
 
+    /** Starts the workers, or, while the queues wait for Redis, once they are open. */
     @Override
     public synchronized void start() {
-        if (!running.isEmpty()) {
+        if (started) {
             return;
         }
-        List<Worker<?>> started = new ArrayList<>();
-        for (Planned<?> worker : planned) {
-            started.add(worker.start());
+        started = true;
+        long start = ++starts;
+        CompletableFuture<Void> opened = registry.opened();
+        if (opened.isDone()) {
+            startWorkers(start);
+            return;
         }
-        running = List.copyOf(started);
+        opened.thenRun(() -> startWorkers(start)).whenComplete((done, failure) -> {
+            if (failure != null) {
+                LOG.error("Sluice could not start the workers once the queues opened: {}", failure.getMessage());
+            }
+        });
+    }
+
+    private synchronized void startWorkers(long start) {
+        if (!started || start != starts) {
+            return;
+        }
+        List<Worker<?>> workers = new ArrayList<>();
+        for (Planned<?> worker : planned) {
+            workers.add(worker.start(registry));
+        }
+        running = List.copyOf(workers);
     }
 
     @Override
@@ -120,6 +149,7 @@ final class SluiceWorkers implements SmartLifecycle {
     }
 
     private synchronized CompletableFuture<?>[] closeAll() {
+        started = false;
         CompletableFuture<?>[] closing =
                 running.stream().map(w -> w.closeAsync(deadline)).toArray(CompletableFuture[]::new);
         running = List.of();
@@ -128,7 +158,7 @@ final class SluiceWorkers implements SmartLifecycle {
 
     @Override
     public synchronized boolean isRunning() {
-        return !running.isEmpty();
+        return started;
     }
 
     @Override

@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.SluiceException;
 import dev.sluice.limit.Decision;
+import dev.sluice.limit.RateLimiter;
+import dev.sluice.queue.Processor;
+import dev.sluice.queue.Result;
 import dev.sluice.testkit.redis.RedisServer;
+import io.lettuce.core.RedisClient;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,6 +23,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -54,17 +62,23 @@ class RedisOutageTest {
         return analysis;
     }
 
+    private static final String[] STRICT = {
+        "sluice.limiters.strict.policy=fixed-window",
+        "sluice.limiters.strict.limit=5",
+        "sluice.limiters.strict.window=1s"
+    };
+
     @Test
-    void refusesToStartWhileRedisIsDownNamingTheUrlWithoutItsPasswordAndWhatNeedsRedis() {
+    void refusesToStartWhileRedisIsDownWithAFailClosedLimiterNamingTheUrlWithoutItsPasswordAndThatLimiter() {
         redis.kill();
         String shown = "redis://:****@127.0.0.1:" + redis.port();
 
         FailureAnalysis analysis = analysisOf(
                 "sluice.redis.url=" + urlWithPassword(),
                 "sluice.queues.mail.concurrency=1",
-                "sluice.limiters.strict.policy=fixed-window",
-                "sluice.limiters.strict.limit=5",
-                "sluice.limiters.strict.window=1s",
+                STRICT[0],
+                STRICT[1],
+                STRICT[2],
                 "sluice.limiters.lenient.policy=fixed-window",
                 "sluice.limiters.lenient.limit=5",
                 "sluice.limiters.lenient.window=1s",
@@ -73,13 +87,11 @@ class RedisOutageTest {
         assertThat(analysis.getDescription())
                 .startsWith("Sluice cannot use Redis at " + shown + ": cannot connect to Redis")
                 .contains("Connection refused")
-                .endsWith(". These declarations cannot work without Redis: sluice.queues.mail,"
-                        + " sluice.limiters.strict (fail-closed).")
+                .endsWith(". These declarations cannot work without Redis: sluice.limiters.strict (fail-closed).")
                 .doesNotContain("s3cret");
         assertThat(analysis.getAction())
                 .isEqualTo("Start Redis at " + shown + ", or correct sluice.redis.url. To start while Redis is down,"
-                        + " declare no queues and give each limiter 'when-unavailable: fail-open' or"
-                        + " 'when-unavailable: fall-back:SHARE'.");
+                        + " give each limiter 'when-unavailable: fail-open' or 'when-unavailable: fall-back:SHARE'.");
     }
 
     @Test
@@ -92,37 +104,114 @@ class RedisOutageTest {
                         .run(
                                 "--spring.config.name=none",
                                 "--sluice.redis.url=" + urlWithPassword(),
-                                "--sluice.queues.mail.concurrency=1")
+                                "--" + STRICT[0],
+                                "--" + STRICT[1],
+                                "--" + STRICT[2])
                         .close())
                 .hasStackTraceContaining(RedisUnreachableException.class.getName());
         assertThat(output)
                 .contains("APPLICATION FAILED TO START")
                 .contains("Sluice cannot use Redis at redis://:****@127.0.0.1:" + redis.port())
-                .contains("These declarations cannot work without Redis: sluice.queues.mail.")
+                .contains("These declarations cannot work without Redis: sluice.limiters.strict (fail-closed).")
                 .doesNotContain("s3cret")
                 .doesNotContain("Caused by:");
     }
 
     /**
-     * Pins what is missing until the Redis engine can be made while Redis is down: with every limiter able to
-     * answer without Redis, the application still cannot start, and the message says why.
+     * Issue 22: with every limiter able to answer without Redis, the application starts while Redis is down, its
+     * limiters answer by their policy and health is DOWN naming the Redis and the cause; once Redis is up on the
+     * same port, health is UP, the declared queue opens and its worker runs its jobs.
      */
     @Test
-    void saysEveryLimitCouldAnswerWithoutRedisButTheEngineConnectsWhenMade() {
+    void startsWhileRedisIsDownWhenEveryLimiterCanAnswerWithoutItAndRecoversOnceRedisIsUp(CapturedOutput output) {
         redis.kill();
+        List<String> mailed = new CopyOnWriteArrayList<>();
+        Processor<String> mail = job -> {
+            mailed.add(job.payload());
+            return Result.done();
+        };
+        runner.withBean("mailProcessor", Processor.class, () -> mail)
+                .withPropertyValues(
+                        "sluice.redis.url=" + redis.uri(),
+                        "sluice.limiters.lenient.policy=fixed-window",
+                        "sluice.limiters.lenient.limit=5",
+                        "sluice.limiters.lenient.window=1h",
+                        "sluice.limiters.lenient.when-unavailable=fail-open",
+                        "sluice.limiters.share.policy=fixed-window",
+                        "sluice.limiters.share.limit=4",
+                        "sluice.limiters.share.window=1h",
+                        "sluice.limiters.share.when-unavailable=fall-back:0.5",
+                        "sluice.queues.mail.worker.processor=mailProcessor")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SluiceRegistry registry = context.getBean(SluiceRegistry.class);
+                    HealthIndicator health = context.getBean("sluiceHealthIndicator", HealthIndicator.class);
 
-        FailureAnalysis analysis = analysisOf(
-                "sluice.redis.url=" + redis.uri(),
-                "sluice.limiters.lenient.policy=fixed-window",
-                "sluice.limiters.lenient.limit=5",
-                "sluice.limiters.lenient.window=1s",
-                "sluice.limiters.lenient.when-unavailable=fall-back:0.5");
+                    assertThat(registry.limiter("lenient").tryAcquire("k").basis())
+                            .isEqualTo(Decision.Basis.UNAVAILABLE_ALLOWED);
+                    RateLimiter share = registry.limiter("share");
+                    assertThat(share.tryAcquire("k").basis()).isEqualTo(Decision.Basis.FALLBACK);
+                    assertThat(share.tryAcquire("k").allowed()).isTrue();
+                    assertThat(share.tryAcquire("k").allowed())
+                            .as("half of 4 in this process")
+                            .isFalse();
+                    assertThatThrownBy(() -> registry.queue("mail"))
+                            .isInstanceOf(SluiceException.class)
+                            .hasMessage("queue 'mail' is not open yet: the engine has not reached Redis since the"
+                                    + " application started, and opens it once Redis answers");
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> health.health().getDetails().containsKey("error"));
+                    Health down = health.health();
+                    assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(down.getDetails().get("engine").toString()).contains(redis.uri());
+                    assertThat(down.getDetails().get("error").toString())
+                            .startsWith("cannot connect to Redis (" + redis.uri() + ")");
+                    assertThat(output.getOut().lines().filter(line -> line.contains("Sluice started without Redis")))
+                            .singleElement()
+                            .asString()
+                            .contains("Sluice started without Redis at " + redis.uri() + ": cannot connect to Redis")
+                            .contains("the declared limiters answer by their when-unavailable policy, declared"
+                                    + " queues stay closed and their workers wait, and health is DOWN");
 
-        assertThat(analysis.getDescription())
-                .startsWith("Sluice cannot use Redis at " + redis.uri() + ": ")
-                .endsWith(". Every declared limiter has an answer for an unavailable Redis, but the Redis engine"
-                        + " connects when it is made, so the application cannot start without Redis.");
-        assertThat(analysis.getAction()).isEqualTo("Start Redis at " + redis.uri() + ", or correct sluice.redis.url.");
+                    redis.restart();
+
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> health.health().getStatus(), Status.UP::equals);
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> registry.queues().containsKey("mail"));
+                    registry.queue("mail").add("welcome", "ada");
+                    await().atMost(Duration.ofSeconds(20)).until(() -> mailed.contains("ada"));
+                    assertThat(registry.limiter("lenient").tryAcquire("k").basis())
+                            .isEqualTo(Decision.Basis.LIMIT);
+                    assertThat(output).contains("Sluice reached Redis: queues mail are open, and their workers start");
+                });
+        assertThat(output).doesNotContain("Caused by:").doesNotContain("\tat ");
+    }
+
+    @Test
+    void startsWhileRedisIsDownOnTheApplicationsLettuceClientAndIsUpOnceRedisIs() {
+        redis.kill();
+        RedisClient client = RedisClient.create(redis.uri());
+        try {
+            runner.withBean(RedisClient.class, () -> client)
+                    .withPropertyValues(
+                            "sluice.limiters.lenient.policy=fixed-window",
+                            "sluice.limiters.lenient.limit=5",
+                            "sluice.limiters.lenient.window=1h",
+                            "sluice.limiters.lenient.when-unavailable=fail-open")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        HealthIndicator health = context.getBean("sluiceHealthIndicator", HealthIndicator.class);
+                        assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+
+                        redis.restart();
+
+                        await().atMost(Duration.ofSeconds(20))
+                                .until(() -> health.health().getStatus(), Status.UP::equals);
+                    });
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Test

@@ -100,6 +100,35 @@ class SluiceAutoConfigurationTest {
     }
 
     @Test
+    void prefersTheUrlToTheApplicationsLettuceClient() {
+        RedisClient elsewhere = RedisClient.create("redis://127.0.0.1:1");
+        try {
+            runner.withBean(RedisClient.class, () -> elsewhere)
+                    .withPropertyValues(
+                            "sluice.redis.url=" + RedisServer.shared().uri())
+                    .run(context -> assertThat(context.getBean(Sluice.class).toString())
+                            .startsWith("RedisSluice[" + RedisServer.shared().uri()));
+        } finally {
+            elsewhere.shutdown();
+        }
+    }
+
+    @Test
+    void staysInMemoryBesideTwoLettuceClientsNeitherOfThemPrimary() {
+        RedisClient one = RedisClient.create(RedisServer.shared().uri());
+        RedisClient two = RedisClient.create(RedisServer.shared().uri());
+        try {
+            runner.withBean("one", RedisClient.class, () -> one)
+                    .withBean("two", RedisClient.class, () -> two)
+                    .run(context ->
+                            assertThat(context.getBean(Sluice.class).toString()).startsWith("Sluice.inMemory"));
+        } finally {
+            one.shutdown();
+            two.shutdown();
+        }
+    }
+
+    @Test
     void registersTheFilterInAServletApplicationOnly() {
         web.run(context ->
                 assertThat(context).hasSingleBean(IngressLimiter.class).hasBean("sluiceRateLimitFilter"));

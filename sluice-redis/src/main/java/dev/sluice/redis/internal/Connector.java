@@ -2,6 +2,7 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.time.DurationText;
 import dev.sluice.time.SluiceClock;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +77,9 @@ final class Connector {
     /** Attempts that failed so far; written by the attempts only, which run one at a time. */
     private int failures;
 
+    /** Completes once an attempt succeeded; fails if the engine closes first. */
+    private final CompletableFuture<Void> connectedOnce = new CompletableFuture<>();
+
     /** What the engine learns of a failed attempt. */
     interface FailedAttempt {
         /**
@@ -139,6 +143,15 @@ final class Connector {
                     failures,
                     failures == 1 ? "" : "s");
         }
+        connectedOnce.complete(null);
+    }
+
+    /**
+     * Completes once an attempt succeeded, on the thread of that attempt; fails with an {@link
+     * IllegalStateException} if the engine closes first. A copy: completing it changes nothing here.
+     */
+    CompletableFuture<Void> whenConnected() {
+        return connectedOnce.copy();
     }
 
     private void attemptFailed(RuntimeException e) {
@@ -167,6 +180,8 @@ final class Connector {
      */
     synchronized void close() {
         closed = true;
+        connectedOnce.completeExceptionally(
+                new IllegalStateException("the engine was closed before it connected to Redis (" + description + ")"));
         if (next != null) {
             next.cancel();
             next = null;

@@ -24,6 +24,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -128,6 +129,16 @@ public final class RedisEngine implements Sluice {
         connectFailure = cause;
         lastFailure = cause;
         retryAt = nextAttemptNanos;
+    }
+
+    /** As {@link dev.sluice.redis.RedisSluice#whenConnected}. */
+    public CompletableFuture<Void> whenConnected() {
+        return connector == null ? CompletableFuture.completedFuture(null) : connector.whenConnected();
+    }
+
+    /** As {@link dev.sluice.redis.RedisSluice#connectFailure}. */
+    public Optional<Throwable> connectFailure() {
+        return connection == null ? Optional.ofNullable(connectFailure) : Optional.empty();
     }
 
     /** Why a call that needs Redis fails before the engine connected; {@code cause}: the last attempt's failure. */
