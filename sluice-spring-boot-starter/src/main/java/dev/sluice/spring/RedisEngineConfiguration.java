@@ -98,12 +98,10 @@ abstract class RedisEngineConfiguration {
                 throw unreachable;
             }
             sluice = builder.connectInBackground(true).build();
-            LOG.warn(
-                    "Sluice started without Redis at {}: {}. Until it answers, {}, declared queues stay closed"
-                            + " and their workers wait, and health is DOWN; the engine tries to connect again every"
-                            + " second",
+            LOG.info(
+                    "Sluice started without Redis at {} (the engine's warning names the cause). Until it answers,"
+                            + " {}, declared queues stay closed and their workers wait, and health is DOWN",
                     unreachable.redis(),
-                    unreachable.reason(),
                     properties.limiters().isEmpty()
                             ? "no limiter is declared"
                             : "the declared limiters answer by their when-unavailable policy");

@@ -166,10 +166,16 @@ class RedisOutageTest {
                     assertThat(down.getDetails().get("engine").toString()).contains(redis.uri());
                     assertThat(down.getDetails().get("error").toString())
                             .startsWith("cannot connect to Redis (" + redis.uri() + ")");
+                    assertThat(output.getOut().lines().filter(line -> line.contains("cannot connect to Redis")))
+                            .as("the cause is logged once, as a warning")
+                            .singleElement()
+                            .asString()
+                            .contains("WARN")
+                            .contains("cannot connect to Redis (" + redis.uri() + ")");
                     assertThat(output.getOut().lines().filter(line -> line.contains("Sluice started without Redis")))
                             .singleElement()
                             .asString()
-                            .contains("Sluice started without Redis at " + redis.uri() + ": cannot connect to Redis")
+                            .contains("Sluice started without Redis at " + redis.uri() + " (the engine's warning")
                             .contains("the declared limiters answer by their when-unavailable policy, declared"
                                     + " queues stay closed and their workers wait, and health is DOWN");
 
