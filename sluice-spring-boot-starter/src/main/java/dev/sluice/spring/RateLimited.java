@@ -16,7 +16,8 @@ import java.lang.annotation.Target;
  * <p>On a class, it limits each public method the class declares or inherits, except those of {@code Object}; an
  * annotation on a method replaces the class's for that method. It applies to calls through the bean's proxy, as
  * every Spring AOP annotation does: a call from the bean to itself is not limited. For a {@code concurrency}
- * limiter the lease is held while the method runs and released when it returns or throws.
+ * limiter the lease is held while the method runs and released when it returns or throws; a method that returns a
+ * {@code CompletionStage} (a {@code CompletableFuture}) holds it until that completes, normally or not.
  *
  * <p>The limiter is one declared under {@code sluice.limiters}, or else a bean of that name that is a {@code
  * dev.sluice.limit.Limiter<String>} (a {@code RateLimiter}, or a chain keyed by a string). A name that is neither,

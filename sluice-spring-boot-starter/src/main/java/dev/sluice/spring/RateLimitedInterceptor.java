@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -82,11 +83,19 @@ final class RateLimitedInterceptor implements MethodInterceptor {
         if (decision.denied()) {
             throw new RateLimitedException(limit.name(), key, decision);
         }
+        Object result;
         try {
-            return invocation.proceed();
-        } finally {
+            result = invocation.proceed();
+        } catch (Throwable e) {
+            decision.release();
+            throw e;
+        }
+        if (result instanceof CompletionStage<?> pending) {
+            pending.whenComplete((value, failure) -> decision.release());
+        } else {
             decision.release();
         }
+        return result;
     }
 
     /**

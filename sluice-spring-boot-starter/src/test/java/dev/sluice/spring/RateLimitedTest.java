@@ -11,6 +11,7 @@ import dev.sluice.limit.RateLimiter;
 import dev.sluice.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,11 @@ class RateLimitedTest {
         @RateLimited(value = "sessions")
         public void session(Runnable during) {
             during.run();
+        }
+
+        @RateLimited(value = "sessions")
+        public CompletableFuture<String> sessionUntil(CompletableFuture<String> done) {
+            return done;
         }
 
         public String unlimited() {
@@ -219,6 +225,41 @@ class RateLimitedTest {
             });
 
             assertThat(inside.get()).isInstanceOf(RateLimitedException.class);
+            reports.session(() -> {});
+        });
+    }
+
+    @Test
+    void holdsTheLeaseOfAMethodReturningAFutureUntilTheFutureCompletes() {
+        runner.run(context -> {
+            Reports reports = context.getBean(Reports.class);
+            CompletableFuture<String> pending = new CompletableFuture<>();
+
+            CompletableFuture<String> returned = reports.sessionUntil(pending);
+
+            assertThat(returned).isSameAs(pending);
+            assertThatThrownBy(() -> reports.session(() -> {}))
+                    .as("the lease is held while the returned future is pending")
+                    .isInstanceOf(RateLimitedException.class);
+            pending.complete("done");
+            reports.session(() -> {});
+
+            CompletableFuture<String> failing = new CompletableFuture<>();
+            reports.sessionUntil(failing);
+            failing.completeExceptionally(new IllegalStateException("downstream failed"));
+            reports.session(() -> {});
+        });
+    }
+
+    @Test
+    void releasesTheLeaseOfAMethodThatThrows() {
+        runner.run(context -> {
+            Reports reports = context.getBean(Reports.class);
+
+            assertThatThrownBy(() -> reports.session(() -> {
+                        throw new IllegalStateException("boom");
+                    }))
+                    .hasMessage("boom");
             reports.session(() -> {});
         });
     }
