@@ -5,13 +5,18 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Schedule;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A queue declared under {@code sluice.queues} or by a {@link SluiceWorker}, its properties checked, ready to be
@@ -22,6 +27,15 @@ import java.util.function.Supplier;
  * @param opener opens it on the engine and registers its repeatable jobs
  */
 record DeclaredQueue(String name, Class<?> payload, Supplier<JobQueue<?>> opener) {
+    private static final Logger LOG = LoggerFactory.getLogger(DeclaredQueue.class);
+
+    /**
+     * What the id of a repeatable job declared in properties starts with, before the id the properties give: it
+     * tells the starter's own repeatable jobs from those the application registers in code, so that one removed
+     * from the properties can be removed from the queue.
+     */
+    static final String PROPERTIES_ID = "properties:";
+
     /**
      * Every queue of {@code properties} and of the {@code SluiceWorker} processors, sorted by name.
      *
@@ -36,10 +50,13 @@ record DeclaredQueue(String name, Class<?> payload, Supplier<JobQueue<?>> opener
             Class<?> payload = annotation == null ? String.class : annotation.type();
             QueueOptions options = Declarations.queueOptions(name, queue);
             List<Consumer<JobQueue<?>>> repeats = repeats(name, payload, queue.repeat());
+            Set<String> ids = new HashSet<>();
+            queue.repeat().forEach(repeat -> ids.add(PROPERTIES_ID + repeat.id()));
             declared.add(new DeclaredQueue(name, payload, () -> {
                 JobQueue<?> opened =
                         Declarations.core("sluice.queues." + name, name, () -> sluice.queue(name, codec, options));
                 repeats.forEach(repeat -> repeat.accept(opened));
+                removeUndeclared(opened, ids);
                 return opened;
             }));
         });
@@ -48,12 +65,15 @@ record DeclaredQueue(String name, Class<?> payload, Supplier<JobQueue<?>> opener
                 return;
             }
             declared.add(new DeclaredQueue(name, annotation.type(), () -> {
+                JobQueue<?> opened;
                 try {
-                    return sluice.queue(name, annotation.codec());
+                    opened = sluice.queue(name, annotation.codec());
                 } catch (IllegalArgumentException e) {
                     throw SluiceAnnotationException.of(
                             annotation.where(), e.getMessage(), "Name a queue the engine can open.");
                 }
+                removeUndeclared(opened, Set.of());
+                return opened;
             }));
         });
         return declared;
@@ -62,6 +82,24 @@ record DeclaredQueue(String name, Class<?> payload, Supplier<JobQueue<?>> opener
     /** Opens the queue and registers its repeatable jobs. */
     JobQueue<?> open() {
         return opener.get();
+    }
+
+    /**
+     * Removes the repeatable jobs of {@code queue} that properties declared once (their id starts with {@link
+     * #PROPERTIES_ID}) and declare no longer; those the application registered in code stay.
+     */
+    private static void removeUndeclared(JobQueue<?> queue, Set<String> declared) {
+        for (RepeatableJob<?> repeatable : queue.repeatables()) {
+            String id = repeatable.id();
+            if (id.startsWith(PROPERTIES_ID) && !declared.contains(id) && queue.removeRepeatable(id)) {
+                LOG.info(
+                        "removed the repeatable job '{}' of queue '{}': sluice.queues.{}.repeat no longer declares"
+                                + " it",
+                        id.substring(PROPERTIES_ID.length()),
+                        queue.name(),
+                        queue.name());
+            }
+        }
     }
 
     /** The registrations of the repeatable jobs of {@code sluice.queues.NAME.repeat}, each checked. */
@@ -94,7 +132,7 @@ record DeclaredQueue(String name, Class<?> payload, Supplier<JobQueue<?>> opener
             registrations.add(queue -> Declarations.core(
                     prefix + "id",
                     repeat.id(),
-                    () -> ((JobQueue<String>) queue).repeat(repeat.id(), schedule, template)));
+                    () -> ((JobQueue<String>) queue).repeat(PROPERTIES_ID + repeat.id(), schedule, template)));
         }
         return registrations;
     }

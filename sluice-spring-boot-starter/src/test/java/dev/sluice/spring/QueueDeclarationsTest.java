@@ -3,11 +3,14 @@ package dev.sluice.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.Sluice;
 import dev.sluice.queue.Backoff;
+import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
@@ -17,6 +20,7 @@ import dev.sluice.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -81,14 +85,50 @@ class QueueDeclarationsTest {
                             .queue("reports")
                             .repeatables();
 
-                    assertThat(repeatables).extracting(RepeatableJob::id).containsExactlyInAnyOrder("nightly", "sweep");
+                    assertThat(repeatables)
+                            .extracting(RepeatableJob::id)
+                            .containsExactlyInAnyOrder("properties:nightly", "properties:sweep");
                     RepeatableJob<String> nightly = repeatables.stream()
-                            .filter(r -> r.id().equals("nightly"))
+                            .filter(r -> r.id().equals("properties:nightly"))
                             .findFirst()
                             .orElseThrow();
                     assertThat(nightly.schedule()).isEqualTo(Schedule.cron("0 3 * * *", ZoneId.of("Europe/Paris")));
                     assertThat(nightly.template().name()).isEqualTo("digest");
                     assertThat(nightly.template().payload()).isEqualTo("all tenants");
+                });
+    }
+
+    @Test
+    void removesTheRepeatableJobsThePropertiesDeclareNoLongerAndKeepsThoseOfTheApplication() {
+        NewJob<String> template = new NewJob<>("digest", "");
+        runner.withBean(Sluice.class, () -> {
+                    Sluice sluice = Sluice.inMemory();
+                    JobQueue<String> earlier = sluice.queue("reports", Codec.utf8());
+                    earlier.repeat("properties:weekly", Schedule.fixedRate(Duration.ofDays(7)), template);
+                    earlier.repeat("properties:nightly", Schedule.fixedRate(Duration.ofDays(1)), template);
+                    earlier.repeat("weekly", Schedule.fixedRate(Duration.ofDays(7)), template);
+                    return sluice;
+                })
+                .withPropertyValues(
+                        "sluice.queues.reports.repeat[0].id=nightly",
+                        "sluice.queues.reports.repeat[0].cron=0 3 * * *",
+                        "sluice.queues.reports.repeat[0].job=digest")
+                .run(context -> {
+                    List<RepeatableJob<String>> repeatables = context.getBean(SluiceRegistry.class)
+                            .queue("reports")
+                            .repeatables();
+
+                    assertThat(repeatables)
+                            .extracting(RepeatableJob::id)
+                            .as("the application's own 'weekly' stays; the properties' 'weekly' is gone")
+                            .containsExactlyInAnyOrder("properties:nightly", "weekly");
+                    assertThat(repeatables.stream()
+                                    .filter(r -> r.id().equals("properties:nightly"))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .schedule())
+                            .as("replaced by what the properties now say")
+                            .isEqualTo(Schedule.cron("0 3 * * *", ZoneOffset.UTC));
                 });
     }
 

@@ -156,7 +156,7 @@ abstract class StarterApplicationContract {
         assertThat(options.attempts()).isEqualTo(4);
         assertThat(options.keepCompleted()).isEqualTo(Retention.keepLast(500));
         assertThat(registry.queue("digest").repeatables()).singleElement().satisfies(weekly -> {
-            assertThat(weekly.id()).isEqualTo("weekly");
+            assertThat(weekly.id()).isEqualTo("properties:weekly");
             assertThat(weekly.template().payload()).isEqualTo("every subscriber");
             assertThat(weekly.nextRun()).isNotNull();
         });
