@@ -1,7 +1,7 @@
 package dev.sluice.spring;
 
 import dev.sluice.Sluice;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.WhenUnavailable;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobQueue;
@@ -40,7 +40,7 @@ final class SluiceEndpoint {
         return state;
     }
 
-    private static Map<String, Object> limiter(RateLimiter limiter) {
+    private static Map<String, Object> limiter(NamedLimiter limiter) {
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("policy", limiter.policy().toString());
         shown.put("limit", limiter.policy().limit());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimitChain;
@@ -45,7 +46,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
     @Test
     void limitersKeyLimitersAndChainsRefuseEveryUseAfterClose() {
         RateLimiter limiter = engine.limiter("api", TEN_PER_SECOND);
-        RateLimiter leases = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
+        ConcurrencyLimiter leases = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
         KeyLimiter bound = limiter.forKey("k");
         bound.tryAcquire();
         LimitChain<String> chain =
@@ -104,7 +105,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
 
     @Test
     void aLeaseTakenBeforeCloseReleasesNothingAfterItAndDoesNotThrow() {
-        Decision held = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)))
+        Decision held = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)))
                 .tryAcquire("k");
 
         engine.close();

@@ -9,6 +9,7 @@ import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
@@ -182,7 +183,7 @@ public abstract class RateLimiterProperties {
 
     /**
      * (e) A peek is the decision the same request then gets, and a refund of {@code n} permits lifts what the
-     * key has available by at most {@code n}, never above the limit (concurrency limits refuse refunds).
+     * key has available by at most {@code n}, never above the limit (a concurrency limiter has no refunds).
      */
     @Property(tries = 300)
     void peeksForeseeDecisionsAndRefundsNeverLiftAKeyAboveItsLimit(@ForAll("anyPolicy") Scenario scenario) {
@@ -190,7 +191,7 @@ public abstract class RateLimiterProperties {
         long limit = policy.limit();
         ManualClock clock = new ManualClock(ManualClock.DEFAULT_START.plusNanos(scenario.startOffsetNanos()));
         try (Sluice engine = newEngine(clock)) {
-            RateLimiter limiter = engine.limiter("prop", policy);
+            NamedLimiter limiter = ContractSupport.limiterOf(engine, "prop", policy);
             boolean refund = false;
             for (Step step : scenario.steps()) {
                 clock.advanceNanos(step.advanceNanos());
@@ -199,10 +200,10 @@ public abstract class RateLimiterProperties {
                         .as("%d permits after a peek", step.permits())
                         .isEqualTo(peeked);
                 refund = !refund;
-                if (refund && !(policy instanceof ConcurrencyLimit)) {
+                if (refund && limiter instanceof RateLimiter rate) {
                     long before = limiter.available(KEY);
                     long permits = 1 + Math.floorMod(step.advanceNanos(), limit);
-                    limiter.refund(KEY, permits);
+                    rate.refund(KEY, permits);
                     assertThat(limiter.available(KEY))
                             .as("available after a refund of %d, %d before", permits, before)
                             .isBetween(before, Math.min(limit, before + permits));
@@ -337,7 +338,7 @@ public abstract class RateLimiterProperties {
     private final class Run implements AutoCloseable {
         final ManualClock clock;
         final Sluice engine;
-        final RateLimiter limiter;
+        final NamedLimiter limiter;
         final Model model;
         final List<long[]> grants = new ArrayList<>(); // {time, permits}
         final List<HeldLease> leases = new ArrayList<>();
@@ -351,7 +352,7 @@ public abstract class RateLimiterProperties {
             clock = new ManualClock(ManualClock.DEFAULT_START.plusNanos(scenario.startOffsetNanos()));
             start = clock.nanos();
             engine = newEngine(clock);
-            limiter = engine.limiter("prop", scenario.policy());
+            limiter = ContractSupport.limiterOf(engine, "prop", scenario.policy());
             model = checkModel ? Model.of(scenario.policy()) : null;
         }
 
