@@ -1,7 +1,7 @@
 package dev.sluice;
 
 import dev.sluice.limit.LimiterListener;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueListener;
 
@@ -11,11 +11,11 @@ import dev.sluice.queue.QueueListener;
  * everything (metrics, audit), where a {@link LimiterListener} in each limiter's options or a {@link
  * QueueListener} on each queue would miss what is created later. Added with {@link Sluice#addListener}.
  *
- * <p>The {@link LimiterListener} methods hear every limiter made with {@link Sluice#limiter}, as that
+ * <p>The {@link LimiterListener} methods hear every limiter made with {@link Sluice#limiter} or {@link Sluice#concurrencyLimiter}, as that
  * limiter's own listener does (same thread, same events, same arguments), after it. {@link #onLimiterOpened}
  * and {@link #onQueueOpened} are called once per limiter and per queue for each listener: for those the engine
  * holds when the listener is added, during {@code addListener}, and for each one created later, on the thread
- * that created it, before {@link Sluice#limiter} or {@link Sluice#queue} returns it. They are called one at a
+ * that created it, before {@link Sluice#limiter} or {@link Sluice#concurrencyLimiter} or {@link Sluice#queue} returns it. They are called one at a
  * time for the whole engine, so keep them quick.
  *
  * <p>Every method does nothing by default. What a method throws changes nothing in the engine: it is logged
@@ -36,7 +36,7 @@ public interface EngineListener extends LimiterListener {
      *
      * @param limiter the limiter
      */
-    default void onLimiterOpened(RateLimiter limiter) {}
+    default void onLimiterOpened(NamedLimiter limiter) {}
 
     /**
      * The engine holds {@code queue}: it was open when this listener was added, or was just opened for the

@@ -1,10 +1,12 @@
 package dev.sluice;
 
 import dev.sluice.internal.InMemoryEngine;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.LimitChain;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
@@ -50,35 +52,67 @@ public interface Sluice extends AutoCloseable {
     SluiceClock clock();
 
     /**
-     * The limiter called {@code name}, created with {@code policy} and default options if it does not exist
-     * yet. As {@link #limiter(String, LimitPolicy, LimiterOptions)}.
+     * The rate limiter called {@code name}, created with {@code policy} and default options if it does not exist
+     * yet. As {@link #limiter(String, RatePolicy, LimiterOptions)}.
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
      * @param policy the limiter's policy
      * @return the limiter
-     * @throws IllegalArgumentException if the name is malformed, the policy is null, or the limiter exists with
-     *     another policy
+     * @throws IllegalArgumentException as {@link #limiter(String, RatePolicy, LimiterOptions)}
      * @throws IllegalStateException if the engine is closed
      */
-    default RateLimiter limiter(String name, LimitPolicy policy) {
+    default RateLimiter limiter(String name, RatePolicy policy) {
         return limiter(name, policy, LimiterOptions.defaults());
     }
 
     /**
-     * The limiter called {@code name}, created with {@code policy} and {@code options} if it does not exist
+     * The rate limiter called {@code name}, created with {@code policy} and {@code options} if it does not exist
      * yet. An existing limiter is returned if its policy in force equals {@code policy} (with the options it
      * was created with); if it has another policy, this throws rather than hand out a limiter that would not
-     * limit as asked: change a limiter's policy with {@link RateLimiter#setPolicy}.
+     * limit as asked: change a limiter's policy with {@link RateLimiter#setPolicy}. A name belongs to one limiter
+     * of either kind: a name taken by a {@link ConcurrencyLimiter} is refused.
      *
      * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
      * @param policy the limiter's policy
      * @param options the options of a new limiter
      * @return the limiter
-     * @throws IllegalArgumentException if the name is malformed, an argument is null, or the limiter exists with
-     *     another policy (the message names the limiter and both policies)
+     * @throws IllegalArgumentException if the name is malformed, an argument is null, the limiter exists with
+     *     another policy (the message names the limiter and both policies), or the name is a concurrency
+     *     limiter's
      * @throws IllegalStateException if the engine is closed
      */
-    RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options);
+    RateLimiter limiter(String name, RatePolicy policy, LimiterOptions options);
+
+    /**
+     * The concurrency limiter called {@code name}, created with {@code policy} and default options if it does
+     * not exist yet. As {@link #concurrencyLimiter(String, ConcurrencyLimit, LimiterOptions)}.
+     *
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @param policy the limiter's policy
+     * @return the limiter
+     * @throws IllegalArgumentException as {@link #concurrencyLimiter(String, ConcurrencyLimit, LimiterOptions)}
+     * @throws IllegalStateException if the engine is closed
+     */
+    default ConcurrencyLimiter concurrencyLimiter(String name, ConcurrencyLimit policy) {
+        return concurrencyLimiter(name, policy, LimiterOptions.defaults());
+    }
+
+    /**
+     * The concurrency limiter called {@code name}, created with {@code policy} and {@code options} if it does not
+     * exist yet. An existing limiter is returned if its policy in force equals {@code policy} (with the options it
+     * was created with); if it has another policy, this throws: change it with {@link
+     * ConcurrencyLimiter#setPolicy}. A name belongs to one limiter of either kind: a name taken by a {@link
+     * RateLimiter} is refused.
+     *
+     * @param name 1 to 128 characters: letters, digits and {@code . _ - :}
+     * @param policy the limiter's policy
+     * @param options the options of a new limiter
+     * @return the limiter
+     * @throws IllegalArgumentException if the name is malformed, an argument is null, the limiter exists with
+     *     another policy (the message names the limiter and both policies), or the name is a rate limiter's
+     * @throws IllegalStateException if the engine is closed
+     */
+    ConcurrencyLimiter concurrencyLimiter(String name, ConcurrencyLimit policy, LimiterOptions options);
 
     /**
      * The queue called {@code name}, created with default options if it does not exist yet.

@@ -2,11 +2,12 @@ package dev.sluice.bench;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.Decision;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -84,25 +85,22 @@ final class RedisBenchMemory {
             try (RedisBenchSluice engine = new RedisBenchSluice(client, SLUICE_PREFIX, RedisLimiterBench.policy())) {
                 Sluice s = engine.sluice();
                 Duration hour = Duration.ofHours(1);
-                rows.add(sluiceRow(s, "token-bucket", TokenBucket.of(100, hour), "1 grant", 1, false));
-                rows.add(sluiceRow(s, "gcra", Gcra.of(100, hour, 100), "1 grant", 1, false));
-                rows.add(sluiceRow(s, "fixed-window", FixedWindow.of(100, hour), "1 grant", 1, false));
-                rows.add(sluiceRow(
-                        s, "sliding-window-counter", SlidingWindowCounter.of(100, hour), "1 grant", 1, false));
+                rows.add(sluiceRow(s, "token-bucket", TokenBucket.of(100, hour), "1 grant", 1));
+                rows.add(sluiceRow(s, "gcra", Gcra.of(100, hour, 100), "1 grant", 1));
+                rows.add(sluiceRow(s, "fixed-window", FixedWindow.of(100, hour), "1 grant", 1));
+                rows.add(sluiceRow(s, "sliding-window-counter", SlidingWindowCounter.of(100, hour), "1 grant", 1));
                 rows.add(sluiceRow(
                         s,
                         "sliding-window-log",
                         SlidingWindowLog.of(1_000, hour),
                         LOG_GRANTS_HELD + " grants in the log",
-                        LOG_GRANTS_HELD,
-                        false));
+                        LOG_GRANTS_HELD));
                 rows.add(sluiceRow(
                         s,
                         "concurrency",
                         ConcurrencyLimit.of(100, Duration.ofMinutes(10)),
                         LEASES_HELD + " leases held",
-                        LEASES_HELD,
-                        true));
+                        LEASES_HELD));
             }
         }
         if (bucket4j) {
@@ -122,19 +120,26 @@ final class RedisBenchMemory {
         return rows;
     }
 
-    private Row sluiceRow(Sluice sluice, String name, LimitPolicy policy, String held, int calls, boolean leases)
-            throws Exception {
-        RateLimiter limiter = sluice.limiter(name, policy);
-        return row("sluice", name, policy.toString(), held, SLUICE_PREFIX + ":" + name + ":*", (index, key) -> {
-            for (int i = 0; i < calls; i++) {
-                if (leases) {
-                    Decision decision = limiter.tryAcquire(key);
-                    check(decision.allowed(), key);
-                } else {
-                    check(limiter.tryConsume(key), key);
-                }
+    private Row sluiceRow(Sluice sluice, String name, LimitPolicy policy, String held, int calls) throws Exception {
+        Fill fill = switch (policy) {
+            case RatePolicy rate -> {
+                RateLimiter limiter = sluice.limiter(name, rate);
+                yield (index, key) -> {
+                    for (int i = 0; i < calls; i++) {
+                        check(limiter.tryConsume(key), key);
+                    }
+                };
             }
-        });
+            case ConcurrencyLimit concurrency -> {
+                ConcurrencyLimiter limiter = sluice.concurrencyLimiter(name, concurrency);
+                yield (index, key) -> {
+                    for (int i = 0; i < calls; i++) {
+                        check(limiter.tryAcquire(key).allowed(), key);
+                    }
+                };
+            }
+        };
+        return row("sluice", name, policy.toString(), held, SLUICE_PREFIX + ":" + name + ":*", fill);
     }
 
     private Row row(String library, String name, String policy, String held, String pattern, Fill fill)

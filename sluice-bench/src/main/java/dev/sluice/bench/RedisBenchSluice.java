@@ -1,8 +1,8 @@
 package dev.sluice.bench;
 
 import dev.sluice.Sluice;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.redis.RedisSluice;
 import io.lettuce.core.RedisClient;
 
@@ -12,13 +12,13 @@ import io.lettuce.core.RedisClient;
  */
 final class RedisBenchSluice implements RedisBenchContender {
     private final Sluice sluice;
-    private final LimitPolicy policy;
+    private final RatePolicy policy;
 
     /**
      * @param keyPrefix the engine's key prefix
      * @param policy the policy of every limiter it makes
      */
-    RedisBenchSluice(RedisClient client, String keyPrefix, LimitPolicy policy) {
+    RedisBenchSluice(RedisClient client, String keyPrefix, RatePolicy policy) {
         this.policy = policy;
         // far above any latency of the run: a timed-out call would be answered without Redis
         this.sluice = RedisSluice.builder()

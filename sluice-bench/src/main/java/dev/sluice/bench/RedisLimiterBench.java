@@ -2,7 +2,7 @@ package dev.sluice.bench;
 
 import dev.sluice.bench.QueueResults.Json;
 import dev.sluice.bench.RedisBenchResults.Series;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -81,7 +81,7 @@ public final class RedisLimiterBench {
     private RedisLimiterBench() {}
 
     /** The policy Sluice's limiters get in the timed cases. */
-    static LimitPolicy policy() {
+    static RatePolicy policy() {
         return TokenBucket.of(CAPACITY, PERIOD);
     }
 

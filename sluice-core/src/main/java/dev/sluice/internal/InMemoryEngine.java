@@ -7,10 +7,12 @@ import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.InMemoryQueue;
 import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.LimitChain;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
@@ -50,8 +52,13 @@ public final class InMemoryEngine implements Sluice {
     }
 
     @Override
-    public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
+    public RateLimiter limiter(String name, RatePolicy policy, LimiterOptions options) {
         return limiters.limiter(name, policy, options);
+    }
+
+    @Override
+    public ConcurrencyLimiter concurrencyLimiter(String name, ConcurrencyLimit policy, LimiterOptions options) {
+        return limiters.concurrencyLimiter(name, policy, options);
     }
 
     @Override

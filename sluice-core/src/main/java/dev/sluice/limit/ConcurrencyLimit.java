@@ -7,7 +7,8 @@ import java.time.Duration;
 /**
  * At most {@code maxConcurrent} permits held at once per key. A granted {@link Decision} carries a
  * {@link Lease}; releasing it returns the permits. A lease never released expires after
- * {@code leaseTimeout}, so a crashed holder cannot keep permits forever.
+ * {@code leaseTimeout}, so a crashed holder cannot keep permits forever. Applied by a {@link ConcurrencyLimiter}
+ * ({@link dev.sluice.Sluice#concurrencyLimiter}).
  *
  * @param maxConcurrent the most permits held at once, 1 to 1,000,000
  * @param leaseTimeout how long a lease lasts unless released first, positive, at most {@link LimitPolicy#MAX_SPAN}

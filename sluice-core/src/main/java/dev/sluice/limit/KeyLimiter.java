@@ -64,7 +64,7 @@ public interface KeyLimiter {
      * @param permits how many permits the request costs, from 1 to the policy's limit
      * @return whether the permits were taken
      * @throws IllegalArgumentException if permits is out of range
-     * @throws IllegalStateException if the policy is a {@link ConcurrencyLimit}, or if the engine is closed
+     * @throws IllegalStateException if the engine is closed
      */
     boolean tryConsume(long permits);
 
@@ -72,7 +72,7 @@ public interface KeyLimiter {
      * {@link #tryConsume(long) tryConsume(1)}.
      *
      * @return whether the permit was taken
-     * @throws IllegalStateException as {@link #tryConsume(long)}
+     * @throws IllegalStateException if the engine is closed
      */
     default boolean tryConsume() {
         return tryConsume(1);
@@ -105,7 +105,7 @@ public interface KeyLimiter {
      *
      * @param permits how many permits to give back, from 1 to the policy's limit
      * @throws IllegalArgumentException if permits is out of range
-     * @throws IllegalStateException if the policy is a {@link ConcurrencyLimit}, or if the engine is closed
+     * @throws IllegalStateException if the engine is closed
      */
     default void refund(long permits) {
         limiter().refund(key(), permits);

@@ -31,7 +31,7 @@ public interface LimitChain<C> extends Limiter<C> {
      * @param key derives the limiter's key from the request's context
      * @param <C> what a request is identified by
      */
-    record Layer<C>(RateLimiter limiter, Function<? super C, String> key) {
+    record Layer<C>(NamedLimiter limiter, Function<? super C, String> key) {
         /**
          * Checks that neither part is null.
          *
@@ -57,22 +57,22 @@ public interface LimitChain<C> extends Limiter<C> {
         /**
          * Adds a layer whose key is derived from the request's context.
          *
-         * @param limiter a limiter of the engine that builds the chain
+         * @param limiter a rate or concurrency limiter of the engine that builds the chain
          * @param key derives the limiter's key from the request's context
          * @return this builder
          * @throws IllegalArgumentException if an argument is null
          */
-        Builder<C> layer(RateLimiter limiter, Function<? super C, String> key);
+        Builder<C> layer(NamedLimiter limiter, Function<? super C, String> key);
 
         /**
          * Adds a layer whose key is the same for every request: a global limit.
          *
-         * @param limiter a limiter of the engine that builds the chain
+         * @param limiter a rate or concurrency limiter of the engine that builds the chain
          * @param fixedKey the key of every request
          * @return this builder
          * @throws IllegalArgumentException if an argument is null, or the key is empty or too long
          */
-        Builder<C> layer(RateLimiter limiter, String fixedKey);
+        Builder<C> layer(NamedLimiter limiter, String fixedKey);
 
         /**
          * Builds the chain.

@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * An immutable description of a limit: how many permits a key may take, and how they come back.
  *
- * <p>A policy holds no state; a {@link RateLimiter} applies it to each of its keys. The same policy gives
+ * <p>A policy holds no state; a {@link RateLimiter} (for a {@link RatePolicy}) or a
+ * {@link ConcurrencyLimiter} (for a {@link ConcurrencyLimit}) applies it to each of its keys. The same policy gives
  * the same decisions on every engine.
  */
 public sealed interface LimitPolicy permits RatePolicy, ConcurrencyLimit {

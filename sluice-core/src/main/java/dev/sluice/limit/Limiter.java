@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Something that grants or denies permits for a key: a {@link RateLimiter}, or a {@link LimitChain} of
- * them.
+ * Something that grants or denies permits for a key: a {@link RateLimiter}, a {@link ConcurrencyLimiter}, or a
+ * {@link LimitChain} of them.
  *
  * <p>Implementations are thread-safe.
  *

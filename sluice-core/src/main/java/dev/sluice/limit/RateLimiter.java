@@ -1,20 +1,18 @@
 package dev.sluice.limit;
 
 /**
- * A named limit applied to every key separately: each tenant, endpoint or client address has its own
- * permits under the same {@link LimitPolicy}.
+ * A named limit of how often permits may be taken, applied to every key separately: each tenant, endpoint or
+ * client address has its own permits under the same {@link RatePolicy}.
  *
- * <p>Besides taking permits, a limiter can read a key's state without taking anything ({@link #peek}, {@link
- * #available}), give permits back ({@link #refund}) and put a key back at its full limit ({@link #reset});
- * each is exact and, on a shared engine, one atomic round trip.
+ * <p>Besides taking permits, a rate limiter can read a key's state without taking anything ({@link #peek}, {@link
+ * #available}), give permits back ({@link #refund}) and put a key back at its full limit ({@link #reset}); each
+ * is exact and, on a shared engine, one atomic round trip. How many permits may be held at once is a {@link
+ * ConcurrencyLimiter}'s.
  *
  * <p>Obtained from an engine ({@link dev.sluice.Sluice#limiter}). Thread-safe. Every method throws {@link
  * IllegalStateException} once the engine is closed.
  */
-public interface RateLimiter extends Limiter<String> {
-    /** The longest key accepted, in characters. */
-    int MAX_KEY_LENGTH = 512;
-
+public non-sealed interface RateLimiter extends NamedLimiter {
     /**
      * Takes {@code permits} for {@code key} if the limit allows it now, answering only whether it did. The
      * same decision as {@link #tryAcquire(Object, long) tryAcquire}, without building a {@link Decision}:
@@ -24,8 +22,7 @@ public interface RateLimiter extends Limiter<String> {
      * @param permits how many permits the request costs, from 1 to the policy's limit
      * @return whether the permits were taken
      * @throws IllegalArgumentException as {@link #tryAcquire(Object, long) tryAcquire}
-     * @throws IllegalStateException if the policy is a {@link ConcurrencyLimit}, whose permits are leases
-     *     that only a {@link Decision} can release, or if the engine is closed
+     * @throws IllegalStateException if the engine is closed
      */
     boolean tryConsume(String key, long permits);
 
@@ -35,37 +32,10 @@ public interface RateLimiter extends Limiter<String> {
      * @param key the key
      * @return whether the permit was taken
      * @throws IllegalArgumentException if the key is null, empty or too long
-     * @throws IllegalStateException as {@link #tryConsume(String, long)}
+     * @throws IllegalStateException if the engine is closed
      */
     default boolean tryConsume(String key) {
         return tryConsume(key, 1);
-    }
-
-    /**
-     * The decision {@link #tryAcquire(Object, long) tryAcquire(key, permits)} would give now, taking nothing:
-     * the same allowed, remaining, retry-after and reset-at, with {@link Lease#none()}. {@code remaining} is what
-     * would be left after taking {@code permits}; nothing is told to the {@link LimiterListener}. A concurrent
-     * request can change the answer the moment after: to take permits, call {@code tryAcquire}.
-     *
-     * @param key the key
-     * @param permits how many permits the request would cost, from 1 to the policy's limit
-     * @return the decision a request would get now
-     * @throws IllegalArgumentException as {@link #tryAcquire(Object, long) tryAcquire}
-     * @throws IllegalStateException if the engine is closed
-     */
-    Decision peek(String key, long permits);
-
-    /**
-     * The whole permits {@code key} could take at once now, from 0 to the policy's limit, taking nothing.
-     *
-     * @param key the key
-     * @return the permits available now
-     * @throws IllegalArgumentException if the key is null, empty or too long
-     * @throws IllegalStateException if the engine is closed
-     */
-    default long available(String key) {
-        Decision one = peek(key, 1);
-        return one.allowed() ? one.remaining() + 1 : one.remaining();
     }
 
     /**
@@ -80,9 +50,7 @@ public interface RateLimiter extends Limiter<String> {
      *   <li>{@link SlidingWindowCounter}: the current window's count goes down by {@code permits}; what is left
      *       of the refund comes off the previous window's count; neither goes below zero;
      *   <li>{@link SlidingWindowLog}: the latest grants still in the window are forgotten, newest first, until
-     *       {@code permits} permits are;
-     *   <li>{@link ConcurrencyLimit}: refused, since its permits are leases held by callers: release the lease
-     *       ({@link Decision#release()}) instead.
+     *       {@code permits} permits are.
      * </ul>
      *
      * On the in-memory engine a key decided against the shared overflow (see {@link LimiterOptions}) gets the
@@ -91,22 +59,9 @@ public interface RateLimiter extends Limiter<String> {
      * @param key the key
      * @param permits how many permits to give back, from 1 to the policy's limit
      * @throws IllegalArgumentException as {@link #tryAcquire(Object, long) tryAcquire}
-     * @throws IllegalStateException if the policy is a {@link ConcurrencyLimit}, or if the engine is closed
-     */
-    void refund(String key, long permits);
-
-    /**
-     * Puts {@code key} back at its full limit, as a key never seen: everything it took is forgotten. For a
-     * {@link ConcurrencyLimit} every lease of the key is dropped, and releasing one afterwards returns false.
-     * On the in-memory engine, a key that has no state of its own because the key table is full of busy keys
-     * (it is decided against the shared overflow, see {@link LimiterOptions}) is left as it is: resetting the
-     * overflow would reset every other key in it.
-     *
-     * @param key the key
-     * @throws IllegalArgumentException if the key is null, empty or too long
      * @throws IllegalStateException if the engine is closed
      */
-    void reset(String key);
+    void refund(String key, long permits);
 
     /**
      * The given key of this limiter, bound for repeated use without looking the key up on each call.
@@ -119,25 +74,12 @@ public interface RateLimiter extends Limiter<String> {
     KeyLimiter forKey(String key);
 
     /**
-     * The limiter's name, unique within its engine.
-     *
-     * @return the name
-     */
-    String name();
-
-    /**
      * The policy in force.
      *
      * @return the policy
      */
-    LimitPolicy policy();
-
-    /**
-     * The options the limiter was created with.
-     *
-     * @return the options
-     */
-    LimiterOptions options();
+    @Override
+    RatePolicy policy();
 
     /**
      * Replaces the policy. The new limit applies from now on; what keys have already taken is kept
@@ -147,9 +89,10 @@ public interface RateLimiter extends Limiter<String> {
      * policy on the old state, more loosely or more strictly than either policy would. Where that matters,
      * change limits at quiet moments.
      *
-     * @param policy the new policy, of the same kind as the current one
+     * @param policy the new policy, of the same kind as the current one (a {@link TokenBucket} for a {@link
+     *     TokenBucket}, and so on)
      * @throws IllegalArgumentException if {@code policy} is null or of another kind than the current one
      * @throws IllegalStateException if the engine is closed
      */
-    void setPolicy(LimitPolicy policy);
+    void setPolicy(RatePolicy policy);
 }

@@ -3,7 +3,7 @@ package dev.sluice.demo;
 import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,7 +38,7 @@ final class PartnerApi implements AutoCloseable {
      * @param global the limit the partner applies to all our calls together
      * @param failureRate the share of admitted calls that fail with a 503
      */
-    PartnerApi(LimitPolicy perTenant, LimitPolicy global, double failureRate) {
+    PartnerApi(RatePolicy perTenant, RatePolicy global, double failureRate) {
         this.partner = Sluice.inMemory();
         this.clock = partner.clock();
         this.limits = partner.<String>chain()

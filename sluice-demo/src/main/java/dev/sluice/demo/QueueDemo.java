@@ -136,7 +136,7 @@ final class QueueDemo {
                             sluice.limiter(CLIENT_LIMITER, SlidingWindowLog.of(CLIENT_PER_SECOND, SECOND)),
                             Request::client)
                     .layer(
-                            sluice.limiter(
+                            sluice.concurrencyLimiter(
                                     BACKLOG_LIMITER, ConcurrencyLimit.of(TENANT_BACKLOG, Duration.ofMinutes(10))),
                             Request::tenant)
                     .build();

@@ -4,7 +4,7 @@ import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -39,7 +39,7 @@ public final class IngressLimiter {
     private record Compiled(
             IngressRule rule,
             LimitChain<Keyed> chain,
-            RateLimiter single,
+            NamedLimiter single,
             Map<String, String> policyOf,
             AtomicReference<PolicyField> policyCache,
             AtomicReference<Problem> problemCache) {

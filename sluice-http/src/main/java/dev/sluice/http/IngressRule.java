@@ -1,6 +1,6 @@
 package dev.sluice.http;
 
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public final class IngressRule {
     /** A limit of a rule: the limiter, and the policy name the RateLimit fields give it. */
-    record Limit(String policy, RateLimiter limiter) {}
+    record Limit(String policy, NamedLimiter limiter) {}
 
     private final String name;
     private final List<String> paths;
@@ -280,11 +280,11 @@ public final class IngressRule {
         /**
          * Adds a limit, named in the RateLimit fields by the limiter's name.
          *
-         * @param limiter the limiter
+         * @param limiter the rate or concurrency limiter
          * @return this builder
-         * @throws IllegalArgumentException as {@link #limit(String, RateLimiter)}
+         * @throws IllegalArgumentException as {@link #limit(String, NamedLimiter)}
          */
-        public Builder limit(RateLimiter limiter) {
+        public Builder limit(NamedLimiter limiter) {
             if (limiter == null) {
                 throw new IllegalArgumentException("limiter of rule '" + name + "' must not be null");
             }
@@ -300,12 +300,12 @@ public final class IngressRule {
          * in the order added.
          *
          * @param policy 1 to 64 characters: letters, digits and {@code . _ - :}
-         * @param limiter the limiter; every limit of a rule must belong to one engine
+         * @param limiter the rate or concurrency limiter; every limit of a rule must belong to one engine
          * @return this builder
          * @throws IllegalArgumentException if the name is malformed or already used in this rule, or the limiter is
          *     null
          */
-        public Builder limit(String policy, RateLimiter limiter) {
+        public Builder limit(String policy, NamedLimiter limiter) {
             checkName("policy name", policy);
             if (limiter == null) {
                 throw new IllegalArgumentException("limiter of policy '" + policy + "' must not be null");

@@ -1,8 +1,10 @@
 package dev.sluice.http;
 
 import dev.sluice.Sluice;
-import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +29,13 @@ public abstract class EngineFixture {
         sluice.close();
     }
 
-    /** A new limiter of the engine with {@code policy}. */
-    protected RateLimiter limiter(LimitPolicy policy) {
+    /** A new rate limiter of the engine with {@code policy}. */
+    protected RateLimiter limiter(RatePolicy policy) {
         return sluice.limiter("limiter" + ++limiters, policy);
+    }
+
+    /** A new concurrency limiter of the engine with {@code policy}. */
+    protected ConcurrencyLimiter limiter(ConcurrencyLimit policy) {
+        return sluice.concurrencyLimiter("limiter" + ++limiters, policy);
     }
 }

@@ -4,7 +4,7 @@ import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.limit.Decision;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.queue.JobQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,7 +44,7 @@ final class Binding implements EngineListener {
     }
 
     @Override
-    public void onLimiterOpened(RateLimiter limiter) {
+    public void onLimiterOpened(NamedLimiter limiter) {
         limiter(limiter.name());
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -12,10 +13,12 @@ import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.testkit.ContractSupport;
 import dev.sluice.testkit.redis.RedisCluster;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
@@ -148,7 +151,7 @@ class ClusterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("fiveForALongWhile")
     void keysSpreadOverEveryMasterEachGrantExactlyTheirLimit(LimitPolicy policy) {
-        RateLimiter limiter = sluice.limiter("spread", policy);
+        NamedLimiter limiter = ContractSupport.limiterOf(sluice, "spread", policy);
         List<String> keys = keys("k", KEYS);
 
         for (String key : keys) {
@@ -219,7 +222,7 @@ class ClusterTest {
     @Test
     void aChainOfOneKeyUnderTwoLimitersIsAllOrNothing() {
         RateLimiter outer = sluice.limiter("outer", Gcra.of(1, Duration.ofDays(1), 4));
-        RateLimiter leases = sluice.limiter("inner", ConcurrencyLimit.of(2, Duration.ofHours(1)));
+        ConcurrencyLimiter leases = sluice.concurrencyLimiter("inner", ConcurrencyLimit.of(2, Duration.ofHours(1)));
         LimitChain<String> chain = sluice.<String>chain()
                 .layer(outer, key -> key)
                 .layer(leases, key -> key)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowLog;
@@ -93,7 +94,7 @@ class RedisKeyLayoutTest {
         try (Sluice sluice = TestEngines.on(clock, prefix)) {
             sluice.limiter("search:v1", SlidingWindowLog.of(2, Duration.ofHours(1)))
                     .tryAcquire("{acme}:search");
-            RateLimiter leases = sluice.limiter("calls", ConcurrencyLimit.of(2, Duration.ofHours(1)));
+            ConcurrencyLimiter leases = sluice.concurrencyLimiter("calls", ConcurrencyLimit.of(2, Duration.ofHours(1)));
             assertThat(leases.tryAcquire("x{acme}:calls").allowed()).isTrue();
 
             List<String> written = redis.keys(prefix + ":*");

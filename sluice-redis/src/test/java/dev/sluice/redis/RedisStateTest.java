@@ -8,10 +8,12 @@ import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.testkit.ContractSupport;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -52,7 +54,7 @@ class RedisStateTest {
                     SlidingWindowLog.of(2, Duration.ofMillis(300)),
                     ConcurrencyLimit.of(2, Duration.ofMillis(300)));
             for (LimitPolicy policy : policies) {
-                RateLimiter limiter = sluice.limiter("p" + policies.indexOf(policy), policy);
+                NamedLimiter limiter = ContractSupport.limiterOf(sluice, "p" + policies.indexOf(policy), policy);
                 assertThat(limiter.tryAcquire("k").allowed())
                         .as(policy.toString())
                         .isTrue();

@@ -7,6 +7,7 @@ import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Decision.Basis;
 import dev.sluice.limit.LimitChain;
@@ -328,7 +329,7 @@ class RedisUnavailableTest {
 
     @Test
     void releasingALeaseWhileRedisIsDownReturnsFalseWithoutThrowing() {
-        RateLimiter limiter = sluice.limiter(
+        ConcurrencyLimiter limiter = sluice.concurrencyLimiter(
                 "leases",
                 ConcurrencyLimit.of(2, Duration.ofMillis(300)),
                 LimiterOptions.builder()

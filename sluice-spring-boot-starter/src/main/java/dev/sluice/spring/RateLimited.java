@@ -20,7 +20,8 @@ import java.lang.annotation.Target;
  * {@code CompletionStage} (a {@code CompletableFuture}) holds it until that completes, normally or not.
  *
  * <p>The limiter is one declared under {@code sluice.limiters}, or else a bean of that name that is a {@code
- * dev.sluice.limit.Limiter<String>} (a {@code RateLimiter}, or a chain keyed by a string). A name that is neither,
+ * dev.sluice.limit.Limiter<String>} (a {@code RateLimiter}, a {@code ConcurrencyLimiter}, or a chain keyed by a
+ * string). A name that is neither,
  * a key that is not an expression, or permits out of range stop the application's start with a message naming the
  * method. Applied by the starter unless {@code sluice.annotations.enabled=false}.
  */

@@ -2,7 +2,7 @@ package dev.sluice.spring;
 
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Limiter;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -139,7 +139,7 @@ final class RateLimitedInterceptor implements MethodInterceptor {
                 + ")";
         Limiter<String> limiter = limiter(annotation.value(), where);
         long permits = annotation.permits();
-        long most = limiter instanceof RateLimiter one ? one.policy().limit() : Long.MAX_VALUE;
+        long most = limiter instanceof NamedLimiter one ? one.policy().limit() : Long.MAX_VALUE;
         if (permits < 1 || permits > most) {
             throw SluiceAnnotationException.of(
                     where,

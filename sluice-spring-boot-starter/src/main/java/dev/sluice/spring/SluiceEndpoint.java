@@ -1,6 +1,7 @@
 package dev.sluice.spring;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.WhenUnavailable;
 import dev.sluice.queue.JobCounts;
@@ -12,8 +13,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The Actuator endpoint {@code sluice}: the engine, each limiter of the {@link SluiceRegistry} with its policy and
- * its answer while the engine is unavailable, and each queue with its limits, whether it is paused, and its jobs
+ * The Actuator endpoint {@code sluice}: the engine, each limiter of the {@link SluiceRegistry} with its kind ({@code
+ * rate} or {@code concurrency}), its policy and its answer while the engine is unavailable, and each queue with its limits, whether it is paused, and its jobs
  * in each state read when asked. It only reads.
  */
 @Endpoint(id = "sluice")
@@ -40,8 +41,9 @@ final class SluiceEndpoint {
         return state;
     }
 
-    private static Map<String, Object> limiter(RateLimiter limiter) {
+    private static Map<String, Object> limiter(NamedLimiter limiter) {
         Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("kind", limiter instanceof RateLimiter ? "rate" : "concurrency");
         shown.put("policy", limiter.policy().toString());
         shown.put("limit", limiter.policy().limit());
         shown.put("whenUnavailable", asWritten(limiter.options().whenUnavailable()));

@@ -3,7 +3,7 @@ package dev.sluice.spring;
 import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.queue.JobCounts;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -41,7 +41,7 @@ final class SluiceHealthIndicator extends AbstractHealthIndicator {
             reach.failure().ifPresent(failure -> builder.withDetail("error", String.valueOf(failure.getMessage())));
             return;
         }
-        RateLimiter limiter = registry.limiters().isEmpty()
+        NamedLimiter limiter = registry.limiters().isEmpty()
                 ? sluice.limiter(PROBE, FixedWindow.of(1, Duration.ofSeconds(1)))
                 : registry.limiters().values().iterator().next();
         Decision probe = limiter.peek("health", 1);

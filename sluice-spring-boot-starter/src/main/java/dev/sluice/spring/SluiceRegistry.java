@@ -2,7 +2,13 @@ package dev.sluice.spring;
 
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
+import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.time.DurationText;
@@ -28,7 +34,7 @@ public final class SluiceRegistry {
     /** How long after a failed attempt to open the queues the next one starts. */
     private static final Duration REOPEN_INTERVAL = Duration.ofSeconds(1);
 
-    private final Map<String, RateLimiter> limiters;
+    private final Map<String, NamedLimiter> limiters;
     /** The open queues: all of them, or none while the engine has not reached Redis. */
     private volatile Map<String, JobQueue<?>> queues;
 
@@ -44,12 +50,12 @@ public final class SluiceRegistry {
      * @param queues the queues by name
      * @throws IllegalArgumentException if a map, a name or a value is null
      */
-    public SluiceRegistry(Map<String, RateLimiter> limiters, Map<String, JobQueue<String>> queues) {
+    public SluiceRegistry(Map<String, NamedLimiter> limiters, Map<String, JobQueue<String>> queues) {
         this(limiters, queues, stringsOf(queues));
     }
 
     private SluiceRegistry(
-            Map<String, RateLimiter> limiters,
+            Map<String, NamedLimiter> limiters,
             Map<String, ? extends JobQueue<?>> queues,
             Map<String, Class<?>> payloads) {
         if (limiters == null || queues == null) {
@@ -81,18 +87,15 @@ public final class SluiceRegistry {
             SluiceProperties properties,
             Map<String, AnnotatedWorkers.Payload> annotated,
             EngineReach reach) {
-        Map<String, RateLimiter> limiters = new TreeMap<>();
-        properties
-                .limiters()
-                .forEach((name, limiter) -> limiters.put(
-                        name,
-                        Declarations.core(
-                                "sluice.limiters." + name,
-                                name,
-                                () -> sluice.limiter(
-                                        name,
-                                        Declarations.policy(name, limiter),
-                                        Declarations.limiterOptions(name, limiter)))));
+        Map<String, NamedLimiter> limiters = new TreeMap<>();
+        properties.limiters().forEach((name, limiter) -> {
+            LimitPolicy policy = Declarations.policy(name, limiter);
+            LimiterOptions options = Declarations.limiterOptions(name, limiter);
+            limiters.put(name, Declarations.core("sluice.limiters." + name, name, () -> switch (policy) {
+                case RatePolicy rate -> sluice.limiter(name, rate, options);
+                case ConcurrencyLimit concurrency -> sluice.concurrencyLimiter(name, concurrency, options);
+            }));
+        });
         List<DeclaredQueue> declared = DeclaredQueue.all(sluice, properties, annotated);
         Map<String, Class<?>> payloads = new TreeMap<>();
         declared.forEach(queue -> payloads.put(queue.name(), queue.payload()));
@@ -162,19 +165,41 @@ public final class SluiceRegistry {
     }
 
     /**
-     * The declared limiter called {@code name}.
+     * The declared limiter called {@code name}: a {@link ConcurrencyLimiter} if its policy is {@code concurrency},
+     * a {@link RateLimiter} otherwise.
      *
      * @param name its name under {@code sluice.limiters}
      * @return the limiter
      * @throws IllegalArgumentException if no limiter of that name is declared (the message lists those that are)
      */
-    public RateLimiter limiter(String name) {
-        RateLimiter limiter = limiters.get(name);
+    public NamedLimiter limiter(String name) {
+        NamedLimiter limiter = limiters.get(name);
         if (limiter == null) {
             throw new IllegalArgumentException(
                     "no limiter '" + name + "' is declared under sluice.limiters; declared: " + limiters.keySet());
         }
         return limiter;
+    }
+
+    /**
+     * The declared limiter called {@code name}, of the kind asked for.
+     *
+     * @param name its name under {@code sluice.limiters}
+     * @param kind {@code RateLimiter.class}, or {@code ConcurrencyLimiter.class} for a {@code concurrency} policy
+     * @param <L> the kind
+     * @return the limiter
+     * @throws IllegalArgumentException if no limiter of that name is declared (the message lists those that are),
+     *     or it is of the other kind (the message names the kind it is)
+     */
+    public <L extends NamedLimiter> L limiter(String name, Class<L> kind) {
+        NamedLimiter limiter = limiter(name);
+        if (!kind.isInstance(limiter)) {
+            String is = limiter instanceof RateLimiter ? "RateLimiter" : "ConcurrencyLimiter";
+            throw new IllegalArgumentException("limiter '" + name + "' declared under sluice.limiters is a " + is
+                    + " (policy " + limiter.policy() + "), not a " + kind.getSimpleName() + "; ask for " + is
+                    + ".class");
+        }
+        return kind.cast(limiter);
     }
 
     /**
@@ -237,7 +262,7 @@ public final class SluiceRegistry {
      *
      * @return the limiters by name, sorted by name, unmodifiable
      */
-    public Map<String, RateLimiter> limiters() {
+    public Map<String, NamedLimiter> limiters() {
         return limiters;
     }
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.testkit.redis.RedisServer;
@@ -123,8 +124,8 @@ class RateLimitedTest {
         }
 
         @Bean
-        RateLimiter sessions(Sluice sluice) {
-            return sluice.limiter("sessions", ConcurrencyLimit.of(1, Duration.ofMinutes(1)));
+        ConcurrencyLimiter sessions(Sluice sluice) {
+            return sluice.concurrencyLimiter("sessions", ConcurrencyLimit.of(1, Duration.ofMinutes(1)));
         }
     }
 
@@ -152,7 +153,7 @@ class RateLimitedTest {
     void takesTheKeyByPositionOrAsAConstantAndTheAnnotationsPermits() {
         runner.run(context -> {
             Reports reports = context.getBean(Reports.class);
-            RateLimiter limiter = context.getBean(SluiceRegistry.class).limiter("reports");
+            RateLimiter limiter = context.getBean(SluiceRegistry.class).limiter("reports", RateLimiter.class);
 
             reports.byPosition("x", "initech");
             assertThat(limiter.available("initech")).isEqualTo(1);
@@ -182,7 +183,7 @@ class RateLimitedTest {
     void limitsEveryPublicMethodOfAnAnnotatedClassUnderOneSharedKeyButNotObjectsMethods() {
         runner.run(context -> {
             Archive archive = context.getBean(Archive.class);
-            RateLimiter limiter = context.getBean(SluiceRegistry.class).limiter("reports");
+            RateLimiter limiter = context.getBean(SluiceRegistry.class).limiter("reports", RateLimiter.class);
 
             archive.store();
             archive.fetch();

@@ -149,7 +149,7 @@ class RedisOutageTest {
 
                     assertThat(registry.limiter("lenient").tryAcquire("k").basis())
                             .isEqualTo(Decision.Basis.UNAVAILABLE_ALLOWED);
-                    RateLimiter share = registry.limiter("share");
+                    RateLimiter share = registry.limiter("share", RateLimiter.class);
                     assertThat(share.tryAcquire("k").basis()).isEqualTo(Decision.Basis.FALLBACK);
                     assertThat(share.tryAcquire("k").allowed()).isTrue();
                     assertThat(share.tryAcquire("k").allowed())

@@ -1,9 +1,13 @@
 package dev.sluice.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
 import dev.sluice.http.IngressLimiter;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
+import dev.sluice.limit.RateLimiter;
 import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.Result;
@@ -48,6 +52,31 @@ class SluiceAutoConfigurationTest {
             assertThat(context).doesNotHaveBean(IngressLimiter.class).doesNotHaveBean(SluiceMetrics.class);
             assertThat(context).hasBean("sluiceHealthIndicator");
         });
+    }
+
+    @Test
+    void declaresAConcurrencyLimiterForAConcurrencyPolicyAndARateLimiterForTheOthers() {
+        runner.withPropertyValues(
+                        "sluice.limiters.api.policy=fixed-window",
+                        "sluice.limiters.api.limit=2",
+                        "sluice.limiters.api.window=1h",
+                        "sluice.limiters.pool.policy=concurrency",
+                        "sluice.limiters.pool.limit=2",
+                        "sluice.limiters.pool.lease-timeout=30s")
+                .run(context -> {
+                    SluiceRegistry registry = context.getBean(SluiceRegistry.class);
+                    assertThat(registry.limiter("api")).isInstanceOf(RateLimiter.class);
+                    ConcurrencyLimiter pool = registry.limiter("pool", ConcurrencyLimiter.class);
+                    assertThat(pool.policy()).isEqualTo(ConcurrencyLimit.of(2, Duration.ofSeconds(30)));
+                    assertThat(registry.limiter("api", RateLimiter.class).tryConsume("k"))
+                            .isTrue();
+                    assertThat(pool.tryAcquire("k").lease().release()).isTrue();
+                    assertThatThrownBy(() -> registry.limiter("pool", RateLimiter.class))
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("'pool'")
+                            .hasMessageContaining("is a ConcurrencyLimiter")
+                            .hasMessageContaining("ConcurrencyLimiter.class");
+                });
     }
 
     @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.ConcurrencyLimiter;
+import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.Retention;
@@ -103,7 +105,11 @@ abstract class StarterApplicationContract {
             assertThat(response.statusCode()).isEqualTo(200);
             JsonNode state = JsonMapper.builder().build().readTree(response.body());
             assertThat(state.at("/engine").asString()).isEqualTo(this.sluice.toString());
-            assertThat(state.at("/limiters").propertyNames()).containsExactly("api-burst", "api-daily", "reports");
+            assertThat(state.at("/limiters").propertyNames())
+                    .containsExactly("api-burst", "api-daily", "exports", "reports");
+            assertThat(state.at("/limiters/api-burst/kind").asString()).isEqualTo("rate");
+            assertThat(state.at("/limiters/exports/kind").asString()).isEqualTo("concurrency");
+            assertThat(state.at("/limiters/exports/policy").asString()).isEqualTo("ConcurrencyLimit.of(2, 5 min)");
             assertThat(state.at("/limiters/api-burst/policy").asString())
                     .isEqualTo(registry.limiter("api-burst").policy().toString());
             assertThat(state.at("/limiters/api-burst/limit").asLong()).isEqualTo(3);
@@ -164,8 +170,13 @@ abstract class StarterApplicationContract {
 
     @Test
     void opensTheDeclaredLimitersOnTheEngineBean() {
-        assertThat(registry.limiters()).containsOnlyKeys("api-burst", "api-daily", "reports");
+        assertThat(registry.limiters()).containsOnlyKeys("api-burst", "api-daily", "exports", "reports");
         assertThat(registry.limiter("api-burst").policy().limit()).isEqualTo(3);
+        assertThat(registry.limiter("api-burst")).isInstanceOf(RateLimiter.class);
+        assertThat(registry.limiter("exports", ConcurrencyLimiter.class)
+                        .policy()
+                        .maxConcurrent())
+                .isEqualTo(2);
         assertThat(sluice.toString()).isNotBlank();
     }
 }

@@ -92,7 +92,7 @@ public abstract class BadInputContract extends ContractSupport {
                         .tryAcquire("k", 7)
                         .allowed())
                 .isTrue();
-        assertThat(engine.limiter("conc", ConcurrencyLimit.of(7, tenSeconds))
+        assertThat(engine.concurrencyLimiter("conc", ConcurrencyLimit.of(7, tenSeconds))
                         .tryAcquire("k", 7)
                         .allowed())
                 .isTrue();
@@ -103,7 +103,9 @@ public abstract class BadInputContract extends ContractSupport {
                         .tryAcquire("k", 8),
                 "between 1 and 7");
         assertRejected(
-                () -> engine.limiter("conc", ConcurrencyLimit.of(7, tenSeconds)).tryAcquire("k", 8), "between 1 and 7");
+                () -> engine.concurrencyLimiter("conc", ConcurrencyLimit.of(7, tenSeconds))
+                        .tryAcquire("k", 8),
+                "between 1 and 7");
     }
 
     @Test

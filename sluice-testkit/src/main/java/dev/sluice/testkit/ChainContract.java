@@ -3,11 +3,13 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -143,7 +145,7 @@ public abstract class ChainContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfFour")
     void earlierLayerGetsItsPermitsBackWhateverItsPolicy(LimitPolicy policy) {
-        RateLimiter earlier = engine.limiter("earlier", policy);
+        NamedLimiter earlier = limiterOf(engine, "earlier", policy);
         RateLimiter blocker = engine.limiter("blocker", FixedWindow.of(2, Duration.ofSeconds(1)));
         LimitChain<String> chain = engine.<String>chain()
                 .layer(earlier, k -> k)
@@ -167,8 +169,10 @@ public abstract class ChainContract extends ContractSupport {
 
     @Test
     void allowedChainReleasesTheLeasesOfEveryConcurrencyLayer() {
-        RateLimiter perTenant = engine.limiter("tenant-conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
-        RateLimiter everyone = engine.limiter("global-conc", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        ConcurrencyLimiter perTenant =
+                engine.concurrencyLimiter("tenant-conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
+        ConcurrencyLimiter everyone =
+                engine.concurrencyLimiter("global-conc", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
         RateLimiter rate = engine.limiter("rate", TokenBucket.of(10, Duration.ofSeconds(1)));
         LimitChain<String> chain = engine.<String>chain()
                 .layer(perTenant, t -> t)
@@ -195,7 +199,7 @@ public abstract class ChainContract extends ContractSupport {
 
     @Test
     void deniedChainHoldsNoLeaseAndReturnsTheLeasesItTook() {
-        RateLimiter conc = engine.limiter("conc", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
+        ConcurrencyLimiter conc = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
         RateLimiter blocker = engine.limiter("blocker", FixedWindow.of(1, Duration.ofSeconds(1)));
         LimitChain<String> chain = engine.<String>chain()
                 .layer(conc, k -> k)

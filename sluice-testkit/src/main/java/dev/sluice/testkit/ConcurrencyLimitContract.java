@@ -3,10 +3,10 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimiterOptions;
-import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -22,13 +22,13 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
     /** For subclasses, one per engine. */
     protected ConcurrencyLimitContract() {}
 
-    private RateLimiter twoAtOnce() {
-        return engine.limiter("conc", TWO_FOR_TEN_SECONDS);
+    private ConcurrencyLimiter twoAtOnce() {
+        return engine.concurrencyLimiter("conc", TWO_FOR_TEN_SECONDS);
     }
 
     @Test
     void grantsCarryALeaseThatExpiresAfterTheLeaseTimeout() {
-        RateLimiter limiter = twoAtOnce();
+        ConcurrencyLimiter limiter = twoAtOnce();
         Decision first = limiter.tryAcquire("k");
         assertDecision(first, allowed("conc", 2, 1, T0 + 10 * SECOND));
         assertThat(first.lease()).isNotSameAs(Lease.none());
@@ -47,7 +47,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void releasingALeaseReturnsItsPermitsAtOnce() {
-        RateLimiter limiter = twoAtOnce();
+        ConcurrencyLimiter limiter = twoAtOnce();
         Decision first = limiter.tryAcquire("k");
         limiter.tryAcquire("k");
         assertThat(limiter.tryAcquire("k").denied()).isTrue();
@@ -59,7 +59,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void releasingTwiceReturnsThePermitsOnlyOnce() {
-        RateLimiter limiter = twoAtOnce();
+        ConcurrencyLimiter limiter = twoAtOnce();
         Decision first = limiter.tryAcquire("k");
         limiter.tryAcquire("k");
 
@@ -73,7 +73,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void expiredLeasesFreeTheirPermitsByThemselves() {
-        RateLimiter limiter = twoAtOnce();
+        ConcurrencyLimiter limiter = twoAtOnce();
         Decision first = limiter.tryAcquire("k");
         limiter.tryAcquire("k");
 
@@ -90,7 +90,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void leaseCanBeReleasedUntilTheNanosecondBeforeItExpires() {
-        RateLimiter limiter = engine.limiter("one", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("one", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
         Decision first = limiter.tryAcquire("k");
         clock.advanceNanos(10 * SECOND - 1);
         assertThat(first.release()).isTrue();
@@ -103,7 +103,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void retryAfterIsUntilEnoughLeasesExpireToFitTheRequest() {
-        RateLimiter limiter = engine.limiter("three", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("three", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
         assertDecision(limiter.tryAcquire("k", 1), allowed("three", 3, 2, T0 + 10 * SECOND));
         clock.advance(Duration.ofSeconds(3));
         assertDecision(limiter.tryAcquire("k", 2), allowed("three", 3, 0, T0 + 13 * SECOND));
@@ -120,7 +120,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void costWeightedLeasesReturnAllTheirPermits() {
-        RateLimiter limiter = engine.limiter("three", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("three", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
         Decision two = limiter.tryAcquire("k", 2);
         assertDecision(two, allowed("three", 3, 1, T0 + 10 * SECOND));
         assertDecision(limiter.tryAcquire("k", 2), denied("three", 3, 1, 10 * SECOND, T0 + 10 * SECOND));
@@ -132,7 +132,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
 
     @Test
     void keysHoldTheirLeasesIndependently() {
-        RateLimiter limiter = twoAtOnce();
+        ConcurrencyLimiter limiter = twoAtOnce();
         limiter.tryAcquire("a", 2);
         Decision b = limiter.tryAcquire("b");
         assertDecision(b, allowed("conc", 2, 1, T0 + 10 * SECOND));
@@ -159,7 +159,7 @@ public abstract class ConcurrencyLimitContract extends ContractSupport {
      */
     @Test
     void aLeaseGrantedWhileTheKeyTableWasFullIsFreedByItsRelease() {
-        RateLimiter limiter = engine.limiter(
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter(
                 "conc", TWO_FOR_TEN_SECONDS, LimiterOptions.builder().maxKeys(1).build());
         Decision a = limiter.tryAcquire("a"); // a takes the one slot
         Decision early = limiter.tryAcquire("c"); // the table is full: on the in-memory engine, from the overflow

@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
+import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -133,7 +137,7 @@ public abstract class ContractSupport {
     }
 
     /** One policy of every kind without leases, windows of 10 ms: for random histories of a few thousand steps. */
-    protected static final List<LimitPolicy> LEASELESS_POLICIES = List.of(
+    protected static final List<RatePolicy> LEASELESS_POLICIES = List.of(
             TokenBucket.of(5, 2, Duration.ofMillis(10)),
             Gcra.of(3, Duration.ofMillis(9), 2),
             FixedWindow.of(4, Duration.ofMillis(10)),
@@ -159,6 +163,50 @@ public abstract class ContractSupport {
                 ConcurrencyLimit.of(limit, leaseTimeout));
     }
 
+    /**
+     * The limiter called {@code name} on {@code sluice}, of the kind {@code policy} is for: a rate limiter for a
+     * {@link RatePolicy}, a concurrency limiter for a {@link ConcurrencyLimit}.
+     *
+     * @param sluice the engine
+     * @param name the limiter's name
+     * @param policy its policy
+     * @param options its options
+     * @return the limiter
+     */
+    public static NamedLimiter limiterOf(Sluice sluice, String name, LimitPolicy policy, LimiterOptions options) {
+        return switch (policy) {
+            case RatePolicy rate -> sluice.limiter(name, rate, options);
+            case ConcurrencyLimit concurrency -> sluice.concurrencyLimiter(name, concurrency, options);
+        };
+    }
+
+    /**
+     * {@link #limiterOf(Sluice, String, LimitPolicy, LimiterOptions)} with default options.
+     *
+     * @param sluice the engine
+     * @param name the limiter's name
+     * @param policy its policy
+     * @return the limiter
+     */
+    public static NamedLimiter limiterOf(Sluice sluice, String name, LimitPolicy policy) {
+        return limiterOf(sluice, name, policy, LimiterOptions.defaults());
+    }
+
+    /**
+     * Changes the policy of {@code limiter}, of either kind, to {@code policy}, of the same kind.
+     *
+     * @param limiter the limiter
+     * @param policy its new policy: a {@link RatePolicy} for a rate limiter, a {@link ConcurrencyLimit} for a
+     *     concurrency limiter
+     * @throws ClassCastException if the policy is not of the limiter's kind
+     */
+    public static void setPolicy(NamedLimiter limiter, LimitPolicy policy) {
+        switch (limiter) {
+            case RateLimiter rate -> rate.setPolicy((RatePolicy) policy);
+            case ConcurrencyLimiter concurrency -> concurrency.setPolicy((ConcurrencyLimit) policy);
+        }
+    }
+
     /** One step of a history played on two engines; see {@link #playTwins}. */
     protected interface TwinStep {
         /**
@@ -182,7 +230,7 @@ public abstract class ContractSupport {
      * @param steps the number of steps to play
      * @param subject from this engine's limiter, the step to play at each point of the history
      */
-    protected final void playTwins(LimitPolicy policy, int steps, Function<RateLimiter, TwinStep> subject) {
+    protected final void playTwins(RatePolicy policy, int steps, Function<RateLimiter, TwinStep> subject) {
         ManualClock twinClock = new ManualClock(clock.instant());
         Sluice twin = engineOn(twinClock);
         String name = policy.getClass().getSimpleName();

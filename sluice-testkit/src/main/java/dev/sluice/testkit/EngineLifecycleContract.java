@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.ConcurrencyKeyLimiter;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.LimitChain;
@@ -45,9 +47,10 @@ public abstract class EngineLifecycleContract extends ContractSupport {
     @Test
     void limitersKeyLimitersAndChainsRefuseEveryUseAfterClose() {
         RateLimiter limiter = engine.limiter("api", TEN_PER_SECOND);
-        RateLimiter leases = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
+        ConcurrencyLimiter leases = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
         KeyLimiter bound = limiter.forKey("k");
         bound.tryAcquire();
+        ConcurrencyKeyLimiter boundLease = leases.forKey("k");
         LimitChain<String> chain =
                 engine.<String>chain().layer(limiter, key -> key).build();
         LimitChain.Builder<String> builder = engine.chain();
@@ -66,6 +69,16 @@ public abstract class EngineLifecycleContract extends ContractSupport {
         assertClosed(() -> limiter.forKey("k"));
         assertClosed(() -> limiter.setPolicy(TokenBucket.perSecond(1)));
         assertClosed(() -> leases.tryAcquire("k"));
+        assertClosed(() -> leases.tryAcquireAsync("k", 1));
+        assertClosed(() -> leases.acquire("k", 1, Duration.ZERO));
+        assertClosed(() -> leases.acquireAsync("k", 1, Duration.ZERO));
+        assertClosed(() -> leases.peek("k", 1));
+        assertClosed(() -> leases.available("k"));
+        assertClosed(() -> leases.reset("k"));
+        assertClosed(() -> leases.forKey("k"));
+        assertClosed(() -> leases.setPolicy(ConcurrencyLimit.of(1, Duration.ofSeconds(1))));
+        assertClosed(boundLease::tryAcquire);
+        assertClosed(boundLease::available);
         assertClosed(bound::tryAcquire);
         assertClosed(bound::tryConsume);
         assertClosed(bound::available);
@@ -87,6 +100,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
 
         assertClosed(() -> engine.limiter("api", TEN_PER_SECOND));
         assertClosed(() -> engine.limiter("new", TEN_PER_SECOND));
+        assertClosed(() -> engine.concurrencyLimiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(1))));
         assertClosed(() -> engine.chain());
         assertClosed(() -> engine.queue("jobs", Codec.utf8()));
     }
@@ -104,7 +118,7 @@ public abstract class EngineLifecycleContract extends ContractSupport {
 
     @Test
     void aLeaseTakenBeforeCloseReleasesNothingAfterItAndDoesNotThrow() {
-        Decision held = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)))
+        Decision held = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)))
                 .tryAcquire("k");
 
         engine.close();

@@ -8,6 +8,7 @@ import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Codec;
@@ -40,7 +41,7 @@ public abstract class EngineListenerContract extends ContractSupport {
         final List<String> availability = new CopyOnWriteArrayList<>();
 
         @Override
-        public void onLimiterOpened(RateLimiter limiter) {
+        public void onLimiterOpened(NamedLimiter limiter) {
             opened.add("limiter " + limiter.name());
         }
 
@@ -167,7 +168,7 @@ public abstract class EngineListenerContract extends ContractSupport {
     void whatAListenerThrowsChangesNothingAndTheOthersStillHear() {
         EngineListener throwing = new EngineListener() {
             @Override
-            public void onLimiterOpened(RateLimiter limiter) {
+            public void onLimiterOpened(NamedLimiter limiter) {
                 throw new IllegalStateException("broken metrics");
             }
 

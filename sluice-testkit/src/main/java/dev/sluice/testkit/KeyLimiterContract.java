@@ -1,25 +1,29 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.limit.ConcurrencyKeyLimiter;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** {@link RateLimiter#forKey}: one key bound for repeated use, sharing the key's permits with the limiter. */
+/**
+ * {@link RateLimiter#forKey} and {@link ConcurrencyLimiter#forKey}: one key bound for repeated use, sharing the
+ * key's permits with the limiter.
+ */
 public abstract class KeyLimiterContract extends ContractSupport {
     /** For subclasses, one per engine. */
     protected KeyLimiterContract() {}
 
     @Test
     void decidesExactlyAsTheLimiterWithTheSameKeyWhileSharingItsPermits() {
-        for (LimitPolicy policy : LEASELESS_POLICIES) {
+        for (RatePolicy policy : LEASELESS_POLICIES) {
             playTwins(policy, 2_000, limiter -> {
                 KeyLimiter bound = limiter.forKey("k");
                 return (reference, permits, random, description) -> {
@@ -77,7 +81,7 @@ public abstract class KeyLimiterContract extends ContractSupport {
     }
 
     @Test
-    void rejectsBadKeysAndPermitsAndLeaseConsumption() {
+    void rejectsBadKeysAndPermits() {
         RateLimiter limiter = engine.limiter("api", TokenBucket.of(3, Duration.ofSeconds(1)));
 
         assertRejected(() -> limiter.forKey(null), "key", "null");
@@ -86,14 +90,32 @@ public abstract class KeyLimiterContract extends ContractSupport {
         assertRejected(() -> bound.tryAcquire(0), "permits", "between 1 and 3", "was 0");
         assertRejected(() -> bound.tryConsume(4), "permits", "between 1 and 3", "was 4");
         assertDecision(bound.tryAcquire(3), allowed("api", 3, 0, T0 + 3 * 333_333_334L));
+    }
 
-        KeyLimiter pool = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(5)))
-                .forKey("k");
-        assertThatThrownBy(pool::tryConsume).isInstanceOf(IllegalStateException.class);
+    @Test
+    void aBoundKeyOfAConcurrencyLimiterHoldsTheKeysLeasesWithTheLimiter() {
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("pool", ConcurrencyLimit.of(2, Duration.ofSeconds(5)));
+        assertRejected(() -> limiter.forKey(""), "key", "empty");
+        ConcurrencyKeyLimiter pool = limiter.forKey("k");
+        assertThat(pool.limiter()).isSameAs(limiter);
+        assertThat(pool.key()).isEqualTo("k");
+        assertRejected(() -> pool.tryAcquire(3), "permits", "between 1 and 2", "was 3");
+
         Decision lease = pool.tryAcquire();
-        assertThat(lease.allowed()).isTrue();
+        assertDecision(lease, allowed("pool", 2, 1, T0 + 5 * SECOND));
+        assertThat(limiter.tryAcquire("k").allowed())
+                .as("the limiter shares the key's permits")
+                .isTrue();
+        assertThat(pool.available()).isZero();
+        assertThat(pool.peek(1).denied()).isTrue();
         assertThat(pool.tryAcquire().denied()).isTrue();
+        assertThat(limiter.tryAcquire("other").allowed())
+                .as("another key has its own permits")
+                .isTrue();
+
         assertThat(lease.release()).isTrue();
-        assertThat(pool.tryAcquire().allowed()).isTrue();
+        assertThat(pool.available()).isEqualTo(1);
+        pool.reset();
+        assertThat(pool.available()).isEqualTo(2);
     }
 }

@@ -2,10 +2,13 @@ package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.ManualClock;
@@ -65,7 +68,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfOne")
     void aKeyInBracesIsNotTheKeyWithoutThem(LimitPolicy policy) {
-        RateLimiter limiter = engine.limiter("api", policy);
+        NamedLimiter limiter = limiterOf(engine, "api", policy);
 
         assertThat(limiter.tryAcquire("acme").allowed()).as("acme").isTrue();
         assertThat(limiter.tryAcquire("{acme}").allowed())
@@ -86,7 +89,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
         List<String> keys = List.of(
                 "{acme}:x", "acme", "{acme}", "{acme}:x:x", "{acme}:x:whatever", "{acme}:xx", "{acme}x", "x{acme}:x");
         for (List<String> order : List.of(keys, keys.reversed())) {
-            RateLimiter limiter = engine.limiter(order == keys ? "forward" : "backward", policy);
+            NamedLimiter limiter = limiterOf(engine, order == keys ? "forward" : "backward", policy);
             for (String key : order) {
                 assertThat(limiter.tryAcquire(key).allowed())
                         .as("the first call for %s of %s", key, limiter.name())
@@ -107,9 +110,9 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfOne")
     void aNameAndKeyThatJoinIntoAnotherNameAndKeyAreDistinct(LimitPolicy policy) {
-        RateLimiter a = engine.limiter("a", policy);
+        NamedLimiter a = limiterOf(engine, "a", policy);
         for (String word : List.of("gcra", "fixed", "counter", "log", "leases", "x", "queue")) {
-            RateLimiter longer = engine.limiter("a:" + word, policy);
+            NamedLimiter longer = limiterOf(engine, "a:" + word, policy);
             assertThat(a.tryAcquire(word + ":{k}").allowed())
                     .as("key %s of a", word + ":{k}")
                     .isTrue();
@@ -190,6 +193,31 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     }
 
     @Test
+    void aNameIsOneLimiterOfOneKindAndTheOtherKindIsRefusedNamingTheFactory() {
+        RateLimiter api = engine.limiter("api", TEN_PER_SECOND);
+        ConcurrencyLimit pool = ConcurrencyLimit.of(2, Duration.ofSeconds(10));
+        ConcurrencyLimiter workers = engine.concurrencyLimiter("workers", pool);
+
+        assertRejected(
+                () -> engine.concurrencyLimiter("api", pool),
+                "'api'",
+                "exists as a RateLimiter",
+                TEN_PER_SECOND.toString(),
+                "Sluice.limiter");
+        assertRejected(
+                () -> engine.limiter("workers", TEN_PER_SECOND),
+                "'workers'",
+                "exists as a ConcurrencyLimiter",
+                pool.toString(),
+                "Sluice.concurrencyLimiter");
+
+        assertThat(engine.limiter("api", TEN_PER_SECOND)).isSameAs(api);
+        assertThat(engine.concurrencyLimiter("workers", pool)).isSameAs(workers);
+        assertThat(workers.policy()).isEqualTo(pool);
+        assertDecision(workers.tryAcquire("k"), allowed("workers", 2, 1, T0 + 10 * SECOND));
+    }
+
+    @Test
     void differentNamesAreSeparateLimiters() {
         RateLimiter api = engine.limiter("api", TEN_PER_SECOND);
         RateLimiter api2 = engine.limiter("api2", TEN_PER_SECOND);
@@ -228,7 +256,7 @@ public abstract class KeysAndRegistryContract extends ContractSupport {
     @MethodSource("policiesOfThree")
     void freshKeyHasItsFullLimitOnAClockSetBeforeTheEpoch(LimitPolicy policy) {
         ManualClock early = clockAt("1969-12-31T23:59:59Z");
-        RateLimiter limiter = engineOn(early).limiter("early", policy);
+        NamedLimiter limiter = limiterOf(engineOn(early), "early", policy);
 
         Decision decision = limiter.tryAcquire("k", 3);
 

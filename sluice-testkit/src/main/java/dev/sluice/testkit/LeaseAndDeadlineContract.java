@@ -3,6 +3,7 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.RateLimiter;
@@ -39,7 +40,7 @@ public abstract class LeaseAndDeadlineContract extends ContractSupport {
 
     @Test
     void aLeaseAnAsynchronousWaitReturnsIsHeldUntilTheCallerReleasesIt() {
-        RateLimiter pool = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
+        ConcurrencyLimiter pool = engine.concurrencyLimiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
 
         Decision granted = settled(pool.acquireAsync("k", 1, Duration.ofSeconds(1)));
 
@@ -53,7 +54,7 @@ public abstract class LeaseAndDeadlineContract extends ContractSupport {
 
     @Test
     void aChainWithOneLeaseLayerHoldsThatLayersLeaseAndNamesItsLayers() {
-        RateLimiter pool = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
+        ConcurrencyLimiter pool = engine.concurrencyLimiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(10)));
         RateLimiter rate = engine.limiter("rate", TWO_PER_SECOND);
         LimitChain<String> chain =
                 engine.<String>chain().layer(rate, k -> k).layer(pool, "all").build();

@@ -1,16 +1,18 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -36,7 +38,7 @@ public abstract class LimiterStateContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfThree")
     void peekAnswersAsTryAcquireWouldAndTakesNothing(LimitPolicy policy) {
-        RateLimiter limiter = engine.limiter("api", policy);
+        NamedLimiter limiter = limiterOf(engine, "api", policy);
         Decision fresh = limiter.peek("k", 3);
         assertThat(fresh.lease()).isSameAs(Lease.none());
         assertDecision(limiter.tryAcquire("other", 3), fresh);
@@ -57,7 +59,7 @@ public abstract class LimiterStateContract extends ContractSupport {
 
     @Test
     void peekMatchesTheNextTryAcquireOnEveryStepOfARandomHistory() {
-        for (LimitPolicy policy : LEASELESS_POLICIES) {
+        for (RatePolicy policy : LEASELESS_POLICIES) {
             playTwins(policy, 1_000, limiter -> (reference, permits, random, description) -> {
                 String key = "k" + random.nextInt(3);
                 Decision peeked = limiter.peek(key, permits);
@@ -83,7 +85,7 @@ public abstract class LimiterStateContract extends ContractSupport {
 
     @Test
     void availableCountsTheLeasesNotHeld() {
-        RateLimiter limiter = engine.limiter("conc", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(3, Duration.ofSeconds(10)));
         Decision two = limiter.tryAcquire("k", 2);
         assertThat(limiter.available("k")).isEqualTo(1);
         two.release();
@@ -154,23 +156,10 @@ public abstract class LimiterStateContract extends ContractSupport {
         assertDecision(limiter.tryAcquire("k"), allowed("log", 5, 0, T0 + 2 * SECOND));
     }
 
-    @Test
-    void aConcurrencyLimitRefusesRefundsInFavourOfReleasingTheLease() {
-        RateLimiter limiter = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
-        Decision held = limiter.tryAcquire("k", 2);
-
-        assertThatThrownBy(() -> limiter.refund("k", 1))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("'conc'")
-                .hasMessageContaining("release");
-        assertThat(limiter.available("k")).isZero();
-        assertThat(held.release()).isTrue();
-    }
-
     @ParameterizedTest
     @MethodSource("policiesOfThree")
     void resetPutsAKeyBackAtItsFullLimit(LimitPolicy policy) {
-        RateLimiter limiter = engine.limiter("api", policy);
+        NamedLimiter limiter = limiterOf(engine, "api", policy);
         Decision taken = limiter.tryAcquire("k", 3);
         clock.advance(Duration.ofMillis(1));
 

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -117,7 +118,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfHundred")
     void threadsHammeringOneKeyAreGrantedExactlyTheLimit(LimitPolicy policy) throws Exception {
-        RateLimiter limiter = engine.limiter("hammer", policy);
+        NamedLimiter limiter = limiterOf(engine, "hammer", policy);
         for (int round = 0; round < 50; round++) {
             String key = "key-" + round;
             Queue<long[]> grants = new ConcurrentLinkedQueue<>(); // {remaining, permits}
@@ -161,7 +162,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     @ParameterizedTest
     @MethodSource("policiesOfFive")
     void threadsSpreadOverAThousandKeysAreGrantedExactlyEachKeysLimit(LimitPolicy policy) throws Exception {
-        RateLimiter limiter = engine.limiter("many", policy);
+        NamedLimiter limiter = limiterOf(engine, "many", policy);
         int keys = 1000;
         AtomicIntegerArray granted = new AtomicIntegerArray(keys);
         race(thread -> {
@@ -183,7 +184,7 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
 
     @Test
     void leasesAcquiredAndReleasedByRacingThreadsNeverExceedTheMaximumAndAllComeBack() throws Exception {
-        RateLimiter limiter = engine.limiter("conc", ConcurrencyLimit.of(3, HOUR));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(3, HOUR));
         AtomicInteger held = new AtomicInteger();
         AtomicInteger mostHeld = new AtomicInteger();
         AtomicLong grants = new AtomicLong();
@@ -228,8 +229,8 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
             LimitPolicy tenantPolicy, LimitPolicy globalPolicy, boolean tenantFirst) throws Exception {
         int tenants = 10;
         for (int round = 0; round < 10; round++) {
-            RateLimiter tenant = engine.limiter("tenant-" + round, tenantPolicy);
-            RateLimiter global = engine.limiter("global-" + round, globalPolicy);
+            NamedLimiter tenant = limiterOf(engine, "tenant-" + round, tenantPolicy);
+            NamedLimiter global = limiterOf(engine, "global-" + round, globalPolicy);
             LimitChain<String> chain = tenantFirst
                     ? engine.<String>chain()
                             .layer(tenant, t -> t)
@@ -277,8 +278,8 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
 
     @Test
     void chainOfConcurrencyLimitsUnderContentionNeverExceedsEitherAndReleasesEverything() throws Exception {
-        RateLimiter perTenant = engine.limiter("tenant", ConcurrencyLimit.of(2, HOUR));
-        RateLimiter everyone = engine.limiter("global", ConcurrencyLimit.of(5, HOUR));
+        ConcurrencyLimiter perTenant = engine.concurrencyLimiter("tenant", ConcurrencyLimit.of(2, HOUR));
+        ConcurrencyLimiter everyone = engine.concurrencyLimiter("global", ConcurrencyLimit.of(5, HOUR));
         LimitChain<Integer> chain = engine.<Integer>chain()
                 .layer(perTenant, t -> "tenant-" + t)
                 .layer(everyone, "all")
@@ -323,7 +324,8 @@ public abstract class RateLimiterConcurrencyContract extends ContractSupport {
     @Test
     void blockingAcquireOnTheSystemClockNeverHoldsMoreThanTheMaximum() throws Exception {
         Sluice realTime = engineOn(SluiceClock.system());
-        RateLimiter limiter = realTime.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter =
+                realTime.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
         AtomicInteger held = new AtomicInteger();
         AtomicInteger mostHeld = new AtomicInteger();
         AtomicInteger deniedOrUnreleased = new AtomicInteger();

@@ -9,6 +9,7 @@ import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
@@ -41,7 +42,7 @@ public abstract class RateLimiterProperties {
     private static final String KEY = "k";
 
     /** A nanosecond span longer than any retry-after of the generated policies. */
-    private static final long HORIZON = 1_000_000;
+    private static final long HORIZON = PolicyModel.HORIZON;
 
     /** For subclasses, one per engine. */
     protected RateLimiterProperties() {}
@@ -182,7 +183,7 @@ public abstract class RateLimiterProperties {
 
     /**
      * (e) A peek is the decision the same request then gets, and a refund of {@code n} permits lifts what the
-     * key has available by at most {@code n}, never above the limit (concurrency limits refuse refunds).
+     * key has available by at most {@code n}, never above the limit (a concurrency limiter has no refunds).
      */
     @Property(tries = 300)
     void peeksForeseeDecisionsAndRefundsNeverLiftAKeyAboveItsLimit(@ForAll("anyPolicy") Scenario scenario) {
@@ -190,7 +191,7 @@ public abstract class RateLimiterProperties {
         long limit = policy.limit();
         ManualClock clock = new ManualClock(ManualClock.DEFAULT_START.plusNanos(scenario.startOffsetNanos()));
         try (Sluice engine = newEngine(clock)) {
-            RateLimiter limiter = engine.limiter("prop", policy);
+            NamedLimiter limiter = ContractSupport.limiterOf(engine, "prop", policy);
             boolean refund = false;
             for (Step step : scenario.steps()) {
                 clock.advanceNanos(step.advanceNanos());
@@ -199,10 +200,10 @@ public abstract class RateLimiterProperties {
                         .as("%d permits after a peek", step.permits())
                         .isEqualTo(peeked);
                 refund = !refund;
-                if (refund && !(policy instanceof ConcurrencyLimit)) {
+                if (refund && limiter instanceof RateLimiter rate) {
                     long before = limiter.available(KEY);
                     long permits = 1 + Math.floorMod(step.advanceNanos(), limit);
-                    limiter.refund(KEY, permits);
+                    rate.refund(KEY, permits);
                     assertThat(limiter.available(KEY))
                             .as("available after a refund of %d, %d before", permits, before)
                             .isBetween(before, Math.min(limit, before + permits));
@@ -337,8 +338,8 @@ public abstract class RateLimiterProperties {
     private final class Run implements AutoCloseable {
         final ManualClock clock;
         final Sluice engine;
-        final RateLimiter limiter;
-        final Model model;
+        final NamedLimiter limiter;
+        final PolicyModel model;
         final List<long[]> grants = new ArrayList<>(); // {time, permits}
         final List<HeldLease> leases = new ArrayList<>();
         final long start;
@@ -351,8 +352,8 @@ public abstract class RateLimiterProperties {
             clock = new ManualClock(ManualClock.DEFAULT_START.plusNanos(scenario.startOffsetNanos()));
             start = clock.nanos();
             engine = newEngine(clock);
-            limiter = engine.limiter("prop", scenario.policy());
-            model = checkModel ? Model.of(scenario.policy()) : null;
+            limiter = ContractSupport.limiterOf(engine, "prop", scenario.policy());
+            model = checkModel ? PolicyModel.of(scenario.policy()) : null;
         }
 
         Decision acquire(long permits) {
@@ -435,223 +436,6 @@ public abstract class RateLimiterProperties {
         @Override
         public void close() {
             engine.close();
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // The reference model
-
-    /**
-     * What the policies' documentation says, for one key, written for clarity rather than speed. Time never
-     * goes backwards; nothing is evicted.
-     */
-    private abstract static class Model {
-        final long limit;
-
-        Model(long limit) {
-            this.limit = limit;
-        }
-
-        static Model of(LimitPolicy policy) {
-            return switch (policy) {
-                case TokenBucket bucket -> new BucketModel(bucket.capacity(), bucket.nanosPerPermit());
-                case Gcra gcra -> new BucketModel(gcra.burst(), gcra.nanosPerPermit());
-                case FixedWindow window ->
-                    new FixedWindowModel(window.limit(), window.window().toNanos());
-                case SlidingWindowCounter window ->
-                    new SlidingCounterModel(window.limit(), window.window().toNanos());
-                case SlidingWindowLog log ->
-                    new SlidingLogModel(log.limit(), log.window().toNanos());
-                case ConcurrencyLimit concurrency ->
-                    new LeaseModel(
-                            concurrency.maxConcurrent(),
-                            concurrency.leaseTimeout().toNanos());
-            };
-        }
-
-        /** Whether {@code permits} would be granted at {@code now}. */
-        abstract boolean allows(long now, long permits);
-
-        /** Records a grant of {@code permits} at {@code now}. */
-        abstract void grant(long now, long permits);
-
-        /** Records that the lease granted at {@code grantedAt} was released at {@code now}, if it was live. */
-        void release(long grantedAt, long permits, long now) {}
-
-        /** The most permits one request could take at {@code now}. */
-        final long available(long now) {
-            long k = 0;
-            while (k < limit && allows(now, k + 1)) {
-                k++;
-            }
-            return k;
-        }
-
-        /** The decision for {@code permits} at {@code now}, recording the grant if allowed. */
-        final Decision decide(long now, long permits) {
-            boolean allowed = allows(now, permits);
-            if (allowed) {
-                grant(now, permits);
-            }
-            long retryAfter = allowed ? 0 : firstInstant(now + 1, t -> allows(t, permits)) - now;
-            long resetAt = firstInstant(now, t -> available(t) == limit);
-            return new Decision(allowed, available(now), limit, retryAfter, resetAt, "prop", Lease.none());
-        }
-
-        /** The first instant from {@code from} at which {@code condition} holds; it must stay true after. */
-        private static long firstInstant(long from, java.util.function.LongPredicate condition) {
-            long low = from;
-            long high = from + HORIZON;
-            if (!condition.test(high)) {
-                throw new AssertionError("the model never allows within " + HORIZON + " ns of " + from);
-            }
-            while (low < high) {
-                long mid = low + (high - low) / 2;
-                if (condition.test(mid)) {
-                    high = mid;
-                } else {
-                    low = mid + 1;
-                }
-            }
-            return low;
-        }
-    }
-
-    /**
-     * Token bucket and GCRA: the bucket is full again at {@code fullAt}; at {@code t} it lacks {@code fullAt −
-     * t} ns of refill, and a request for {@code n} is allowed while that plus {@code n × interval} is at most
-     * {@code capacity × interval}.
-     */
-    private static final class BucketModel extends Model {
-        final long interval;
-        long fullAt = Long.MIN_VALUE / 2;
-
-        BucketModel(long capacity, long interval) {
-            super(capacity);
-            this.interval = interval;
-        }
-
-        long lacking(long now) {
-            return Math.max(0, fullAt - now);
-        }
-
-        @Override
-        boolean allows(long now, long permits) {
-            return lacking(now) + permits * interval <= limit * interval;
-        }
-
-        @Override
-        void grant(long now, long permits) {
-            fullAt = now + lacking(now) + permits * interval;
-        }
-    }
-
-    /** A count per epoch-aligned window. */
-    private static final class FixedWindowModel extends Model {
-        final long window;
-        final Map<Long, Long> counts = new HashMap<>();
-
-        FixedWindowModel(long limit, long window) {
-            super(limit);
-            this.window = window;
-        }
-
-        @Override
-        boolean allows(long now, long permits) {
-            return counts.getOrDefault(Math.floorDiv(now, window), 0L) + permits <= limit;
-        }
-
-        @Override
-        void grant(long now, long permits) {
-            counts.merge(Math.floorDiv(now, window), permits, Long::sum);
-        }
-    }
-
-    /** Counts per aligned window; allowed while {@code previous × (w − e) / w + current + n ≤ limit}, exactly. */
-    private static final class SlidingCounterModel extends Model {
-        final long window;
-        final Map<Long, Long> counts = new HashMap<>();
-
-        SlidingCounterModel(long limit, long window) {
-            super(limit);
-            this.window = window;
-        }
-
-        @Override
-        boolean allows(long now, long permits) {
-            long index = Math.floorDiv(now, window);
-            long elapsed = now - index * window;
-            long previous = counts.getOrDefault(index - 1, 0L);
-            long current = counts.getOrDefault(index, 0L);
-            return previous * (window - elapsed) + (current + permits) * window <= limit * window;
-        }
-
-        @Override
-        void grant(long now, long permits) {
-            counts.merge(Math.floorDiv(now, window), permits, Long::sum);
-        }
-    }
-
-    /** Every grant, counted against the instants before {@code grant + window}. */
-    private static final class SlidingLogModel extends Model {
-        final long window;
-        final List<long[]> grants = new ArrayList<>();
-
-        SlidingLogModel(long limit, long window) {
-            super(limit);
-            this.window = window;
-        }
-
-        @Override
-        boolean allows(long now, long permits) {
-            long counted = grants.stream()
-                    .filter(g -> g[0] + window > now)
-                    .mapToLong(g -> g[1])
-                    .sum();
-            return counted + permits <= limit;
-        }
-
-        @Override
-        void grant(long now, long permits) {
-            grants.add(new long[] {now, permits});
-        }
-    }
-
-    /** Leases held until released or expired. */
-    private static final class LeaseModel extends Model {
-        final long timeout;
-        final List<long[]> leases = new ArrayList<>(); // {grantedAt, permits, releasedAt}
-
-        LeaseModel(long limit, long timeout) {
-            super(limit);
-            this.timeout = timeout;
-        }
-
-        @Override
-        boolean allows(long now, long permits) {
-            long held = leases.stream()
-                    .filter(l -> l[0] + timeout > now && l[2] > now)
-                    .mapToLong(l -> l[1])
-                    .sum();
-            return held + permits <= limit;
-        }
-
-        @Override
-        void grant(long now, long permits) {
-            leases.add(new long[] {now, permits, Long.MAX_VALUE});
-        }
-
-        @Override
-        void release(long grantedAt, long permits, long now) {
-            for (long[] lease : leases) {
-                if (lease[0] == grantedAt
-                        && lease[1] == permits
-                        && lease[2] == Long.MAX_VALUE
-                        && lease[0] + timeout > now) {
-                    lease[2] = now;
-                    return;
-                }
-            }
         }
     }
 

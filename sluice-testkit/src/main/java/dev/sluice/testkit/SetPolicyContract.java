@@ -3,6 +3,7 @@ package dev.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -144,7 +145,7 @@ public abstract class SetPolicyContract extends ContractSupport {
 
     @Test
     void concurrencyLimitKeepsHeldLeasesUnderTheNewMaximum() {
-        RateLimiter limiter = engine.limiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(2, Duration.ofSeconds(10)));
         Decision first = limiter.tryAcquire("k");
         Decision second = limiter.tryAcquire("k");
 

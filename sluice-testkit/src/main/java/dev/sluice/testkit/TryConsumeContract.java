@@ -1,12 +1,10 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.TokenBucket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,7 +16,7 @@ public abstract class TryConsumeContract extends ContractSupport {
 
     @Test
     void answersExactlyAsTryAcquireOnTheSameHistory() {
-        for (LimitPolicy policy : LEASELESS_POLICIES) {
+        for (RatePolicy policy : LEASELESS_POLICIES) {
             playTwins(policy, 2_000, limiter -> (reference, permits, random, description) -> {
                 String key = "k" + random.nextInt(3);
                 assertThat(limiter.tryConsume(key, permits))
@@ -50,17 +48,6 @@ public abstract class TryConsumeContract extends ContractSupport {
         limiter.tryConsume("k");
 
         assertThat(listener.events).containsExactly("allowed api k 1", "denied api k 1");
-    }
-
-    @Test
-    void refusesLeasesItCouldNotReleaseAndTakesNothing() {
-        RateLimiter limiter = engine.limiter("pool", ConcurrencyLimit.of(1, Duration.ofSeconds(5)));
-
-        assertThatThrownBy(() -> limiter.tryConsume("k"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("pool")
-                .hasMessageContaining("tryAcquire");
-        assertThat(limiter.tryAcquire("k").allowed()).isTrue();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.RateLimiter;
@@ -95,7 +96,7 @@ public abstract class WaitingContract extends ContractSupport {
 
     @Test
     void acquireWaitsUntilAConcurrencyLeaseExpires() throws InterruptedException {
-        RateLimiter limiter = engine.limiter("conc", ConcurrencyLimit.of(1, Duration.ofMillis(100)));
+        ConcurrencyLimiter limiter = engine.concurrencyLimiter("conc", ConcurrencyLimit.of(1, Duration.ofMillis(100)));
         limiter.tryAcquire("k");
 
         Decision decision = limiter.acquire("k", 1, Duration.ofSeconds(1));

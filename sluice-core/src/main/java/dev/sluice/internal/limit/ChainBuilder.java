@@ -1,7 +1,7 @@
 package dev.sluice.internal.limit;
 
 import dev.sluice.limit.LimitChain;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -17,13 +17,13 @@ public final class ChainBuilder<C> implements LimitChain.Builder<C> {
     }
 
     @Override
-    public LimitChain.Builder<C> layer(RateLimiter limiter, Function<? super C, String> key) {
+    public LimitChain.Builder<C> layer(NamedLimiter limiter, Function<? super C, String> key) {
         layers.add(new LimitChain.Layer<>(limiter, key));
         return this;
     }
 
     @Override
-    public LimitChain.Builder<C> layer(RateLimiter limiter, String fixedKey) {
+    public LimitChain.Builder<C> layer(NamedLimiter limiter, String fixedKey) {
         Limits.checkKey(fixedKey);
         return layer(limiter, ignored -> fixedKey);
     }

@@ -158,7 +158,7 @@ final class ConcurrencyAlgorithm extends LockedAlgorithm {
 
     @Override
     void refundLocked(KeyState.Locked keyState, long now, long permits) {
-        // The limiter refuses refunds of leases (Limits.checkRefundable) before it looks a key up.
+        // Only a RateLimiter refunds, and a ConcurrencyLimit is never a rate limiter's policy.
         throw new UnsupportedOperationException("leases are released, not refunded");
     }
 

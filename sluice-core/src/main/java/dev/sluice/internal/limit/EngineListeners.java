@@ -2,7 +2,7 @@ package dev.sluice.internal.limit;
 
 import dev.sluice.EngineListener;
 import dev.sluice.limit.LimiterListener;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.queue.JobQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,8 +81,7 @@ public final class EngineListeners {
      * As {@link dev.sluice.Sluice#addListener}: adds {@code listener} and tells it, at once, of each of {@code
      * limiters} and {@code queues} (the engine's) that was announced already.
      */
-    public void add(
-            EngineListener listener, Iterable<? extends RateLimiter> limiters, Iterable<? extends JobQueue<?>> queues) {
+    public void add(EngineListener listener, Iterable<?> limiters, Iterable<? extends JobQueue<?>> queues) {
         checkOpen();
         if (listener == null) {
             throw new IllegalArgumentException("listener must not be null; use EngineListener.none()");
@@ -92,7 +91,7 @@ public final class EngineListeners {
             Entry[] next = Arrays.copyOf(entries, entries.length + 1);
             next[next.length - 1] = new Entry(listener, SafeListener.of(listener));
             set(next);
-            for (RateLimiter limiter : limiters) {
+            for (Object limiter : limiters) {
                 if (announced.contains(limiter)) {
                     replay.add(limiter);
                 }
@@ -161,8 +160,7 @@ public final class EngineListeners {
      * The limiter called {@code name} in {@code limiters}, made by {@code factory} if there is none; one it made
      * is announced to every listener before this returns.
      */
-    public <L extends RateLimiter> L limiter(
-            ConcurrentHashMap<String, L> limiters, String name, Function<String, L> factory) {
+    public <L> L limiter(ConcurrentHashMap<String, L> limiters, String name, Function<String, L> factory) {
         return open(limiters, name, factory, made -> {});
     }
 
@@ -238,7 +236,7 @@ public final class EngineListeners {
     /** Tells {@code listener} of {@code opened}, a limiter or a queue; what it throws is logged. */
     private static void tellOpened(EngineListener listener, Object opened) {
         try {
-            if (opened instanceof RateLimiter limiter) {
+            if (opened instanceof NamedLimiter limiter) {
                 listener.onLimiterOpened(limiter);
             } else {
                 listener.onQueueOpened((JobQueue<?>) opened);

@@ -13,16 +13,16 @@ import java.util.concurrent.CompletableFuture;
  */
 final class InMemoryChain<C> implements LimitChain<C> {
     private final List<Layer<C>> layers;
-    private final InMemoryRateLimiter[] limiters;
+    private final InMemoryLimiter<?>[] limiters;
     private final SluiceClock clock;
     private final InMemoryLimiters owner;
 
     InMemoryChain(InMemoryLimiters owner, List<Layer<C>> layers) {
         this.owner = owner;
         this.layers = layers;
-        this.limiters = new InMemoryRateLimiter[layers.size()];
+        this.limiters = new InMemoryLimiter<?>[layers.size()];
         for (int i = 0; i < limiters.length; i++) {
-            if (!(layers.get(i).limiter() instanceof InMemoryRateLimiter limiter) || limiter.owner != owner) {
+            if (!(layers.get(i).limiter() instanceof InMemoryLimiter<?> limiter) || limiter.owner != owner) {
                 throw Limits.foreignLayer(i, layers.get(i).limiter().name());
             }
             limiters[i] = limiter;
@@ -90,7 +90,7 @@ final class InMemoryChain<C> implements LimitChain<C> {
 
     private long maxStepNanos(Decision denial) {
         long step = Long.MAX_VALUE;
-        for (InMemoryRateLimiter limiter : limiters) {
+        for (InMemoryLimiter<?> limiter : limiters) {
             step = Math.min(step, limiter.maxStepNanos(denial));
         }
         return step;

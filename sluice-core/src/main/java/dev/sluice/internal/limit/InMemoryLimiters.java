@@ -1,9 +1,13 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.time.SluiceClock;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +24,7 @@ public final class InMemoryLimiters {
     /** The engine-wide listeners: they hear every limiter's decisions, and each limiter {@link #limiter} creates. */
     final EngineListeners listeners;
 
-    private final ConcurrentHashMap<String, InMemoryRateLimiter> limiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, InMemoryLimiter<?>> limiters = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -34,33 +38,57 @@ public final class InMemoryLimiters {
     }
 
     /**
-     * As {@link dev.sluice.Sluice#limiter(String, LimitPolicy, LimiterOptions)}; a limiter it creates is announced
+     * As {@link dev.sluice.Sluice#limiter(String, RatePolicy, LimiterOptions)}; a limiter it creates is announced
      * to the engine's listeners before it is returned.
      */
-    public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
+    public RateLimiter limiter(String name, RatePolicy policy, LimiterOptions options) {
         checkOpen();
-        Limits.checkLimiter(name, policy, options);
-        return Limits.existing(
-                listeners.limiter(limiters, name, n -> new InMemoryRateLimiter(this, n, policy, options)), policy);
+        return Limits.open(
+                listeners,
+                limiters,
+                name,
+                policy,
+                options,
+                RateLimiter.class,
+                n -> new InMemoryRateLimiter(this, n, policy, options));
     }
 
-    /** The limiters made by {@link #limiter} and {@link #share}, a view that changes as they are made. */
-    public Collection<? extends RateLimiter> all() {
+    /**
+     * As {@link dev.sluice.Sluice#concurrencyLimiter(String, ConcurrencyLimit, LimiterOptions)}; a limiter it
+     * creates is announced to the engine's listeners before it is returned.
+     */
+    public ConcurrencyLimiter concurrencyLimiter(String name, ConcurrencyLimit policy, LimiterOptions options) {
+        checkOpen();
+        return Limits.open(
+                listeners,
+                limiters,
+                name,
+                policy,
+                options,
+                ConcurrencyLimiter.class,
+                n -> new InMemoryConcurrencyLimiter(this, n, policy, options));
+    }
+
+    /** The limiters made by {@link #limiter}, {@link #concurrencyLimiter} and {@link #share}, a changing view. */
+    public Collection<?> all() {
         return limiters.values();
     }
 
     /**
-     * The limiter called {@code name} under {@code policy}, created with default options or changed to {@code
-     * policy} if it exists with another policy of the same kind.
+     * The limiter called {@code name} under {@code policy}, of the kind the policy is for, created with default
+     * options or changed to {@code policy} if it exists with another policy of the same kind.
      */
-    public RateLimiter share(String name, LimitPolicy policy) {
+    public NamedLimiter share(String name, LimitPolicy policy) {
         checkOpen();
-        RateLimiter limiter = limiters.computeIfAbsent(
-                name, n -> new InMemoryRateLimiter(this, n, policy, LimiterOptions.defaults()));
+        InMemoryLimiter<?> limiter = limiters.computeIfAbsent(name, n -> switch (policy) {
+            case RatePolicy rate -> new InMemoryRateLimiter(this, n, rate, LimiterOptions.defaults());
+            case ConcurrencyLimit concurrency ->
+                new InMemoryConcurrencyLimiter(this, n, concurrency, LimiterOptions.defaults());
+        });
         if (!limiter.policy().equals(policy)) {
-            limiter.setPolicy(policy);
+            limiter.changePolicy(policy);
         }
-        return limiter;
+        return (NamedLimiter) limiter;
     }
 
     /** As {@link dev.sluice.Sluice#chain()}. */

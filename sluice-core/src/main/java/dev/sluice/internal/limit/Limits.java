@@ -1,15 +1,19 @@
 package dev.sluice.internal.limit;
 
-import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyKeyLimiter;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.KeyLimiter;
 import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** What every engine's limiters and chains check and compute the same way. */
@@ -27,11 +31,11 @@ public final class Limits {
     /** Fails unless {@code key} has 1 to {@link RateLimiter#MAX_KEY_LENGTH} characters. */
     public static void checkKey(String key) {
         if (key == null || key.isEmpty()) {
-            throw new IllegalArgumentException("key must be 1 to " + RateLimiter.MAX_KEY_LENGTH + " characters, was "
+            throw new IllegalArgumentException("key must be 1 to " + NamedLimiter.MAX_KEY_LENGTH + " characters, was "
                     + (key == null ? "null" : "empty"));
         }
-        if (key.length() > RateLimiter.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("key must be 1 to " + RateLimiter.MAX_KEY_LENGTH + " characters, was "
+        if (key.length() > NamedLimiter.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key must be 1 to " + NamedLimiter.MAX_KEY_LENGTH + " characters, was "
                     + key.length() + " characters");
         }
     }
@@ -54,14 +58,6 @@ public final class Limits {
                     + current.getClass().getSimpleName()
                     + " policy and cannot change to a " + next.getClass().getSimpleName()
                     + "; allowed: another " + current.getClass().getSimpleName());
-        }
-    }
-
-    /** Fails if {@code policy} grants leases, which only a {@link Decision} can release. */
-    public static void checkConsumable(String limiter, LimitPolicy policy) {
-        if (policy instanceof ConcurrencyLimit) {
-            throw new IllegalStateException("limiter '" + limiter + "' has a " + policy
-                    + ": its permits are leases to release, so use tryAcquire and release the decision");
         }
     }
 
@@ -96,6 +92,20 @@ public final class Limits {
         };
     }
 
+    /** {@code key} of {@code limiter}, bound: every call goes to the limiter with that key. */
+    public static ConcurrencyKeyLimiter bind(ConcurrencyLimiter limiter, String key) {
+        checkKey(key);
+        return new BoundConcurrencyKey(limiter, key);
+    }
+
+    /** A key of a concurrency limiter; each call goes to the limiter with the key. */
+    private record BoundConcurrencyKey(ConcurrencyLimiter limiter, String key) implements ConcurrencyKeyLimiter {
+        @Override
+        public String toString() {
+            return "ConcurrencyKeyLimiter[" + limiter.name() + ", " + key + "]";
+        }
+    }
+
     /** Fails unless {@code name} is a valid name of a {@code what} (limiter, queue): 1 to 128 of [A-Za-z0-9._:-]. */
     public static void checkName(String what, String name) {
         if (name == null || !NAME.matcher(name).matches()) {
@@ -117,17 +127,44 @@ public final class Limits {
     }
 
     /**
-     * {@code limiter}, found or made for a request of {@code policy}: the same limiter if its policy is {@code
-     * policy}, else an error, since a limiter has one policy at a time and changes it only by setPolicy.
+     * As {@code Sluice.limiter} and {@code Sluice.concurrencyLimiter}: checks the arguments, finds the limiter called
+     * {@code name} in an engine's {@code limiters} or makes it with {@code make} (announcing it to {@code
+     * listeners}), and returns it if it is of {@code kind} under {@code policy}, else refuses it (see {@link
+     * #existing}).
      */
-    public static <L extends RateLimiter> L existing(L limiter, LimitPolicy policy) {
-        LimitPolicy current = limiter.policy();
+    public static <L extends NamedLimiter, V> L open(
+            EngineListeners listeners,
+            ConcurrentHashMap<String, V> limiters,
+            String name,
+            LimitPolicy policy,
+            LimiterOptions options,
+            Class<L> kind,
+            Function<String, V> make) {
+        checkLimiter(name, policy, options);
+        return existing((NamedLimiter) listeners.limiter(limiters, name, make), kind, policy);
+    }
+
+    /**
+     * {@code found}, the limiter called by its name, as a limiter of {@code kind} under {@code policy}: an error if
+     * it is of the other kind (a name names one limiter) or has another policy (a limiter has one policy at a time
+     * and changes it only by setPolicy).
+     */
+    public static <L extends NamedLimiter> L existing(NamedLimiter found, Class<L> kind, LimitPolicy policy) {
+        if (!kind.isInstance(found)) {
+            String other = found instanceof RateLimiter ? "RateLimiter" : "ConcurrencyLimiter";
+            String factory = found instanceof RateLimiter ? "Sluice.limiter" : "Sluice.concurrencyLimiter";
+            throw new IllegalArgumentException("limiter '" + found.name() + "' exists as a " + other + " with policy "
+                    + found.policy() + "; it cannot be opened as a " + kind.getSimpleName() + " with " + policy
+                    + ": a name belongs to one limiter of either kind, so open it with " + factory
+                    + " or choose another name");
+        }
+        LimitPolicy current = found.policy();
         if (!current.equals(policy)) {
-            throw new IllegalArgumentException("limiter '" + limiter.name() + "' exists with policy " + current
+            throw new IllegalArgumentException("limiter '" + found.name() + "' exists with policy " + current
                     + "; it cannot be opened with " + policy
                     + ": open it with its policy, and change the policy with setPolicy");
         }
-        return limiter;
+        return kind.cast(found);
     }
 
     /** What a chain of {@code layers} says it is: its limiters' names, in order. */
@@ -142,15 +179,6 @@ public final class Limits {
     /** The error of every use of {@code engine} after it was closed. */
     public static IllegalStateException closed(Object engine) {
         return new IllegalStateException(engine + " is closed");
-    }
-
-    /** Fails if {@code policy} grants leases, which are released, not refunded. */
-    public static void checkRefundable(String limiter, LimitPolicy policy) {
-        if (policy instanceof ConcurrencyLimit) {
-            throw new IllegalStateException("limiter '" + limiter + "' has a " + policy
-                    + ": its permits are leases held by callers, so release the lease (Decision.release()) instead"
-                    + " of refunding");
-        }
     }
 
     /**

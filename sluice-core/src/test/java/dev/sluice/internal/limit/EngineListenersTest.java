@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.EngineListener;
 import dev.sluice.Sluice;
 import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.JobQueue;
 import java.time.Duration;
@@ -78,7 +79,7 @@ class EngineListenersTest {
         listeners.add(
                 new EngineListener() {
                     @Override
-                    public void onLimiterOpened(RateLimiter limiter) {
+                    public void onLimiterOpened(NamedLimiter limiter) {
                         if (limiter.name().equals("slow")) {
                             told.countDown();
                             await(release);
@@ -163,7 +164,7 @@ class EngineListenersTest {
     private static EngineListener logging(List<String> log, String name) {
         return new EngineListener() {
             @Override
-            public void onLimiterOpened(RateLimiter limiter) {
+            public void onLimiterOpened(NamedLimiter limiter) {
                 log.add(name + " heard " + limiter.name());
             }
 

@@ -127,15 +127,11 @@ class KeyTableEvictionProperties {
                 overflowed.incrementAndGet();
             }
         };
-        InMemoryRateLimiter bounded = (InMemoryRateLimiter) new InMemoryEngine(clock)
-                .limiter(
-                        "api",
-                        policy,
-                        LimiterOptions.builder()
-                                .maxKeys(maxKeys)
-                                .listener(listener)
-                                .build());
-        InMemoryRateLimiter reference = (InMemoryRateLimiter) new InMemoryEngine(clock).limiter("api", policy);
+        InMemoryLimiter<?> bounded = KeyTableTest.open(
+                new InMemoryEngine(clock),
+                policy,
+                LimiterOptions.builder().maxKeys(maxKeys).listener(listener).build());
+        InMemoryLimiter<?> reference = KeyTableTest.open(new InMemoryEngine(clock), policy, LimiterOptions.defaults());
         Map<Integer, List<Grant>> grants = new HashMap<>();
         for (Request request : traffic) {
             clock.advance(Duration.ofMillis(request.advanceMillis()));

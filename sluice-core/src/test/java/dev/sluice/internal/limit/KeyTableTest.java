@@ -13,6 +13,7 @@ import dev.sluice.limit.Lease;
 import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.LimiterOptions;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
@@ -68,36 +69,45 @@ class KeyTableTest {
         }
     }
 
-    private InMemoryRateLimiter limiter(LimitPolicy policy, int maxKeys) {
+    private InMemoryLimiter<?> limiter(LimitPolicy policy, int maxKeys) {
         return limiter(policy, maxKeys, listener);
     }
 
-    private InMemoryRateLimiter limiter(LimitPolicy policy, int maxKeys, LimiterListener listener) {
-        return (InMemoryRateLimiter) new InMemoryEngine(clock)
-                .limiter(
-                        "api",
-                        policy,
-                        LimiterOptions.builder()
-                                .maxKeys(maxKeys)
-                                .listener(listener)
-                                .build());
+    private InMemoryLimiter<?> limiter(LimitPolicy policy, int maxKeys, LimiterListener listener) {
+        return open(
+                new InMemoryEngine(clock),
+                policy,
+                LimiterOptions.builder().maxKeys(maxKeys).listener(listener).build());
+    }
+
+    /** A limiter called "api" of the kind {@code policy} is for. */
+    static InMemoryLimiter<?> open(InMemoryEngine engine, LimitPolicy policy, LimiterOptions options) {
+        return (InMemoryLimiter<?>) (Object)
+                switch (policy) {
+                    case RatePolicy rate -> engine.limiter("api", rate, options);
+                    case ConcurrencyLimit concurrency -> engine.concurrencyLimiter("api", concurrency, options);
+                };
+    }
+
+    private InMemoryRateLimiter rateLimiter(RatePolicy policy, int maxKeys) {
+        return (InMemoryRateLimiter) limiter(policy, maxKeys);
     }
 
     /** A limiter on the same clock that never runs out of room: what a key gets if it is never dropped. */
-    private InMemoryRateLimiter unbounded(LimitPolicy policy) {
+    private InMemoryLimiter<?> unbounded(LimitPolicy policy) {
         return limiter(policy, 1 << 30, LimiterListener.none());
     }
 
-    private KeyState stateOf(InMemoryRateLimiter limiter, String key) {
+    private KeyState stateOf(InMemoryLimiter<?> limiter, String key) {
         assertThat(limiter.table.tracks(key)).as("%s is tracked", key).isTrue();
         return limiter.table.state(key, limiter.algorithm(), clock.nanos());
     }
 
-    private Decision peek(InMemoryRateLimiter limiter, String key) {
+    private Decision peek(InMemoryLimiter<?> limiter, String key) {
         return limiter.decide(limiter.algorithm(), key, clock.nanos(), 1, false);
     }
 
-    private static int granted(InMemoryRateLimiter limiter, String key, int attempts) {
+    private static int granted(InMemoryLimiter<?> limiter, String key, int attempts) {
         int granted = 0;
         for (int i = 0; i < attempts; i++) {
             granted += limiter.tryAcquire(key).allowed() ? 1 : 0;
@@ -119,8 +129,7 @@ class KeyTableTest {
     }
 
     /** Asks both limiters the same, {@code times} times, and expects the same decisions. */
-    private static void sameDecisions(
-            InMemoryRateLimiter limiter, InMemoryRateLimiter reference, String key, int times) {
+    private static void sameDecisions(InMemoryLimiter<?> limiter, InMemoryLimiter<?> reference, String key, int times) {
         for (int i = 0; i < times; i++) {
             assertThat(comparable(limiter.tryAcquire(key)))
                     .as("%s, attempt %d", key, i + 1)
@@ -178,7 +187,7 @@ class KeyTableTest {
     @Test
     void aMillionDistinctBusyKeysNeverGrowTheTableBeyondMaxKeys() {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 1_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 1_000);
         int keys = 1_000_000;
         long grants = 0;
         int maxSize = 0;
@@ -205,7 +214,7 @@ class KeyTableTest {
     void aMillionDistinctKeysOnAMovingClockStayBoundedAndEveryKeyIsAccountedFor() {
         listener.recordKeys = false;
         // 5 per second: a key that took 1 permit is idle again 200 ms later.
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 1_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 1_000);
         int keys = 1_000_000;
         int maxSize = 0;
         for (int i = 0; i < keys; i++) {
@@ -230,7 +239,7 @@ class KeyTableTest {
     @RepeatedTest(3)
     void concurrentDistinctKeysNeverGrowTheTableBeyondMaxKeys() throws Exception {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(1, Duration.ofHours(1)), 1_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(1, Duration.ofHours(1)), 1_000);
         int threads = 4;
         int perThread = 25_000;
         AtomicInteger grants = new AtomicInteger();
@@ -263,7 +272,7 @@ class KeyTableTest {
     @RepeatedTest(5)
     void racingInsertsOfTheSameKeysKeepTheSlotCountExact() throws Exception {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(2, Duration.ofHours(1)), 100_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(2, Duration.ofHours(1)), 100_000);
         int keys = 5_000;
         int acquirers = 4;
         AtomicIntegerArray grants = new AtomicIntegerArray(keys);
@@ -303,7 +312,7 @@ class KeyTableTest {
     @MethodSource("policiesOfFive")
     void untrackedKeysTogetherGetOneKeysLimit(LimitPolicy policy) {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(policy, 1_000);
+        InMemoryLimiter<?> limiter = limiter(policy, 1_000);
         for (int i = 0; i < 1_000; i++) {
             assertThat(limiter.tryAcquire("busy" + i).allowed()).isTrue();
         }
@@ -323,7 +332,7 @@ class KeyTableTest {
     @RepeatedTest(10)
     void untrackedKeysTogetherGetOneKeysLimitUnderContention() throws Exception {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 1_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 1_000);
         for (int i = 0; i < 1_000; i++) {
             limiter.tryAcquire("busy" + i);
         }
@@ -349,8 +358,8 @@ class KeyTableTest {
     @MethodSource("overflowToSlotScenarios")
     void aKeyMovingFromTheOverflowToItsOwnSlotIsNotOverAdmitted(
             LimitPolicy policy, Duration drainAt, Duration checkAt) {
-        InMemoryRateLimiter limiter = limiter(policy, 100);
-        InMemoryRateLimiter reference = unbounded(policy);
+        InMemoryLimiter<?> limiter = limiter(policy, 100);
+        InMemoryLimiter<?> reference = unbounded(policy);
         for (int i = 0; i < 100; i++) {
             assertThat(limiter.tryAcquire("busy" + i).allowed()).isTrue();
         }
@@ -399,7 +408,7 @@ class KeyTableTest {
      */
     @Test
     void aRequestAlreadySentToTheOverflowAndASlotSeededBeforeItsGrantDoNotBothGrant() throws Exception {
-        AtomicReference<InMemoryRateLimiter> ref = new AtomicReference<>();
+        AtomicReference<InMemoryLimiter<?>> ref = new AtomicReference<>();
         AtomicReference<Decision> busyLease = new AtomicReference<>();
         AtomicReference<Decision> viaSlot = new AtomicReference<>();
         AtomicBoolean once = new AtomicBoolean();
@@ -419,7 +428,7 @@ class KeyTableTest {
                 }
             }
         };
-        InMemoryRateLimiter limiter = limiter(ConcurrencyLimit.of(1, Duration.ofHours(1)), 1, interleave);
+        InMemoryLimiter<?> limiter = limiter(ConcurrencyLimit.of(1, Duration.ofHours(1)), 1, interleave);
         ref.set(limiter);
         busyLease.set(limiter.tryAcquire("busy"));
 
@@ -436,8 +445,8 @@ class KeyTableTest {
     void aPolicyChangeAlsoReExpressesTheOverflow() {
         TokenBucket slow = TokenBucket.of(10, 1, Duration.ofSeconds(1));
         TokenBucket fast = TokenBucket.of(10, 100, Duration.ofSeconds(1));
-        InMemoryRateLimiter limiter = limiter(slow, 1);
-        InMemoryRateLimiter reference = unbounded(slow);
+        InMemoryRateLimiter limiter = rateLimiter(slow, 1);
+        InMemoryRateLimiter reference = (InMemoryRateLimiter) unbounded(slow);
         assertThat(granted(limiter, "busy", 10)).isEqualTo(10);
         assertThat(granted(limiter, "K", 11)).isEqualTo(10);
         assertThat(granted(reference, "K", 11)).isEqualTo(10);
@@ -457,7 +466,7 @@ class KeyTableTest {
     @Test
     void idleKeysAreEvictedWhenRoomIsNeeded() {
         // 5 per second: a key that took 1 permit is idle 200 ms later.
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 100);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 100);
         for (int i = 0; i < 100; i++) {
             limiter.tryAcquire("old" + i);
         }
@@ -481,7 +490,7 @@ class KeyTableTest {
 
     @Test
     void aBoundKeyWhoseStateWasSweptAwayFindsItsKeyAgainWithoutGainingPermits() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(2, Duration.ofSeconds(1)), 10);
+        InMemoryRateLimiter limiter = rateLimiter(TokenBucket.of(2, Duration.ofSeconds(1)), 10);
         KeyLimiter bound = limiter.forKey("K");
         assertThat(bound.tryConsume(2)).isTrue();
 
@@ -500,7 +509,7 @@ class KeyTableTest {
     @Test
     void aBoundKeyOnAFullTableUsesTheOverflowUntilItGetsItsOwnSlot() {
         // 1 per second: "busy" stays busy for a second, "K" must share the overflow meanwhile.
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(1, Duration.ofSeconds(1)), 1);
+        InMemoryRateLimiter limiter = rateLimiter(TokenBucket.of(1, Duration.ofSeconds(1)), 1);
         assertThat(limiter.tryConsume("busy")).isTrue();
         KeyLimiter bound = limiter.forKey("K");
 
@@ -522,8 +531,8 @@ class KeyTableTest {
     @Test
     void aKeyEvictedWhileIdleComesBackAsIfNeverEvicted() {
         TokenBucket policy = TokenBucket.of(5, Duration.ofSeconds(1));
-        InMemoryRateLimiter limiter = limiter(policy, 1);
-        InMemoryRateLimiter reference = unbounded(policy);
+        InMemoryLimiter<?> limiter = limiter(policy, 1);
+        InMemoryLimiter<?> reference = unbounded(policy);
         sameDecisions(limiter, reference, "K", 3);
 
         clock.advance(Duration.ofSeconds(1)); // K is idle
@@ -545,8 +554,8 @@ class KeyTableTest {
     @MethodSource("policiesOfFive")
     void busyKeysKeepTheirExactStateAcrossSweeps(LimitPolicy policy) {
         listener.recordKeys = false;
-        InMemoryRateLimiter limiter = limiter(policy, 10);
-        InMemoryRateLimiter reference = unbounded(policy);
+        InMemoryLimiter<?> limiter = limiter(policy, 10);
+        InMemoryLimiter<?> reference = unbounded(policy);
         List<KeyState> states = new ArrayList<>();
         for (int k = 0; k < 10; k++) {
             for (int i = 0; i < 3; i++) {
@@ -581,7 +590,7 @@ class KeyTableTest {
 
     @Test
     void aFullTableOnAFrozenClockSweepsAfterAQuarterOfMaxKeysWentToTheOverflow() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 100);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 100);
         for (int i = 0; i < 99; i++) {
             limiter.tryAcquire("busy" + i);
         }
@@ -604,7 +613,7 @@ class KeyTableTest {
 
     @Test
     void aFullTableSweepsAfterOneSecondOfClockTime() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 100);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 100);
         for (int i = 0; i < 99; i++) {
             limiter.tryAcquire("busy" + i);
         }
@@ -626,7 +635,7 @@ class KeyTableTest {
     void theIdleSweepRunsOnInsertAtLeastOnceAMinuteAndReclaimsIdleKeys() {
         listener.recordKeys = false;
         // 5 per second: a key that took 1 permit is idle 200 ms later. Plenty of room: no full sweeps.
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 1_000);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofSeconds(1)), 1_000);
         for (int i = 0; i < 100; i++) {
             limiter.tryAcquire("k" + i);
         }
@@ -661,7 +670,7 @@ class KeyTableTest {
 
     @Test
     void aStateRetiredAndDroppedWhileHeldIsLookedUpAgain() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10);
         Algorithm algorithm = limiter.algorithm();
         KeyState held = limiter.table.state("K", algorithm, clock.nanos());
 
@@ -683,7 +692,7 @@ class KeyTableTest {
 
     @Test
     void aRetiredStateStillInTheTableIsForgottenAndReplaced() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10);
+        InMemoryLimiter<?> limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10);
         Algorithm algorithm = limiter.algorithm();
         KeyState retired = limiter.table.state("K", algorithm, clock.nanos());
         assertThat(algorithm.retireIfIdle(retired, clock.nanos())).isTrue();
@@ -707,7 +716,8 @@ class KeyTableTest {
 
     @Test
     void tryConsumeAlsoForgetsARetiredStateAndLooksTheKeyUpAgain() {
-        InMemoryRateLimiter limiter = limiter(TokenBucket.of(5, Duration.ofHours(1)), 10, LimiterListener.none());
+        InMemoryRateLimiter limiter =
+                (InMemoryRateLimiter) limiter(TokenBucket.of(5, Duration.ofHours(1)), 10, LimiterListener.none());
         Algorithm algorithm = limiter.algorithm();
         KeyState retired = limiter.table.state("K", algorithm, clock.nanos());
         assertThat(algorithm.retireIfIdle(retired, clock.nanos())).isTrue();
@@ -729,7 +739,7 @@ class KeyTableTest {
     @MethodSource("policiesOfFive")
     void concurrentAcquiresGetExactlyTheLimitWhileASweeperRetiresIdleStates(LimitPolicy policy) throws Exception {
         // No listener, so tryConsume takes its own path; leases can only be taken with tryAcquire.
-        InMemoryRateLimiter limiter = limiter(policy, 10_000, LimiterListener.none());
+        InMemoryLimiter<?> limiter = limiter(policy, 10_000, LimiterListener.none());
         boolean consume = !(policy instanceof ConcurrencyLimit);
         int keys = 200;
         int acquirers = 3;
@@ -752,7 +762,7 @@ class KeyTableTest {
                         for (int k = 0; k < keys; k++) {
                             int key = (k + t * 67) % keys;
                             boolean granted = consume && t % 2 == 1
-                                    ? limiter.tryConsume("key" + key)
+                                    ? ((InMemoryRateLimiter) limiter).tryConsume("key" + key)
                                     : limiter.tryAcquire("key" + key).allowed();
                             if (granted) {
                                 grants.incrementAndGet(key);

@@ -78,7 +78,7 @@ class LimitsBindTest {
 
     @Test
     void aShareIsTheLimiterOfItsNameChangedToThePolicyAskedForKeepingWhatKeysUsed() {
-        RateLimiter share = limiters.share("fallback", TokenBucket.of(2, Duration.ofSeconds(1)));
+        RateLimiter share = (RateLimiter) limiters.share("fallback", TokenBucket.of(2, Duration.ofSeconds(1)));
         assertThat(share.policy()).isEqualTo(TokenBucket.of(2, Duration.ofSeconds(1)));
         assertThat(share.options()).isEqualTo(LimiterOptions.defaults());
         share.tryAcquire("k", 2);
@@ -87,7 +87,7 @@ class LimitsBindTest {
                 .isSameAs(share);
         assertThat(share.available("k")).as("the same policy changes nothing").isZero();
 
-        RateLimiter bigger = limiters.share("fallback", TokenBucket.of(4, Duration.ofSeconds(1)));
+        RateLimiter bigger = (RateLimiter) limiters.share("fallback", TokenBucket.of(4, Duration.ofSeconds(1)));
 
         assertThat(bigger).isSameAs(share);
         assertThat(bigger.policy()).isEqualTo(TokenBucket.of(4, Duration.ofSeconds(1)));

@@ -6,7 +6,7 @@ import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.WhenUnavailable;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.ScriptOutputType;
@@ -22,15 +22,15 @@ import java.util.concurrent.CompletableFuture;
 final class RedisChain<C> implements LimitChain<C> {
     private final RedisEngine engine;
     private final List<Layer<C>> layers;
-    private final RedisRateLimiter[] limiters;
+    private final RedisLimiter<?>[] limiters;
     private final SluiceClock clock;
 
     RedisChain(RedisEngine engine, List<Layer<C>> layers) {
         this.engine = engine;
         this.layers = layers;
-        this.limiters = new RedisRateLimiter[layers.size()];
+        this.limiters = new RedisLimiter<?>[layers.size()];
         for (int i = 0; i < limiters.length; i++) {
-            if (!(layers.get(i).limiter() instanceof RedisRateLimiter limiter) || limiter.engine != engine) {
+            if (!(layers.get(i).limiter() instanceof RedisLimiter<?> limiter) || limiter.engine != engine) {
                 throw Limits.foreignLayer(i, layers.get(i).limiter().name());
             }
             limiters[i] = limiter;
@@ -101,7 +101,7 @@ final class RedisChain<C> implements LimitChain<C> {
             }
             return combine(request.keys(), decisions, request.permits());
         }
-        for (RedisRateLimiter limiter : limiters) {
+        for (RedisLimiter<?> limiter : limiters) {
             limiter.unavailable();
         }
         return degraded(request.context(), request.keys(), request.policies(), request.permits());
@@ -154,7 +154,7 @@ final class RedisChain<C> implements LimitChain<C> {
         }
         LimitChain.Builder<C> local = engine.fallback().chain();
         for (int i : falling) {
-            RateLimiter share = limiters[i].fallback(policies[i]);
+            NamedLimiter share = limiters[i].fallback(policies[i]);
             if (permits > share.policy().limit()) {
                 Decision denial = limiters[i].degraded(policies[i], keys[i], permits, true);
                 limiters[i].tell(keys[i], permits, denial);
@@ -208,7 +208,7 @@ final class RedisChain<C> implements LimitChain<C> {
     }
 
     private long maxStepNanos(Decision denial) {
-        for (RedisRateLimiter limiter : limiters) {
+        for (RedisLimiter<?> limiter : limiters) {
             if (limiter.policy() instanceof ConcurrencyLimit) {
                 return 5_000_000;
             }

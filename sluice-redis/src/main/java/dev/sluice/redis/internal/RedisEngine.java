@@ -8,10 +8,12 @@ import dev.sluice.internal.limit.EngineListeners;
 import dev.sluice.internal.limit.InMemoryLimiters;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.queue.QueueChecks;
+import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.LimitChain;
-import dev.sluice.limit.LimitPolicy;
 import dev.sluice.limit.LimiterOptions;
 import dev.sluice.limit.RateLimiter;
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
@@ -61,7 +63,7 @@ public final class RedisEngine implements Sluice {
     /** About how many of a queue's latest events Redis keeps while some process listens. */
     final int eventLogSize;
 
-    private final ConcurrentHashMap<String, RedisRateLimiter> limiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, RedisLimiter<?>> limiters = new ConcurrentHashMap<>();
     /** The engine-wide listeners: they hear every limiter's decisions and each limiter and queue opened. */
     final EngineListeners listeners = new EngineListeners(this, this::isClosed);
 
@@ -156,11 +158,29 @@ public final class RedisEngine implements Sluice {
     }
 
     @Override
-    public RateLimiter limiter(String name, LimitPolicy policy, LimiterOptions options) {
+    public RateLimiter limiter(String name, RatePolicy policy, LimiterOptions options) {
         checkOpen();
-        Limits.checkLimiter(name, policy, options);
-        return Limits.existing(
-                listeners.limiter(limiters, name, n -> new RedisRateLimiter(this, n, policy, options)), policy);
+        return Limits.open(
+                listeners,
+                limiters,
+                name,
+                policy,
+                options,
+                RateLimiter.class,
+                n -> new RedisRateLimiter(this, n, policy, options));
+    }
+
+    @Override
+    public ConcurrencyLimiter concurrencyLimiter(String name, ConcurrencyLimit policy, LimiterOptions options) {
+        checkOpen();
+        return Limits.open(
+                listeners,
+                limiters,
+                name,
+                policy,
+                options,
+                ConcurrencyLimiter.class,
+                n -> new RedisConcurrencyLimiter(this, n, policy, options));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.sluice.redis.internal;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.testkit.ContractSupport;
 import dev.sluice.time.SluiceClock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -92,7 +93,8 @@ public final class HammerMain {
             };
             List<Hammer> hammers = new ArrayList<>();
             for (HammerPolicy policy : policies) {
-                RedisRateLimiter limiter = (RedisRateLimiter) engine.limiter(policy.name(), policy.policy);
+                RedisRateLimiter limiter =
+                        (RedisRateLimiter) ContractSupport.limiterOf(engine, policy.name(), policy.policy);
                 for (int i = 0; i < threadsPerPolicy; i++) {
                     hammers.add(new Hammer(policy, limiter, clock, scriptClock, limited));
                 }

@@ -4,15 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
 import dev.sluice.limit.ConcurrencyLimit;
+import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
+import dev.sluice.testkit.ContractSupport;
 import dev.sluice.time.ManualClock;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
@@ -235,7 +238,7 @@ class LimitScriptDifferentialTest {
         try (Sluice memory = Sluice.inMemory(clock)) {
             ConcurrencyLimit slow = ConcurrencyLimit.of(5, Duration.ofSeconds(10));
             ConcurrencyLimit fast = ConcurrencyLimit.of(5, Duration.ofSeconds(1));
-            RateLimiter limiter = memory.limiter("x", slow);
+            ConcurrencyLimiter limiter = memory.concurrencyLimiter("x", slow);
             LimitChain<String> chain = memory.<String>chain()
                     .layer(limiter, "k")
                     .layer(limiter, "k")
@@ -371,7 +374,7 @@ class LimitScriptDifferentialTest {
         final Random random;
         final ManualClock clock;
         final Sluice memory;
-        final RateLimiter limiter;
+        final NamedLimiter limiter;
         final String name = "run" + runs++;
         final String[] keys = {"a", "b", "c"};
         final Map<String, Long> expiries = new HashMap<>();
@@ -388,7 +391,7 @@ class LimitScriptDifferentialTest {
             this.random = new Random(seed);
             this.clock = new ManualClock(start);
             this.memory = Sluice.inMemory(clock);
-            this.limiter = memory.limiter("l", policy);
+            this.limiter = ContractSupport.limiterOf(memory, "l", policy);
             history.add(policy + " from " + start + ", seed " + seed);
         }
 
@@ -415,7 +418,7 @@ class LimitScriptDifferentialTest {
         /** Changes the policy on both engines (Redis learns it from the next call's arguments). */
         void changePolicyOnly(LimitPolicy next) {
             history.add("at " + clock.nanos() + ": policy " + next);
-            limiter.setPolicy(next);
+            ContractSupport.setPolicy(limiter, next);
             policy = next;
         }
 
@@ -496,7 +499,7 @@ class LimitScriptDifferentialTest {
         /** Refunds on both engines; the decisions that follow show whether they agree. */
         void refund(String key, long permits) {
             long now = clock.nanos();
-            limiter.refund(key, permits);
+            ((RateLimiter) limiter).refund(key, permits);
             runner.refund(layer(key), permits, now);
             history.add("at " + now + ": " + key + " gets " + permits + " back");
         }
@@ -606,10 +609,11 @@ class LimitScriptDifferentialTest {
             this.links = links;
             this.random = new Random(seed);
             LimitChain.Builder<String> builder = memory.chain();
-            Map<String, RateLimiter> limiters = new HashMap<>();
+            Map<String, NamedLimiter> limiters = new HashMap<>();
             for (Link link : links) {
                 builder.layer(
-                        limiters.computeIfAbsent(link.limiter(), name -> memory.limiter(name, link.policy())),
+                        limiters.computeIfAbsent(
+                                link.limiter(), name -> ContractSupport.limiterOf(memory, name, link.policy())),
                         link.key());
             }
             chain = builder.build();
