@@ -13,6 +13,11 @@ public final class Arguments {
     /**
      * {@code value}, if from {@code min} to {@code max}.
      *
+     * @param what what the value is, as the message names it
+     * @param value the value given
+     * @param min the least allowed
+     * @param max the most allowed
+     * @return {@code value}
      * @throws IllegalArgumentException "{what} must be between {min} and {max}, was {value}" otherwise
      */
     public static long inRange(String what, long value, long min, long max) {
@@ -22,7 +27,16 @@ public final class Arguments {
         return value;
     }
 
-    /** As {@link #inRange(String, long, long, long)}, for an {@code int}. */
+    /**
+     * As {@link #inRange(String, long, long, long)}, for an {@code int}.
+     *
+     * @param what what the value is, as the message names it
+     * @param value the value given
+     * @param min the least allowed
+     * @param max the most allowed
+     * @return {@code value}
+     * @throws IllegalArgumentException if {@code value} is outside the range
+     */
     public static int inRange(String what, int value, int min, int max) {
         return (int) inRange(what, (long) value, min, max);
     }
@@ -30,7 +44,11 @@ public final class Arguments {
     /**
      * {@code value}, if above zero and at most {@code max}.
      *
-     * @param maxText {@code max} as a message says it, with why it is the bound if that helps the reader
+     * @param what what the value is, as the message names it
+     * @param value the value given
+     * @param max the longest allowed
+     * @param maxText {@code max} as the message says it, with why it is the bound if that helps the reader
+     * @return {@code value}
      * @throws IllegalArgumentException "{what} must be positive and at most {maxText}, was {value}" otherwise
      */
     public static Duration positive(String what, Duration value, Duration max, String maxText) {
@@ -44,7 +62,11 @@ public final class Arguments {
     /**
      * {@code value}, if zero or above and at most {@code max}.
      *
-     * @param maxText {@code max} as a message says it
+     * @param what what the value is, as the message names it
+     * @param value the value given
+     * @param max the longest allowed
+     * @param maxText {@code max} as the message says it
+     * @return {@code value}
      * @throws IllegalArgumentException "{what} must be between 0 and {maxText}, was {value}" otherwise
      */
     public static Duration notNegative(String what, Duration value, Duration max, String maxText) {
