@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A child process of {@link ManyProcessesTest}: one engine on the given Redis, one limiter per {@link
- * HammerPolicy} asked for, and several threads per limiter calling {@link RedisRateLimiter#acquireTimed} on one
+ * HammerPolicy} asked for, and several threads per limiter calling {@link RedisLimiter#acquireTimed} on one
  * key as fast as they can. Writes every grant's time to a file for the parent to check.
  *
  * <p>Arguments: {@code redisUri keyPrefix clockOffsetMillis scriptClock runMillis threadsPerPolicy outFile
@@ -93,8 +93,8 @@ public final class HammerMain {
             };
             List<Hammer> hammers = new ArrayList<>();
             for (HammerPolicy policy : policies) {
-                RedisRateLimiter limiter =
-                        (RedisRateLimiter) ContractSupport.limiterOf(engine, policy.name(), policy.policy);
+                RedisLimiter<?> limiter =
+                        (RedisLimiter<?>) ContractSupport.limiterOf(engine, policy.name(), policy.policy);
                 for (int i = 0; i < threadsPerPolicy; i++) {
                     hammers.add(new Hammer(policy, limiter, clock, scriptClock, limited));
                 }
@@ -167,7 +167,7 @@ public final class HammerMain {
     /** One thread's work on one limiter, and what it saw. */
     private static final class Hammer {
         final HammerPolicy policy;
-        final RedisRateLimiter limiter;
+        final RedisLimiter<?> limiter;
         final RedisRateLimiter clock;
         final boolean logLocalTime;
         final Runnable limited;
@@ -182,7 +182,7 @@ public final class HammerMain {
 
         Hammer(
                 HammerPolicy policy,
-                RedisRateLimiter limiter,
+                RedisLimiter<?> limiter,
                 RedisRateLimiter clock,
                 boolean logLocalTime,
                 Runnable limited) {
@@ -198,7 +198,7 @@ public final class HammerMain {
                 String clockKey = "clock-" + ProcessHandle.current().pid() + "-"
                         + Thread.currentThread().threadId();
                 while (System.nanoTime() < endTicks) {
-                    RedisRateLimiter.Outcome outcome = limiter.acquireTimed("hammered", 1);
+                    RedisLimiter.Outcome outcome = limiter.acquireTimed("hammered", 1);
                     long at = logLocalTime ? SluiceClock.system().nanos() : outcome.serverNanos();
                     attempts++;
                     firstAttempt = Math.min(firstAttempt, at);
@@ -219,7 +219,7 @@ public final class HammerMain {
                         continue;
                     }
                     Thread.sleep(HammerPolicy.HOLD); // holding the lease is the work being limited
-                    RedisRateLimiter.Outcome before = clock.acquireTimed(clockKey, 1);
+                    RedisLimiter.Outcome before = clock.acquireTimed(clockKey, 1);
                     long heldAt = logLocalTime ? SluiceClock.system().nanos() : before.serverNanos();
                     if (before.decision().degraded() || !decision.release()) {
                         releaseFailures++;
