@@ -41,7 +41,7 @@ final class QueueCalls<T> {
     Object call(boolean changes, byte[][] arguments) {
         List<Object> reply;
         try {
-            reply = settled(arguments, sent -> queue.engine.queueCall(queue.key, sent, changes), r -> r);
+            reply = settled(arguments, sent -> queue.engine.queueLibrary().call(queue.key, sent, changes), r -> r);
         } catch (SluiceException e) {
             throw closedOr(e);
         }
@@ -70,7 +70,8 @@ final class QueueCalls<T> {
                     QueueSettings.epochOf(sent),
                     attempt,
                     args -> queue.engine
-                            .queueCall(queue.key, arguments("restore", args), true)
+                            .queueLibrary()
+                            .call(queue.key, arguments("restore", args), true)
                             .get(0));
             queue.signal();
             sent = queue.settings.withEpoch(arguments);
@@ -160,8 +161,8 @@ final class QueueCalls<T> {
     /** Writes {@code sent}, numbered as a write whose replicas the engine waits for if {@code confirmed}. */
     private ReplicaWait.Sent<RedisFuture<List<Object>>> write(boolean confirmed, byte[][] sent) {
         return confirmed
-                ? queue.engine.queueSendConfirmed(queue.key, sent)
-                : new ReplicaWait.Sent<>(queue.engine.queueSend(queue.key, sent), null);
+                ? queue.engine.queueLibrary().sendConfirmed(queue.key, sent)
+                : new ReplicaWait.Sent<>(queue.engine.queueLibrary().send(queue.key, sent), null);
     }
 
     /**
@@ -170,13 +171,14 @@ final class QueueCalls<T> {
      */
     Sequenced complete(Dispatched call) {
         try {
-            RedisEngine.ConfirmedReply answer = settled(
+            QueueLibrary.ConfirmedReply answer = settled(
                     call.arguments(),
                     call.sent(),
-                    queue.engine.queueReplyConfirmed(call.call(), queue.key, call.sent(), call.changes()),
-                    sent -> queue.engine.queueReplyConfirmed(
-                            write(call.confirmed(), sent), queue.key, sent, call.changes()),
-                    RedisEngine.ConfirmedReply::reply);
+                    queue.engine.queueLibrary().replyConfirmed(call.call(), queue.key, call.sent(), call.changes()),
+                    sent -> queue.engine
+                            .queueLibrary()
+                            .replyConfirmed(write(call.confirmed(), sent), queue.key, sent, call.changes()),
+                    QueueLibrary.ConfirmedReply::reply);
             List<Object> reply = answer.reply();
             if (Replies.number(reply.get(1)) > 0) {
                 // planned once this call's events are told: planning calls come after it in the order of events

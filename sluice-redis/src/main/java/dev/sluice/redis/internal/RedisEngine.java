@@ -23,7 +23,6 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -64,6 +63,7 @@ public final class RedisEngine implements Sluice {
     final int eventLogSize;
 
     private final ConcurrentHashMap<String, RedisLimiter<?>> limiters = new ConcurrentHashMap<>();
+    private final QueueLibrary queueLibrary = new QueueLibrary(this);
     /** The engine-wide listeners: they hear every limiter's decisions and each limiter and queue opened. */
     final EngineListeners listeners = new EngineListeners(this, this::isClosed);
 
@@ -432,7 +432,7 @@ public final class RedisEngine implements Sluice {
      * The reply, within the command timeout. An interrupt does not cut the wait short (it is kept for the caller
      * to see): the script may already have taken permits, and the caller should learn the decision.
      */
-    private <T> T await(RedisFuture<T> future) {
+    <T> T await(RedisFuture<T> future) {
         long deadline = System.nanoTime() + timeoutNanos;
         boolean interrupted = false;
         try {
@@ -491,111 +491,24 @@ public final class RedisEngine implements Sluice {
         return false;
     }
 
-    /**
-     * Runs the queue script on the queue whose base key is {@code key}, waiting for the reply within the command
-     * timeout: the command's reply, then how many repeatable-job events wait for the engine to plan from.
-     *
-     * @param changes whether the call may change the queue: its failure then says the outcome is unknown
-     * @throws SluiceException if Redis is unavailable, too slow, or refuses the call
-     */
-    List<Object> queueCall(byte[] key, byte[][] args, boolean changes) {
-        return queueReply(queueSend(key, args), key, args, changes);
+    /** The calls of the queue library, on the engine's connection for queues. */
+    QueueLibrary queueLibrary() {
+        return queueLibrary;
     }
 
-    /**
-     * Sends a call of the queue library without waiting for its reply (Redis runs such calls in the order sent):
-     * its Redis function on Redis 7+ ({@code FCALL_RO} for a read-only command), else its script.
-     */
-    RedisFuture<List<Object>> queueSend(byte[] key, byte[][] args) {
-        RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
-        if (functions != null) {
-            String function = QueueScript.function(args[0]);
-            return QueueScript.readOnly(args[0])
-                    ? functions.fcallReadOnly(function, ScriptOutputType.MULTI, new byte[][] {key}, args)
-                    : functions.fcall(function, ScriptOutputType.MULTI, new byte[][] {key}, args);
-        }
-        return queueConnection.scripting.evalsha(QueueScript.SHA, ScriptOutputType.MULTI, new byte[][] {key}, args);
+    /** The connection queues' calls go through: its own, or the limiters' when it has none. */
+    Connection queueConnection() {
+        return queueConnection;
     }
 
-    /**
-     * As {@link #queueSend}, for an add or a job's ending: when the engine waits for replicas, the write is numbered
-     * for {@link #queueReplyConfirmed} to confirm; otherwise it has no write.
-     */
-    ReplicaWait.Sent<RedisFuture<List<Object>>> queueSendConfirmed(byte[] key, byte[][] args) {
-        if (replicaWait == null) {
-            return new ReplicaWait.Sent<>(queueSend(key, args), null);
-        }
-        return replicaWait.send(() -> queueSend(key, args));
+    /** How writes wait for replicas; null when they do not. */
+    ReplicaWait replicaWait() {
+        return replicaWait;
     }
 
-    /** The reply of a call, and, if it waited for replicas and fewer acknowledged it, by how many they fell short. */
-    record ConfirmedReply(List<Object> reply, ReplicaWait.Shortfall shortfall) {}
-
-    /**
-     * The reply of a call {@link #queueSendConfirmed sent}, as {@link #queueReply}; then, if the call has a write,
-     * once the replicas acknowledged it or the wait's timeout passed.
-     *
-     * @throws SluiceException as {@link #queueCall}
-     */
-    ConfirmedReply queueReplyConfirmed(
-            ReplicaWait.Sent<RedisFuture<List<Object>>> sent, byte[] key, byte[][] args, boolean changes) {
-        if (sent.write() == null) {
-            return new ConfirmedReply(queueReply(sent.reply(), key, args, changes), null);
-        }
-        ReplicaWait.Write[] last = {sent.write()};
-        List<Object> reply = queueReply(sent.reply(), key, args, changes, again -> {
-            ReplicaWait.Sent<RedisFuture<List<Object>>> resent = replicaWait.send(again);
-            last[0] = resent.write();
-            return resent.reply();
-        });
-        return new ConfirmedReply(reply, replicaWait.confirm(last[0]));
-    }
-
-    /**
-     * The reply of a call {@link #queueSend sent}, within the command timeout. If Redis does not have the library
-     * (the first call, a restart without persistence, a flush), it is loaded, or the script sent whole, and the
-     * call made again.
-     *
-     * @throws SluiceException as {@link #queueCall}
-     */
-    List<Object> queueReply(RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes) {
-        return queueReply(sent, key, args, changes, Supplier::get);
-    }
-
-    /** How a call is sent again: {@code Supplier::get}, or numbered as a write to confirm. */
-    private interface Resend {
-        RedisFuture<List<Object>> send(Supplier<RedisFuture<List<Object>>> call);
-    }
-
-    private List<Object> queueReply(
-            RedisFuture<List<Object>> sent, byte[] key, byte[][] args, boolean changes, Resend resend) {
-        byte[][] keys = {key};
-        try {
-            try {
-                return await(sent);
-            } catch (RedisNoScriptException lost) {
-                return await(resend.send(() -> queueConnection.scripting.<List<Object>>eval(
-                        QueueScript.SOURCE, ScriptOutputType.MULTI, keys, args)));
-            } catch (SluiceException refused) {
-                RedisFunctionAsyncCommands<byte[], byte[]> functions = queueConnection.functions;
-                if (functions == null || !String.valueOf(refused.getMessage()).contains("Function not found")) {
-                    throw refused;
-                }
-                await(functions.functionLoad(QueueScript.FUNCTION_LIBRARY, true));
-                return await(resend.send(() -> functions.<List<Object>>fcall(
-                        QueueScript.function(args[0]), ScriptOutputType.MULTI, keys, args)));
-            }
-        } catch (Unavailable e) {
-            throw unavailable(e, changes);
-        }
-    }
-
-    private SluiceException unavailable(Unavailable e, boolean changes) {
-        return new SluiceException(
-                "Redis (" + description + ") is unavailable: "
-                        + e.getCause().getMessage()
-                        + (changes ? "; the outcome is unknown (a retry with the same job id is safe)" : ""),
-                e.getCause());
+    /** Redis as messages name it: its URL without the password. */
+    String description() {
+        return description;
     }
 
     /** The command timeout, in nanoseconds. */
@@ -619,7 +532,7 @@ public final class RedisEngine implements Sluice {
     }
 
     /** Redis could not answer: down, unreachable, too slow, or busy. */
-    private static final class Unavailable extends RuntimeException {
+    static final class Unavailable extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         Unavailable(Throwable cause) {
