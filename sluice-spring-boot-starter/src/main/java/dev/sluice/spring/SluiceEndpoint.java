@@ -33,7 +33,11 @@ final class SluiceEndpoint {
         Map<String, Object> limiters = new LinkedHashMap<>();
         registry.limiters().forEach((name, limiter) -> limiters.put(name, limiter(limiter)));
         Map<String, Object> queues = new LinkedHashMap<>();
-        registry.queues().forEach((name, queue) -> queues.put(name, queue(queue)));
+        Map<String, JobQueue<?>> open = registry.queues();
+        for (String name : registry.declaredQueues()) {
+            JobQueue<?> queue = open.get(name);
+            queues.put(name, queue == null ? NOT_OPEN : queue(queue));
+        }
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("engine", sluice.toString());
         state.put("limiters", limiters);
@@ -59,6 +63,10 @@ final class SluiceEndpoint {
         };
     }
 
+    /** A declared queue the registry has not opened: the engine has not reached Redis since the start. */
+    private static final Map<String, Object> NOT_OPEN =
+            Map.of("open", false, "reason", "the engine has not reached Redis since the application started");
+
     private static Map<String, Object> queue(JobQueue<?> queue) {
         QueueOptions options = queue.options();
         JobCounts counts = queue.counts();
@@ -69,6 +77,7 @@ final class SluiceEndpoint {
         jobs.put("completed", counts.completed());
         jobs.put("failed", counts.failed());
         Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("open", true);
         shown.put("paused", queue.isPaused());
         shown.put("rate", options.rate() == null ? null : options.rate().toString());
         shown.put("concurrency", options.concurrency() == Integer.MAX_VALUE ? null : options.concurrency());

@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -255,6 +257,15 @@ public final class SluiceRegistry {
                     + (payload == null ? null : payload.getTypeName()) + "; ask for queue(\"" + name + "\", "
                     + type.getSimpleName() + ".class)");
         }
+    }
+
+    /**
+     * The names of every declared queue, open or not, sorted.
+     *
+     * @return the names
+     */
+    Set<String> declaredQueues() {
+        return new TreeSet<>(payloads.keySet());
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.RateLimiter;
@@ -13,8 +14,10 @@ import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -159,6 +162,15 @@ class RedisOutageTest {
                             .isInstanceOf(SluiceException.class)
                             .hasMessage("queue 'mail' is not open yet: the engine has not reached Redis since the"
                                     + " application started, and opens it once Redis answers");
+                    SluiceEndpoint endpoint = new SluiceEndpoint(context.getBean(Sluice.class), registry);
+                    assertThat(endpoint.state().get("queues"))
+                            .asInstanceOf(InstanceOfAssertFactories.MAP)
+                            .extractingByKey("mail")
+                            .isEqualTo(Map.of(
+                                    "open",
+                                    false,
+                                    "reason",
+                                    "the engine has not reached Redis since the application started"));
                     await().atMost(Duration.ofSeconds(20))
                             .until(() -> health.health().getDetails().containsKey("error"));
                     Health down = health.health();
@@ -185,6 +197,12 @@ class RedisOutageTest {
                             .until(() -> health.health().getStatus(), Status.UP::equals);
                     await().atMost(Duration.ofSeconds(20))
                             .until(() -> registry.queues().containsKey("mail"));
+                    assertThat(endpoint.state().get("queues"))
+                            .asInstanceOf(InstanceOfAssertFactories.MAP)
+                            .extractingByKey("mail")
+                            .asInstanceOf(InstanceOfAssertFactories.MAP)
+                            .containsEntry("open", true)
+                            .containsKey("jobs");
                     registry.queue("mail").add("welcome", "ada");
                     await().atMost(Duration.ofSeconds(20)).until(() -> mailed.contains("ada"));
                     assertThat(registry.limiter("lenient").tryAcquire("k").basis())
