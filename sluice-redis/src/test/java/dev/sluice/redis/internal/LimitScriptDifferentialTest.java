@@ -1,37 +1,17 @@
 package dev.sluice.redis.internal;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.sluice.Sluice;
-import dev.sluice.redis.internal.DifferentialChainRun.Link;
 import dev.sluice.limit.ConcurrencyLimit;
-import dev.sluice.limit.ConcurrencyLimiter;
-import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
-import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.LimitPolicy;
-import dev.sluice.limit.NamedLimiter;
-import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.SlidingWindowCounter;
 import dev.sluice.limit.SlidingWindowLog;
 import dev.sluice.limit.TokenBucket;
-import dev.sluice.testkit.ContractSupport;
 import dev.sluice.time.ManualClock;
-import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.function.Function;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
