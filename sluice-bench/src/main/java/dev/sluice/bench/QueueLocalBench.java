@@ -403,7 +403,8 @@ public final class QueueLocalBench {
         }
     }
 
-    private static String cpuModel() {
+    /** The CPU's model name from {@code /proc/cpuinfo}, or the architecture where there is none. */
+    static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {

@@ -127,11 +127,12 @@ class KeyTableEvictionProperties {
                 overflowed.incrementAndGet();
             }
         };
-        InMemoryLimiter<?> bounded = KeyTableTest.open(
+        InMemoryLimiter<?> bounded = KeyTableFixture.open(
                 new InMemoryEngine(clock),
                 policy,
                 LimiterOptions.builder().maxKeys(maxKeys).listener(listener).build());
-        InMemoryLimiter<?> reference = KeyTableTest.open(new InMemoryEngine(clock), policy, LimiterOptions.defaults());
+        InMemoryLimiter<?> reference =
+                KeyTableFixture.open(new InMemoryEngine(clock), policy, LimiterOptions.defaults());
         Map<Integer, List<Grant>> grants = new HashMap<>();
         for (Request request : traffic) {
             clock.advance(Duration.ofMillis(request.advanceMillis()));
