@@ -2,6 +2,7 @@ package dev.sluice.spring;
 
 import dev.sluice.SluiceException;
 import dev.sluice.limit.Decision;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**
@@ -45,7 +46,8 @@ public final class RateLimitedException extends SluiceException {
         if (decision.allowed()) {
             throw new IllegalArgumentException("the decision must be a denial, was " + decision);
         }
-        return "limiter '" + limiter + "' denied key '" + key + "'; retry after " + decision.retryAfter()
+        return "limiter '" + limiter + "' denied key '" + key + "'; retry after "
+                + DurationText.format(decision.retryAfter())
                 + (decision.degraded() ? " (" + decision.basis() + ")" : "");
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.testkit.redis.RedisServer;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -142,6 +143,9 @@ class RateLimitedTest {
                         assertThat(denied.key()).isEqualTo("acme");
                         assertThat(denied.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofHours(1));
                         assertThat(denied.decision().basis()).isEqualTo(Decision.Basis.LIMIT);
+                        assertThat(denied)
+                                .hasMessage("limiter 'reports' denied key 'acme'; retry after "
+                                        + DurationText.format(denied.retryAfter()));
                     });
             assertThat(reports.daily("globex", 4)).isEqualTo("daily of globex");
 

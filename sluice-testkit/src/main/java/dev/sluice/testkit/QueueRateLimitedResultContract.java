@@ -58,6 +58,7 @@ public abstract class QueueRateLimitedResultContract extends QueueContractSuppor
         assertThat(limited.rateLimits()).isEqualTo(1);
         assertThat(limited.attempts()).hasSize(1);
         assertThat(limited.attempts().get(0).outcome()).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(limited.attempts().get(0).error()).isEqualTo("rate limited (GROUP) for 10 s");
         assertThat(limited.attempts().get(0).startedAt()).isEqualTo(START);
         assertThat(limited.attempts().get(0).finishedAt()).isEqualTo(START);
         assertThat(queue.counts()).isEqualTo(counts(2, 0, 0, 2, 0));

@@ -19,6 +19,15 @@ public sealed interface AttemptEnd {
     /** The processor returned {@link Result#rateLimited}. */
     record RateLimited(Result.RateLimited result) implements AttemptEnd {}
 
+    /**
+     * What a rate-limited attempt says in the job's history, on every engine.
+     *
+     * @return for example {@code rate limited (GROUP) for 1.5 s}
+     */
+    static String rateLimitedNote(Result.RateLimited limited) {
+        return "rate limited (" + limited.scope() + ") for " + DurationText.format(limited.retryAfter());
+    }
+
     /** The processor returned {@link Result#runAgainAfter}. */
     record RunAgain(Duration delay) implements AttemptEnd {}
 

@@ -166,8 +166,7 @@ final class InMemoryAttempts<T> {
         if (!leaveActive(job, token, now)) {
             return false;
         }
-        String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
-        endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
+        endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, AttemptEnd.rateLimitedNote(limited));
         AttemptRules.Next next = AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), limited, now);
         if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             job.failure = new Job.Failure(next.reason(), null, null);

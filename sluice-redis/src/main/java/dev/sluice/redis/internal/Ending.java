@@ -22,13 +22,12 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
             case AttemptEnd.Completed done -> new Ending("c", List.of(), done.value(), null, null);
             case AttemptEnd.RateLimited rateLimited -> {
                 Result.RateLimited limited = rateLimited.result();
-                String note = "rate limited (" + limited.scope() + ") for " + limited.retryAfter();
                 yield new Ending(
                         "r",
                         List.of(
                                 limited.scope().name(),
                                 Long.toString(RedisJobQueue.micros(limited.retryAfter())),
-                                note),
+                                AttemptEnd.rateLimitedNote(limited)),
                         null,
                         null,
                         limited);

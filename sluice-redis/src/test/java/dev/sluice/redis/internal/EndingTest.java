@@ -28,7 +28,7 @@ class EndingTest {
         Ending ending = Ending.of(new AttemptEnd.RateLimited(limited));
 
         assertThat(ending.how()).isEqualTo("r");
-        assertThat(ending.args()).containsExactly("GROUP", "1500000", "rate limited (GROUP) for PT1.5S");
+        assertThat(ending.args()).containsExactly("GROUP", "1500000", "rate limited (GROUP) for 1.5 s");
         assertThat(ending.detail()).isSameAs(limited);
     }
 
