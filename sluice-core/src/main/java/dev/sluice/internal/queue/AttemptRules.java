@@ -2,6 +2,7 @@ package dev.sluice.internal.queue;
 
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Result;
+import dev.sluice.time.DurationText;
 import java.time.Duration;
 
 /**
@@ -56,7 +57,8 @@ public final class AttemptRules {
         if (delay == null || delay.isNegative()) {
             return new Retry(
                     null,
-                    reason + "; its backoff " + backoff + " returned " + delay + " for attempt " + failedAttempt
+                    reason + "; its backoff " + backoff + " returned " + DurationText.format(delay) + " for attempt "
+                            + failedAttempt
                             + "; a backoff must return zero or a positive duration");
         }
         return new Retry(delay, reason);
