@@ -1,5 +1,6 @@
 package dev.sluice.spring;
 
+import io.lettuce.core.RedisURI;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +14,9 @@ import java.util.regex.Pattern;
 final class RedisUnreachableException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
     /** The user information of a URL: {@code user:password} or, as Lettuce reads it, a password alone. */
+    /** What a password is shown as: Lettuce's mask. */
+    private static final String MASK = "******";
+
     private static final Pattern USER_INFO = Pattern.compile("^([a-z-]+://)(?:([^:@/]*):)?([^@/]*)@");
 
     private final String redis;
@@ -43,19 +47,27 @@ final class RedisUnreachableException extends IllegalStateException {
             reason = reason.replace(url, shown);
         }
         if (!password.isEmpty()) {
-            reason = reason.replace(password, "****");
+            reason = reason.replace(password, MASK);
         }
         return new RedisUnreachableException(shown, setting, reason, needingRedis, failure);
     }
 
-    /** {@code url} with its password, if any, replaced by {@code ****}. */
+    /**
+     * {@code url} as the Redis engine writes it in its own messages (Lettuce's form: the password shown as {@code
+     * ******}, the default port left out), so that one message names one Redis one way; a URL Lettuce cannot read
+     * keeps its form, with the password masked the same way.
+     */
     static String withoutPassword(String url) {
-        Matcher matcher = USER_INFO.matcher(url);
-        if (!matcher.find() || matcher.group(3).isEmpty()) {
-            return url;
+        try {
+            return RedisURI.create(url).toString();
+        } catch (RuntimeException unreadable) {
+            Matcher matcher = USER_INFO.matcher(url);
+            if (!matcher.find() || matcher.group(3).isEmpty()) {
+                return url;
+            }
+            String user = matcher.group(2) == null || matcher.group(2).isEmpty() ? "" : matcher.group(2) + ":";
+            return matcher.group(1) + user + MASK + "@" + url.substring(matcher.end());
         }
-        String user = matcher.group(2) == null ? "" : matcher.group(2) + ":";
-        return matcher.group(1) + user + "****@" + url.substring(matcher.end());
     }
 
     private static String password(String url) {

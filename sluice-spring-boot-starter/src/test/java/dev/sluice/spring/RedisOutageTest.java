@@ -74,7 +74,7 @@ class RedisOutageTest {
     @Test
     void refusesToStartWhileRedisIsDownWithAFailClosedLimiterNamingTheUrlWithoutItsPasswordAndThatLimiter() {
         redis.kill();
-        String shown = "redis://:****@127.0.0.1:" + redis.port();
+        String shown = "redis://******@127.0.0.1:" + redis.port();
 
         FailureAnalysis analysis = analysisOf(
                 "sluice.redis.url=" + urlWithPassword(),
@@ -114,7 +114,7 @@ class RedisOutageTest {
                 .hasStackTraceContaining(RedisUnreachableException.class.getName());
         assertThat(output)
                 .contains("APPLICATION FAILED TO START")
-                .contains("Sluice cannot use Redis at redis://:****@127.0.0.1:" + redis.port())
+                .contains("Sluice cannot use Redis at redis://******@127.0.0.1:" + redis.port())
                 .contains("These declarations cannot work without Redis: sluice.limiters.strict (fail-closed).")
                 .doesNotContain("s3cret")
                 .doesNotContain("Caused by:");
