@@ -64,8 +64,7 @@ final class SluiceEndpoint {
     }
 
     /** A declared queue the registry has not opened: the engine has not reached Redis since the start. */
-    private static final Map<String, Object> NOT_OPEN =
-            Map.of("open", false, "reason", "the engine has not reached Redis since the application started");
+    private static final Map<String, Object> NOT_OPEN = Map.of("open", false, "reason", SluiceRegistry.NOT_REACHED);
 
     private static Map<String, Object> queue(JobQueue<?> queue) {
         QueueOptions options = queue.options();

@@ -37,6 +37,9 @@ public final class SluiceRegistry {
     private static final Duration REOPEN_INTERVAL = Duration.ofSeconds(1);
 
     private final Map<String, NamedLimiter> limiters;
+    /** Why a declared queue is not open: said alike by {@link #queue} and the Actuator endpoint. */
+    static final String NOT_REACHED = "the engine has not reached Redis since the application started";
+
     /** The open queues: all of them, or none while the engine has not reached Redis. */
     private volatile Map<String, JobQueue<?>> queues;
 
@@ -235,8 +238,8 @@ public final class SluiceRegistry {
         checkDeclared(name, payload);
         JobQueue<?> queue = queues.get(name);
         if (queue == null) {
-            throw new SluiceException("queue '" + name + "' is not open yet: the engine has not reached Redis since"
-                    + " the application started, and opens it once Redis answers");
+            throw new SluiceException(
+                    "queue '" + name + "' is not open yet: " + NOT_REACHED + ", and opens it once Redis answers");
         }
         return (JobQueue<T>) queue;
     }

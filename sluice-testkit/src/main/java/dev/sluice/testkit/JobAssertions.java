@@ -57,8 +57,8 @@ public final class JobAssertions {
     public static Attempt attempt(int number, long startMillis, long endMillis, Outcome outcome, String error) {
         return new Attempt(
                 number,
-                QueueContractSupport.START.plusMillis(startMillis),
-                QueueContractSupport.START.plusMillis(endMillis),
+                QueueContractSupport.atMillis(startMillis),
+                QueueContractSupport.atMillis(endMillis),
                 outcome,
                 error);
     }
