@@ -21,7 +21,7 @@ final class ClaimedJob<T> implements ClaimedAttempt {
     final Job<T> job;
 
     final LazyPayload<T> payload;
-    /** The job's record as the claim wrote it ({@link JobRecord}), decoded. */
+    /** The job's record, active, decoded. */
     private final List<Object> record;
 
     private Job<T> withPayload;
@@ -29,7 +29,7 @@ final class ClaimedJob<T> implements ClaimedAttempt {
     final long startedMicros;
     /** The group's scope in the script's statistics: {@code u} without a group, else {@code g<group>}. */
     final String scope;
-    /** How long the job waited since it was ready, by the engine's clock; -1 if the claim did not say. */
+    /** How long the job waited since it was ready, by the engine's clock; -1 if its record did not say. */
     final long waitedNanos;
 
     volatile boolean lost;
@@ -41,20 +41,34 @@ final class ClaimedJob<T> implements ClaimedAttempt {
     static final int READY_AT = 1;
     static final int PAYLOAD = 2;
     static final int RECORD = 3;
+    static final int TOKEN = 4;
+    static final int STARTED = 5;
 
-    /** A job of a claim's reply: {id, when it became ready, payload, record} (claim() of queue-claim.lua). */
+    /**
+     * A job of a claim's reply: in a plain queue {id, nil, payload, its record as the job waited, token, started},
+     * else {id, when it became ready, payload, its record as the claim wrote it} (claim() of queue-claim.lua).
+     */
     ClaimedJob(RedisJobQueue<T> queue, Object reply) {
         this.queue = queue;
         List<Object> r = Replies.list(reply);
         this.id = Replies.text(r.get(ID));
-        this.record = JobRecord.decode(Replies.bytes(r.get(RECORD)));
-        this.token = Replies.number(JobRecord.Field.R_TOKEN.of(record));
+        List<Object> read = JobRecord.decode(Replies.bytes(r.get(RECORD)));
+        Object readyAt;
+        if (r.size() > TOKEN) {
+            this.token = Replies.number(r.get(TOKEN));
+            this.startedMicros = Replies.number(r.get(STARTED));
+            this.record = JobRecord.activated(read, token, startedMicros);
+            readyAt = JobRecord.Field.R_READY.of(read);
+        } else {
+            this.record = read;
+            this.token = Replies.number(JobRecord.Field.R_TOKEN.of(record));
+            this.startedMicros = Replies.number(JobRecord.Field.R_STARTED.of(record));
+            readyAt = r.get(READY_AT);
+        }
         this.payload = new LazyPayload<>(id, Replies.bytes(r.get(PAYLOAD)), queue.codec());
         this.job = queue.snapshots.fromRecord(id, record, null, null, true);
         this.attempt = job.attemptsMade() + 1;
-        this.startedMicros = Replies.number(JobRecord.Field.R_STARTED.of(record));
         this.scope = job.group() == null ? "u" : "g" + job.group();
-        Object readyAt = r.get(READY_AT);
         if (readyAt != null) {
             waitedNanos = (startedMicros - Replies.number(readyAt)) * 1000;
             queue.stats.pending.time(scope, 'w', waitedNanos);

@@ -1,5 +1,8 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.queue.Job;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -59,6 +62,39 @@ final class JobRecord {
     }
 
     private JobRecord() {}
+
+    /**
+     * The record of a job that reads as waiting, made active for the attempt that {@code token} owns, started at
+     * {@code startedMicros}, as {@code held.attach} of {@code queue-moves.lua} makes it: a claim leaves the record in
+     * Redis as it was while the job waited and replies the attempt beside it. The claim's reference and the most
+     * stalls, which no snapshot shows, are left out. {@code record} is not changed.
+     */
+    static List<Object> activated(List<Object> record, long token, long startedMicros) {
+        List<Object> active = new ArrayList<>(record);
+        while (active.size() < Field.R_SCHEDULED.position()) {
+            active.add(null);
+        }
+        set(active, Field.R_STATE, "a");
+        set(active, Field.R_TOKEN, token);
+        set(active, Field.R_STARTED, startedMicros);
+        set(active, Field.R_PROGRESS, 0L);
+        set(active, Field.R_READY, null);
+        set(active, Field.R_KEY, null);
+        long attempts = Replies.number(Field.R_ATTEMPTS.of(record)) + 1;
+        set(active, Field.R_ATTEMPTS, attempts);
+        Object history = Field.R_HISTORY.of(record);
+        List<Object> attemptsMade = history == null ? new ArrayList<>() : new ArrayList<>(Replies.list(history));
+        if (attemptsMade.size() >= Job.MAX_ATTEMPTS_RECORDED) {
+            attemptsMade.remove(1);
+        }
+        attemptsMade.add(Arrays.asList(attempts, startedMicros, null, null, null));
+        set(active, Field.R_HISTORY, attemptsMade);
+        return active;
+    }
+
+    private static void set(List<Object> record, Field field, Object value) {
+        record.set(field.ordinal(), value);
+    }
 
     /**
      * The record {@code packed} holds, as a list of its values (null for absent ones).

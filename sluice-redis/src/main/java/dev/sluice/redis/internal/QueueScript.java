@@ -23,6 +23,7 @@ final class QueueScript {
             "queue-stats.lua",
             "queue-groups.lua",
             "queue-moves.lua",
+            "queue-held.lua",
             "queue-housekeeping.lua",
             "queue-events.lua",
             "queue-claim.lua",

@@ -39,6 +39,7 @@ function insertAt(base, id, counted)
     tonumber(ARG[base + 12]), tonumber(ARG[base + 13]), -- max rate limits, de-duplication window
     repeatId, repeatId and scheduled or false -- repeat, scheduled
   }
+  held.counted(job, 1)
   local payload = ARG[base + 4]
   putPayload(id, payload)
   local delay = tonumber(ARG[base + 5])

@@ -82,6 +82,7 @@ local function removeUnstarted(id, job)
   end
   touchGroup(gid)
   wake.roomFreed = true
+  held.counted(job, -1)
   deleteJob(id)
   payloadGone(id)
   releaseIfIdle(gid, g)
@@ -110,6 +111,7 @@ local function revive(id, job, unlisted)
   job[R_FREASON] = false
   job[R_FCLASS] = false
   job[R_FTRACE] = false
+  held.counted(job, 1)
   makeWaiting(id, job, false)
   saveJob(id, job)
 end

@@ -1,12 +1,15 @@
 -- Claiming: claimOne() starts the next job that may start now (queue and group pause, concurrency and rates,
 -- the ring's order), claim() a batch of them for the claiming part of finish; and waking waiting processes
 -- (noteOrWake) at the end of a call, as below.
--- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease and its jobs), B:p (payloads, read once for
--- the batch), B:m ('wt', 'rw'), B:mk and B:rm (the wake-up markers); the rate state through queue-rates.lua.
+-- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease and its jobs), B:j and B:p (records, attempts
+-- and payloads, read once for the batch), B:m ('wt', 'rw', 'tokens'), B:mk and B:rm (the wake-up markers); the rate
+-- state through queue-rates.lua.
 -- Cost: per claim call, one SADD of the jobs to their worker's, at most one ZADD of its lease (see lease.extend),
--- and one HMGET of the payloads; the ring's LMOVE per group served (one LLEN, and no LMOVE, for a ring of one
--- group), a ZPOPMIN and an HMGET of the records per group served (one for as many jobs as may start, in a ring of
--- one group without rates); per job, its record unpacked and changed.
+-- and one HMGET each of the records and payloads; the ring's LMOVE per group served (one LLEN, and no LMOVE, for a
+-- ring of one group), a ZPOPMIN per group served (one for as many jobs as may start, in a ring of one group without
+-- rates). In a plain queue (held.plain(), see Active jobs in queue-state.lua) one HSET of the attempts, and no record
+-- unpacked or written unless a listener hears the jobs start; otherwise each job's record unpacked, changed and
+-- written.
 --
 -- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
 -- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by
@@ -64,8 +67,9 @@ end
 -- The member ("<16 hex order><id>") of the job that starts next in group gid (record g), popped from its waiting
 -- set. When the ring holds only this group and no rate applies (limited false), nothing can stop the call's
 -- remaining claims (ring.left) from starting there but the counts, so it pops as many as those allow with one
--- ZPOPMIN and reads their records with one HMGET; ring.batch keeps those not taken yet (claim() puts back any left).
-ring.pop = function(gid, g, limited)
+-- ZPOPMIN (and reads their records with one HMGET unless the claims write none: attempts); ring.batch keeps those
+-- not taken yet (claim() puts back any left).
+ring.pop = function(gid, g, limited, attempts)
   local batch = ring.batch
   if batch == nil or batch.gid ~= gid or batch.next > #batch.members then
     local count = 1
@@ -82,7 +86,7 @@ ring.pop = function(gid, g, limited)
       batch.scores[#batch.scores + 1] = popped[i + 1]
       ids[#ids + 1] = sub(popped[i], 17)
     end
-    if #ids > 1 then
+    if #ids > 1 and not attempts then
       prefetchJobs(ids)
     end
     ring.batch = batch
@@ -108,8 +112,9 @@ ring.putBack = function()
 end
 
 -- The next job that may start now, made active with a lease until now + leaseFor; nil if none may. The queue's
--- pause and rate are claim()'s to check, once per call.
-local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
+-- pause and rate are claim()'s to check, once per call. attempts: the claim starts attempts in B:j and leaves the
+-- record as it is (claim() completes its reply), else it writes the record active.
+local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
   if mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
     return nil
   end
@@ -151,7 +156,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
         if rate then
           callRates.took(rateScope)
         end
-        local member = ring.pop(gid, g, rate or groupRate ~= '')
+        local member = ring.pop(gid, g, rate or groupRate ~= '', attempts)
         wake.roomFreed = true
         local id = sub(member, 17)
         g[G_WAITING] = g[G_WAITING] - 1
@@ -161,15 +166,23 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
         end
         touchGroup(gid)
         madd('waiting', -1)
+        g[G_ACTIVE] = g[G_ACTIVE] + 1
+        madd('active', 1)
+        -- a token no claim of this queue had: its number of claims
+        madd('tokens', 1)
+        local token = mnum('tokens', 0)
+        if attempts then
+          held.put(id, { token, now, maxStalls, ref, gid })
+          -- claim() reads the records and payloads of all it claimed at once
+          return { id, false, false, false, token, now }
+        end
         local job = loadJob(id)
         job[R_STATE] = 'a'
-        job[R_TOKEN] = job[R_TOKEN] + 1
+        job[R_TOKEN] = token
         job[R_STARTED] = now
         job[R_PROGRESS] = 0
         job[R_MAXSTALLS] = maxStalls
         job[R_CLAIM] = ref
-        g[G_ACTIVE] = g[G_ACTIVE] + 1
-        madd('active', 1)
         startAttempt(job)
         saveJob(id, job)
         emit('active', id, job)
@@ -192,17 +205,20 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope)
   end
 end
 
--- Claims up to n jobs, appending to reply, for each, {id, when it became ready, payload, record}: the record as
--- this call writes it (put in by endCall()), which the engine decodes instead of a snapshot; their leases and
--- payloads are written and read together, one command for all.
+-- Claims up to n jobs, appending to reply, for each, {id, false, payload, record, token, started} in a plain queue:
+-- the record as it reads while the job waits, which the engine makes active with the token and start of the attempt
+-- (JobRecord.activated) as held.attach does; otherwise {id, when it became ready, payload, record}: the record as
+-- this call writes it (put in by endCall()). The engine decodes the record instead of a snapshot. Their leases,
+-- payloads, and records or attempts are written and read together, one command for all.
 function claim(n, leaseFor, maxStalls, ref, reply)
   local first = #reply + 1
   callRates.of, callRates.clock = {}, nil
   ring.only, ring.size, ring.claims, ring.batch, ring.left = nil, nil, 0, nil, n
   local open = m('paused') ~= '1' and mnum('pausedUntil', -NEVER) <= now and mnum('rateBlocked', -NEVER) <= now
   local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
+  local attempts = held.plain()
   for _ = 1, open and n or 0 do
-    local job = claimOne(leaseFor, maxStalls, ref, rate, rateScope)
+    local job = claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
     if job == nil then
       break
     end
@@ -230,9 +246,13 @@ function claim(n, leaseFor, maxStalls, ref, reply)
   inChunks('SADD', lease.held(worker), ids, 1000)
   lease.extend(worker, leaseFor)
   local payloads = inChunks('HMGET', PAYLOADS, ids, 1000)
-  for k = 1, #ids do
-    reply[first + k - 1][3] = payloads[k]
+  if not attempts then
+    for k = 1, #ids do
+      reply[first + k - 1][3] = payloads[k]
+    end
+    return
   end
+  held.replies(ids, payloads, reply, first, events.listened())
 end
 
 -- Redis's own time (TIME), epoch microseconds.

@@ -3,7 +3,7 @@
 -- (beginCall, endCall).
 -- Keys: every key of the queue (named in entry()).
 -- Cost per call besides its command: TIME (unless a test clock gives the time), the meta hash's HGETALL if the
--- command reads it, and at the end one HSET each for the records, group records and meta it changed, one HINCRBY
+-- command reads it, and at the end one HSET each for the records (and attempts), group records and meta it changed, one HINCRBY
 -- per statistic changed, one XADD while listened.
 
 local entry, READ_ONLY
@@ -31,7 +31,8 @@ local function beginCall()
   buf.jobs, buf.dirty, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}
   buf.activeGone = { n = 0, of = {} }
   buf.claimed, buf.packed, buf.payloads, buf.payloadsPut, buf.waits, buf.keptPush = {}, {}, {}, {}, false, false
-  listenCap, eventsMade, eventsWritten = nil, 0, false
+  buf.held, buf.heldRead = {}, {}
+  events.cap, events.made, events.written = nil, 0, false
   wake.mayStart = cmd == 'pause' or cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.roomFreed = cmd == 'limits' or cmd == 'open' or cmd == 'restore'
   wake.waitNoted, wake.dueLowered, wake.roomNoted, wake.ownWakes = false, false, false, false
@@ -41,7 +42,7 @@ end
 local function endCall()
   wakeOrNoteWaiting()
   flushGone()
-  flushRecords(JOBS, buf.jobs, buf.dirty, buf.packed)
+  flushRecords(JOBS, buf.jobs, buf.dirty, buf.packed, held.changes())
   for _, claimed in ipairs(buf.claimed) do
     claimed[4] = buf.packed[claimed[1]]
   end
@@ -102,9 +103,9 @@ function entry(keys, args, command)
   endCall()
   -- meta field 'todo' counts them once meta was read (every changing command reads it); else LLEN
   local todo = meta and mnum('todo', 0) or call('LLEN', REP.todo)
-  if eventsMade == 0 then
+  if events.made == 0 then
     return { reply, todo }
   end
-  return { reply, todo, mnum('ev', 0), eventsMade, eventsWritten and 1 or 0 }
+  return { reply, todo, mnum('ev', 0), events.made, events.written and 1 or 0 }
 end
 end

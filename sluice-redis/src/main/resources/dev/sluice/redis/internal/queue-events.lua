@@ -43,8 +43,9 @@ local function snapshot(id, job, payload)
 end
 
 
-local listenCap -- in this call: nil until looked at, false when nobody listens, else the stream's cap
-local eventsMade, eventsWritten -- in this call
+-- In this call: cap, nil until looked at, false when nobody listens, else the stream's cap; made, how many events it
+-- made; written, whether it appended them to the stream.
+local events = { made = 0, written = false }
 
 -- The message of the exception whose class and stack trace a failed attempt gave: its trace's first line
 -- without the class name (up to the first frame); false if it had none.
@@ -67,13 +68,19 @@ local function errorMessage(class, trace)
   return head
 end
 
--- Records event kind of job id (nil for drained) with its extra values (see Events above).
-emit = function(kind, id, job, ...)
-  eventsMade = eventsMade + 1
-  if listenCap == nil then
-    listenCap = tonumber(call('GET', B .. ':listening') or '') or false
+-- Whether some process listens to the queue (B:listening): looked up once per call.
+function events.listened()
+  if events.cap == nil then
+    events.cap = tonumber(call('GET', B .. ':listening') or '') or false
   end
-  if not listenCap then
+  return events.cap ~= false
+end
+
+-- Records event kind of job id (nil for drained) with its extra values (see Events above); job may be nil when
+-- nothing listens (events.listened()).
+emit = function(kind, id, job, ...)
+  events.made = events.made + 1
+  if not events.listened() then
     return
   end
   -- packed now: a later change of the job in this call must not change what this event tells
@@ -83,8 +90,8 @@ end
 -- Numbers the events of this call (meta 'ev' moves once, by how many it made) and appends them to the stream, in one
 -- entry (see Events above).
 local function flushEvents()
-  if eventsMade > 0 then
-    madd('ev', eventsMade)
+  if events.made > 0 then
+    madd('ev', events.made)
   end
   local packed = buf.events
   if #packed == 0 then
@@ -95,8 +102,8 @@ local function flushEvents()
     field, value = 'b', pack(packed)
   end
   local stream = B .. ':ev'
-  -- trimmed by number, so that the stream keeps about the last listenCap events however many an entry holds
-  local added = rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - listenCap)),
+  -- trimmed by number, so that the stream keeps about the last events.cap events however many an entry holds
+  local added = rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - events.cap)),
     '0-' .. m('ev'), field, value)
   if type(added) == 'table' and added.err then
     -- the stream is ahead of the counter (the queue's hash was lost, not the stream): number on after it
@@ -106,10 +113,10 @@ local function flushEvents()
         mset('ev', int(tonumber(string.match(info[i + 1], '%d+$')) + #packed))
       end
     end
-    rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - listenCap)), '0-' .. m('ev'),
+    rpcall('XADD', stream, 'MINID', '~', '0-' .. int(math.max(0, mnum('ev', 0) - events.cap)), '0-' .. m('ev'),
       field, value)
   end
-  eventsWritten = true
+  events.written = true
 end
 
 -- The earliest time something falls due: a delayed job, a pause's end, a lease's end, an expiry, a

@@ -21,12 +21,23 @@ do -- this file's own locals end with it (see Files in queue-state.lua)
 -- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
 local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 
+-- The ids of this call's endings that may complete without their records (held.complete): in a plain queue, while
+-- nothing listens, completions of jobs whose attempts are in B:j and whose snapshots are not wanted.
+local quick = {}
+
 -- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
 -- the job, and where the next ending's arguments begin. The payload of an ending whose snapshot is wanted was read
 -- into buf.payloads when the call began.
 local function endOne(at, reply)
   local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
   local arg = at + 4
+  if quick[id] and held.complete(id, token) then
+    emit('completed', id)
+    reply[#reply + 1] = 1
+    reply[#reply + 1] = false
+    reply[#reply + 1] = 'completed'
+    return true, arg + ENDING_ARGS[how]
+  end
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
   local payload = owned and wanted and buf.payloads[id]
@@ -150,12 +161,25 @@ function finishCommand()
     wanted[#wanted + 1] = ARG[at + 3] == '1'
     at = at + 4 + ENDING_ARGS[ARG[at + 2]]
   end
-  prefetchJobs(ids)
+  quick = {}
+  local records = ids
+  if held.plain() and not events.listened() then
+    held.read(ids)
+    records = {}
+    for k = 1, #ids do
+      if hows[k] == 'c' and not wanted[k] and held.of(ids[k]) then
+        quick[ids[k]] = true
+      else
+        records[#records + 1] = ids[k]
+      end
+    end
+  end
+  prefetchJobs(records)
   -- an active job's payload is in B:p until it ends: those of the wanted snapshots, and of the jobs that a
   -- completion or failure may keep (finish() moves a kept job's payload into its record), are read at once
   local read = {}
   for k = 1, #ids do
-    local job = buf.jobs[ids[k]]
+    local job = not quick[ids[k]] and buf.jobs[ids[k]]
     if wanted[k] or job and (hows[k] == 'c' and job[R_KC_N] ~= 0 or hows[k] == 'f' and job[R_KF_N] ~= 0) then
       read[#read + 1] = ids[k]
     end

@@ -1,7 +1,7 @@
 -- Moving jobs: a job's state changes (waiting, delayed, finished, removed, remembered), its attempts and
 -- history, and the counters each change moves.
--- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua and queue-meta.lua), B:rep:p and
--- B:rep:todo (runs of repeatable jobs).
+-- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua and queue-meta.lua),
+-- B:rep:p and B:rep:todo (runs of repeatable jobs).
 -- Cost: O(log n) per job moved.
 
 local collectWaits, collectKept, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
@@ -127,6 +127,22 @@ function removeFinished(id, job, unlisted)
   remember(id, job)
 end
 
+-- Whether a kept list is empty: looked up once per call, then known from what the call did (nil again after a push).
+local function keptEmpty(s)
+  if buf.keptEmpty[s] == nil then
+    flushKept()
+    buf.keptEmpty[s] = call('LLEN', KEPT[s]) == 0
+  end
+  return buf.keptEmpty[s]
+end
+
+-- A job of group gid that finished, kept by none, goes at once (as the general way of finish() ends for it).
+local function finishUnkept(id, gid)
+  deleteJob(id)
+  payloadGone(id)
+  releaseIfIdle(gid, group(gid))
+end
+
 -- Keeps a job that just finished in state s ('c' or 'f') under its retention.
 function finish(id, job, s)
   job[R_STATE] = s
@@ -142,20 +158,13 @@ function finish(id, job, s)
   local kept = KEPT[s]
   countFinish('q', s)
   countFinish(groupName(job), s)
-  if count == 0 then
-    if buf.keptEmpty[s] == nil then
-      flushKept()
-      buf.keptEmpty[s] = call('LLEN', kept) == 0
-    end
-    if buf.keptEmpty[s] then
-      -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
-      deleteJob(id)
-      payloadGone(id)
-      remember(id, job)
-      releaseIfIdle(groupName(job), group(groupName(job)))
-      repeatEvent(id, job, 'ended')
-      return
-    end
+  held.counted(job, -1)
+  if count == 0 and keptEmpty(s) then
+    -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
+    finishUnkept(id, groupName(job))
+    remember(id, job)
+    repeatEvent(id, job, 'ended')
+    return
   end
   buf.keptEmpty[s] = nil
   countKept(groupName(job), s, 1)
@@ -217,27 +226,52 @@ function endAttempt(job, outcome, err)
   last[5] = err or false
 end
 
+-- Job id of group gid, started at started, leaves its worker's active jobs.
+local function leaveWorker(id, worker, gid, started)
+  held.left(id)
+  local ofWorker = listIn(buf.activeGone.of, worker)
+  ofWorker[#ofWorker + 1] = id
+  buf.activeGone.n = buf.activeGone.n + 1
+  wake.mayStart = true
+  local g = group(gid)
+  g[G_ACTIVE] = g[G_ACTIVE] - 1
+  touchGroup(gid)
+  madd('active', -1)
+  recordBoth(gid, 'p', (now - started) * 1000)
+  jobEnded(gid, g)
+end
+
 -- Takes a job out of ACTIVE; false if token no longer owns it.
 function leaveActive(id, job, token)
   if job == nil or job[R_STATE] ~= 'a' or job[R_TOKEN] ~= token then
     return false
   end
-  job[R_TOKEN] = job[R_TOKEN] + 1
+  -- no token owns the job any longer (a token is a number of claims: 0 is none's), and the record stays small
+  job[R_TOKEN] = 0
   local worker = lease.worker(job[R_CLAIM] or '')
   job[R_CLAIM] = nil
-  local ofWorker = listIn(buf.activeGone.of, worker)
-  ofWorker[#ofWorker + 1] = id
-  buf.activeGone.n = buf.activeGone.n + 1
-  wake.mayStart = true
-  local gid = groupName(job)
-  local g = group(gid)
-  g[G_ACTIVE] = g[G_ACTIVE] - 1
-  touchGroup(gid)
-  madd('active', -1)
-  recordBoth(gid, 'p', (now - job[R_STARTED]) * 1000)
-  jobEnded(gid, g)
+  leaveWorker(id, worker, groupName(job), job[R_STARTED])
   return true
 end
+
+-- Completes job id for token from its attempt alone, its record unread, when nothing of the record is needed:
+-- its attempt says token owns it, and no kept completed job is there that finish() would evict. Returns true if it
+-- did, nil if the record is needed (nothing changed then). The caller knows that the queue is plain (held.plain()),
+-- that no snapshot is wanted and that nothing listens.
+function held.complete(id, token)
+  local h = held.of(id)
+  if h == nil or h[held.TOKEN] ~= token or not keptEmpty('c') then
+    return nil
+  end
+  local gid = h[held.GROUP]
+  leaveWorker(id, lease.worker(h[held.CLAIM]), gid, h[held.STARTED])
+  madd('completed', 1)
+  countFinish('q', 'c')
+  countFinish(gid, 'c')
+  finishUnkept(id, gid)
+  return true
+end
+
 
 function failForGood(id, job, reason, class, trace)
   job[R_FREASON] = reason

@@ -2,10 +2,12 @@
 -- Holds the caches kept from call to call (names of keys, and the records of active jobs: hot), the job records
 -- (loadJob, saveJob, batched deletes and prefetches), the payloads put and gone (putPayload, payloadGone, written
 -- together by flushGone), and the group records (group, touchGroup). The queue's meta hash: queue-meta.lua.
--- Keys: B:j (records), B:p (payloads), B:g (group records), B:a:<w> (leases gone), B:w:<g> (waitingKey names it).
--- Cost: an HGET per record read alone (one HMGET per prefetch), one HSET and one HDEL per call for the records it
--- changed, one HSET and one HDEL for the payloads put and gone, one SREM per worker for the leases gone; a record's unpack and
--- pack (a MessagePack array of 34-36 values) per record read and written, unless kept from the call before (hot).
+-- Keys: B:j (records), B:p (payloads), B:g (group records), B:a:<w> (leases gone), B:w:<g> (waitingKey names it),
+-- the attempts of active jobs (fields of B:j, through queue-held.lua).
+-- Cost: an HGET per record read alone (one HMGET per prefetch, and one of the attempts of the records that read as
+-- waiting), one HSET and one HDEL per call for the records and attempts it changed, one HSET and one HDEL for the
+-- payloads put and gone, one SREM per worker for the leases gone; a record's unpack and pack (a MessagePack array of
+-- 34-36 values) per record read and written, unless kept from the call before (hot).
 
 -- What a library of functions keeps from call to call for the queue of this call (see entry()): caches of
 -- names -> values, each of at most CACHED_MOST entries (then emptied); those of at most CACHED_QUEUES queues are
@@ -71,12 +73,19 @@ function hot.decoded(id, packed)
   return unpack(packed)
 end
 
+-- The attempts active jobs' workers hold (fields of B:j): queue-held.lua; its fields in capitals name the positions of an
+-- attempt's values.
+local held = { TOKEN = 1, STARTED = 2, MAXSTALLS = 3, CLAIM = 4, GROUP = 5 }
+
 local function loadJob(id)
   local job = buf.jobs[id]
   if job == nil then
     local packed = call('HGET', JOBS, id)
     job = packed and hot.decoded(id, packed) or false
     buf.jobs[id] = job
+    if job then
+      held.attach(id, job)
+    end
   end
   return job or nil
 end
@@ -84,6 +93,7 @@ end
 local function saveJob(id, job)
   buf.jobs[id] = job
   buf.dirty[id] = true
+  held.written(id, job)
 end
 
 local function deleteJob(id)
@@ -172,7 +182,8 @@ local function putPayload(id, payload)
   buf.payloadsPut[#buf.payloadsPut + 1] = payload
 end
 
--- Reads the records of ids into the call's cache with one HMGET (those not read yet).
+-- Reads the records of ids into the call's cache with one HMGET (those not read yet), and the attempts of those
+-- that read as waiting with one more (see Active jobs in queue-state.lua).
 local function prefetchJobs(ids)
   local wanted = {}
   for _, id in ipairs(ids) do
@@ -181,15 +192,27 @@ local function prefetchJobs(ids)
     end
   end
   local packed = inChunks('HMGET', JOBS, wanted, 1000)
+  local waiting = {}
   for k = 1, #wanted do
-    buf.jobs[wanted[k]] = packed[k] and hot.decoded(wanted[k], packed[k]) or false
+    local job = packed[k] and hot.decoded(wanted[k], packed[k]) or false
+    buf.jobs[wanted[k]] = job
+    if job and job[R_STATE] == 'w' then
+      waiting[#waiting + 1] = wanted[k]
+    end
+  end
+  if #waiting > 0 then
+    held.read(waiting)
+    for _, id in ipairs(waiting) do
+      held.attach(id, buf.jobs[id])
+    end
   end
 end
 
 -- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone): one HSET for
--- those kept, one HDEL for those gone. Keeps each record as packed in packed (name -> bytes) if given.
-local function flushRecords(key, records, dirty, packed)
-  local put, gone = {}, {}
+-- those kept, one HDEL for those gone, with the fields put ({field, value, ...}) and gone given, if given. Keeps each
+-- record as packed in packed (name -> bytes) if given.
+local function flushRecords(key, records, dirty, packed, put, gone)
+  put, gone = put or {}, gone or {}
   for name in pairs(dirty) do
     local record = records[name]
     if record then

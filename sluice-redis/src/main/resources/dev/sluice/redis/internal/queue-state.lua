@@ -17,7 +17,10 @@
 --   B:m          hash   the queue: codec, counters (waiting, delayed, active), totals (added, completed,
 --                       failed), id and order counters, pause, configuration (concurrency, maxQueued, group
 --                       defaults), 'leases' ('w' once B:a holds leases per worker)
---   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below)
+--   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below); and "\255<id>" -> the attempt
+--                       an active job's worker holds, when a claim of a plain queue started it: MessagePack values
+--                       {token, started, most stalls, claim reference, group name}; the record then stays as it was
+--                       while the job waited (see Active jobs below)
 --   B:p          hash   job id -> payload bytes, as the codec encoded them, while the job is not finished (a kept
 --                       job's is in its record)
 --   B:w:<g>      zset   group g's waiting jobs: score -priority, member "<16 hex order><id>"
@@ -30,22 +33,17 @@
 --                       worker's name (its claim references' part before the dot); a claim or a renewal sets it
 --   B:a:<w>      set    the ids of the active jobs worker w holds; when w's lease runs out, each goes back to
 --                       waiting (a stall), and both entries go
---   B:c, B:f     list   completed and failed jobs kept: ids, the latest finished first
---   B:x          zset   kept jobs with an age: score when they go, member id
---   B:ids        zset   ids of removed jobs still de-duplicating: score until when
---   B:sg         zset   groups released within the statistics' life (a day), whose statistics are kept: score
---                       when released
---   B:rate:q:<n>, B:rate:d:<g>:<n>, B:rate:o:<g>:<n> (and each with :aux)
---                       the limiter state (limit-*.lua's) of the queue's rate, and of group g under the default or
---                       its own rate; n is the rate's generation (meta rgq, rgd; B:gl), new when a rate is set that
---                       cannot carry the old one's state over. Each expires by itself.
---   B:ev         stream the queue's latest events, for the listeners of every process (see queue-events.lua)
---   B:listening  string present while some process listens: the stream's length cap; a listening process
---                       sets it with a TTL of 30 s and renews it every 10 s
---   B:mk         zset   the wake-up marker: one member, "0", added when a job may start that an idle worker
---                       waits for; idle workers wait for it with BZPOPMIN (see queue-claim.lua)
---   B:rm         zset   the same for producers that wait for room in a full queue (meta field 'rw')
 -- Group names in keys: "u" for the jobs without a group, "g<name>" for group <name>.
+--
+-- Active jobs: in a plain queue, one whose jobs not finished all complete without their records (kept by none, no
+-- de-duplication window, no runs of repeatable jobs: meta field 'sp' counts the others, see queue-held.lua), a claim
+-- writes no record. The attempt it starts is the job's second field in B:j, and the record still reads as it did while the
+-- job waited (state 'w'); loadJob() makes the record active from that entry (held.attach), so that every reader of
+-- a record sees the job active, with its attempt in its history. A call that writes an active job's record writes it
+-- active (state 'a'), which then needs no entry to read as such. There, a completion with no listener and no
+-- snapshot wanted reads only the attempt: the record goes unread (held.complete in queue-moves.lua). In other queues a
+-- claim writes the record active. The Java side makes a claimed record active as held.attach does
+-- (JobRecord.activated).
 --
 -- Replies are arrays of integers and bulk strings, wrapped in an array (so that every reply has the same form:
 -- see entry()); a job is replied as its snapshot (see snapshot()).
@@ -57,7 +55,7 @@
 -- no later file uses keeps them in a block (do ... end) that ends with the file, and declares before it the names
 -- later files use; the chunk holds 165 (QueueScriptTest checks that 30 more fit). The files: this one (keys,
 -- constants), queue-records.lua, queue-meta.lua, queue-rates.lua, queue-stats.lua, queue-groups.lua,
--- queue-moves.lua, queue-housekeeping.lua, queue-events.lua, queue-claim.lua, queue-add.lua, queue-finish.lua,
+-- queue-moves.lua, queue-held.lua, queue-housekeeping.lua, queue-events.lua, queue-claim.lua, queue-add.lua, queue-finish.lua,
 -- queue-admin.lua, queue-commands.lua (the commands, one function each), queue-entry.lua (entry()),
 -- queue-settings.lua.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).

@@ -3,11 +3,15 @@ package dev.sluice.redis.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.queue.Job;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,6 +49,59 @@ class JobRecordTest {
         assertThat(JobRecord.keptPayload(waiting)).isNull();
         assertThatThrownBy(() -> JobRecord.keptPayload(new byte[] {(byte) 0xa1, 'x'}))
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aWaitingRecordMadeActiveHasTheAttemptsStartAppendedAndTheOriginalUnchanged() {
+        List<Object> waiting = waitingRecord(List.of(Arrays.asList(1L, 10L, 20L, "FAILED", "boom")));
+        List<Object> before = new ArrayList<>(waiting);
+
+        List<Object> active = JobRecord.activated(waiting, 7, 30);
+
+        assertThat(waiting).isEqualTo(before);
+        assertThat(JobRecord.Field.R_STATE.of(active)).isEqualTo("a");
+        assertThat(JobRecord.Field.R_TOKEN.of(active)).isEqualTo(7L);
+        assertThat(JobRecord.Field.R_STARTED.of(active)).isEqualTo(30L);
+        assertThat(JobRecord.Field.R_PROGRESS.of(active)).isEqualTo(0L);
+        assertThat(JobRecord.Field.R_ATTEMPTS.of(active)).isEqualTo(2L);
+        assertThat(JobRecord.Field.R_READY.of(active)).isNull();
+        assertThat(JobRecord.Field.R_KEY.of(active)).isNull();
+        assertThat(JobRecord.Field.R_NAME.of(active)).isEqualTo("n");
+        assertThat(Replies.list(JobRecord.Field.R_HISTORY.of(active)))
+                .containsExactly(
+                        Arrays.asList(1L, 10L, 20L, "FAILED", "boom"), Arrays.asList(2L, 30L, null, null, null));
+    }
+
+    @Test
+    void aFullHistoryKeepsItsFirstAttemptAndDropsTheSecondForTheNewOne() {
+        List<Object> history = new ArrayList<>();
+        for (long n = 1; n <= Job.MAX_ATTEMPTS_RECORDED; n++) {
+            history.add(Arrays.asList(n, n, n, "FAILED", null));
+        }
+        List<Object> waiting = waitingRecord(history);
+        waiting.set(JobRecord.Field.R_ATTEMPTS.ordinal(), 150L);
+
+        List<Object> attempts = Replies.list(JobRecord.Field.R_HISTORY.of(JobRecord.activated(waiting, 1, 500)));
+
+        assertThat(attempts).hasSize(Job.MAX_ATTEMPTS_RECORDED);
+        assertThat(attempts.get(0)).isEqualTo(history.get(0));
+        assertThat(attempts.get(1)).isEqualTo(history.get(2));
+        assertThat(attempts.get(attempts.size() - 1)).isEqualTo(Arrays.asList(151L, 500L, null, null, null));
+    }
+
+    /** A record as an add leaves it (up to R_SCHEDULED), waiting, with {@code history}. */
+    private static List<Object> waitingRecord(List<Object> history) {
+        List<Object> record = new ArrayList<>();
+        for (int i = 0; i < JobRecord.Field.R_SCHEDULED.position(); i++) {
+            record.add(null);
+        }
+        record.set(JobRecord.Field.R_NAME.ordinal(), "n");
+        record.set(JobRecord.Field.R_STATE.ordinal(), "w");
+        record.set(JobRecord.Field.R_READY.ordinal(), 5L);
+        record.set(JobRecord.Field.R_KEY.ordinal(), "0010000000000001");
+        record.set(JobRecord.Field.R_ATTEMPTS.ordinal(), (long) history.size());
+        record.set(JobRecord.Field.R_HISTORY.ordinal(), history);
+        return record;
     }
 
     /** A packed array of {@code size} nils (as cmsgpack packs false), the last one {@code last} if given. */

@@ -67,21 +67,28 @@ class SnapshotFieldTest {
     }
 
     @Test
-    void aClaimRepliesItsIdReadyTimePayloadAndRecordWhereClaimedJobReadsThem() throws IOException {
+    void aClaimRepliesItsValuesWhereClaimedJobReadsThemInBothWaysOfClaiming() throws IOException {
         String claim = read("queue-claim.lua");
         String entry = read("queue-entry.lua");
+        String held = read("queue-held.lua");
 
-        assertThat(claim).contains("local claimed = { id, job[R_READY], false, false }");
         assertThat(ClaimedJob.ID).isZero();
+        assertThat(claim).contains("local claimed = { id, job[R_READY], false, false }");
         assertThat(ClaimedJob.READY_AT).isEqualTo(1);
-        Matcher payload = Pattern.compile("reply\\[first \\+ k - 1]\\[(\\d+)] = payloads\\[k]")
-                .matcher(claim);
-        assertThat(payload.find()).isTrue();
-        assertThat(Integer.parseInt(payload.group(1)) - 1).isEqualTo(ClaimedJob.PAYLOAD);
-        Matcher record = Pattern.compile("claimed\\[(\\d+)] = buf\\.packed\\[claimed\\[1]]")
-                .matcher(entry);
-        assertThat(record.find()).isTrue();
-        assertThat(Integer.parseInt(record.group(1)) - 1).isEqualTo(ClaimedJob.RECORD);
+        assertThat(claim).contains("return { id, false, false, false, token, now }");
+        assertThat(ClaimedJob.TOKEN).isEqualTo(4);
+        assertThat(ClaimedJob.STARTED).isEqualTo(5);
+        assertPosition(claim, "reply\\[first \\+ k - 1]\\[(\\d+)] = payloads\\[k]", ClaimedJob.PAYLOAD);
+        assertPosition(held, "claimed\\[(\\d+)] = payloads\\[k]", ClaimedJob.PAYLOAD);
+        assertPosition(entry, "claimed\\[(\\d+)] = buf\\.packed\\[claimed\\[1]]", ClaimedJob.RECORD);
+        assertPosition(held, "claimed\\[(\\d+)] = job and pack\\(job\\) or records\\[k]", ClaimedJob.RECORD);
+    }
+
+    /** The Lua index that {@code pattern} captures in {@code lua} is Java's {@code position}, counted from 0. */
+    private static void assertPosition(String lua, String pattern, int position) {
+        Matcher matcher = Pattern.compile(pattern).matcher(lua);
+        assertThat(matcher.find()).as(pattern).isTrue();
+        assertThat(Integer.parseInt(matcher.group(1)) - 1).as(pattern).isEqualTo(position);
     }
 
     @Test
