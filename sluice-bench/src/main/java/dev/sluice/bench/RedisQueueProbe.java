@@ -29,7 +29,9 @@ import java.util.concurrent.CountDownLatch;
  * and leaves them there. With {@code --listener}, a listener that does nothing listens to the queue, so that every
  * call also writes its events to the queue's event stream; the probe then prints the stream's bytes per event. The system property
  * {@code sluice.probe.jobs} sets the number of jobs (default 20,000), {@code sluice.probe.concurrency} the worker
- * concurrencies in order (default 1,10), {@code sluice.probe.timeoutSeconds} the command timeout.
+ * concurrencies in order (default 1,10), {@code sluice.probe.timeoutSeconds} the command timeout; with {@code
+ * sluice.probe.keepNone} true, no completed job is kept (the queue is then plain: see Active jobs in
+ * queue-state.lua), and the bytes per retained job say nothing.
  */
 public final class RedisQueueProbe {
     private static final int JOBS = Integer.getInteger("sluice.probe.jobs", 20_000);
@@ -69,7 +71,10 @@ public final class RedisQueueProbe {
                             Codec.utf8(),
                             QueueOptions.builder()
                                     .jobDefaults(JobOptions.builder()
-                                            .keepCompleted(Retention.keepAll())
+                                            .keepCompleted(
+                                                    Boolean.getBoolean("sluice.probe.keepNone")
+                                                            ? Retention.keepNone()
+                                                            : Retention.keepAll())
                                             .build())
                                     .build());
                     if (listen) {
