@@ -4,12 +4,10 @@
 -- Keys: B:ring, B:w:<g>, B:park, B:a and B:a:<w> (the worker's lease and its jobs), B:j and B:p (records, attempts
 -- and payloads, read once for the batch), B:m ('wt', 'rw', 'tokens'), B:mk and B:rm (the wake-up markers); the rate
 -- state through queue-rates.lua.
--- Cost: per claim call, one SADD of the jobs to their worker's, at most one ZADD of its lease (see lease.extend),
--- and one HMGET each of the records and payloads; the ring's LMOVE per group served (one LLEN, and no LMOVE, for a
--- ring of one group), a ZPOPMIN per group served (one for as many jobs as may start, in a ring of one group without
--- rates). In a plain queue (held.plain(), see Active jobs in queue-state.lua) one HSET of the attempts, and no record
--- unpacked or written unless a listener hears the jobs start; otherwise each job's record unpacked, changed and
--- written.
+-- Cost: per claim call, one SADD of the jobs to their worker's, at most one ZADD of its lease (lease.extend), one
+-- HMGET each of the records and payloads; per group served the ring's LMOVE and a ZPOPMIN (in a ring of one group
+-- without rates: one LLEN, no LMOVE, one ZPOPMIN for as many jobs as may start). In a plain queue (held.plain())
+-- no record unpacked or written, unless a listener hears the jobs start; otherwise each one unpacked and written.
 --
 -- Idle workers: a claim call that starts fewer jobs than it asked for (nothing more may start now) notes in
 -- meta field 'wt' that idle workers wait until at least Redis's time + WAIT_HORIZON; a worker renews that by
@@ -22,9 +20,9 @@
 -- worker claims and learns it. An add whose process wakes an idle worker of its own ('s', see add()) adds none:
 -- that worker's claim passes the word on if more wait. Another process's lease that runs out is found within 5 s of
 -- its end.
--- Producers waiting for room do the same with meta field 'rw' and marker B:rm: an add that finds the queue full
--- and waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds
--- changed adds the marker while 'rw' lies ahead.
+-- Producers waiting for room do the same with meta field 'rw' and marker B:rm: an add that finds the queue full and
+-- waits notes it; a call after which a waiting or delayed job is gone (claimed, removed) or the bounds changed adds
+-- the marker while 'rw' lies ahead.
 
 local claim, redisTime, wakeOrNoteWaiting
 do -- this file's own locals end with it (see Files in queue-state.lua)
@@ -33,8 +31,8 @@ do -- this file's own locals end with it (see Files in queue-state.lua)
 -- and next() and leave().
 local ring = {}
 
--- Takes the group at the front of the ring to the back and names it; nil if the ring is empty. A ring of one group
--- is looked up once per call (LLEN, at the second claim) and not rotated after.
+-- Takes the group at the front of the ring to the back and names it; nil if the ring is empty. A ring of one group is
+-- looked up once per call (LLEN, at the second claim) and not rotated after.
 ring.next = function()
   if ring.only then
     return ring.only
@@ -111,12 +109,58 @@ ring.putBack = function()
   call('ZADD', waitingKey(batch.gid), spread(back))
 end
 
+-- Starts the job of member, popped from group gid's waiting set (record g): see claimOne().
+local function start(gid, g, member, maxStalls, ref, attempts)
+  wake.roomFreed = true
+  local id = sub(member, 17)
+  g[G_WAITING] = g[G_WAITING] - 1
+  if g[G_WAITING] == 0 then
+    ring.leave()
+    g[G_INRING] = 0
+  end
+  touchGroup(gid)
+  madd('waiting', -1)
+  g[G_ACTIVE] = g[G_ACTIVE] + 1
+  madd('active', 1)
+  -- a token no claim of this queue had: its number of claims
+  madd('tokens', 1)
+  local token = mnum('tokens', 0)
+  if attempts then
+    held.put(id, { token, now, maxStalls, ref, gid })
+    -- claim() reads the records and payloads of all it claimed at once
+    return { id, false, false, false, token, now }
+  end
+  local job = loadJob(id)
+  job[R_STATE] = 'a'
+  job[R_TOKEN] = token
+  job[R_STARTED] = now
+  job[R_PROGRESS] = 0
+  job[R_MAXSTALLS] = maxStalls
+  job[R_CLAIM] = ref
+  startAttempt(job)
+  saveJob(id, job)
+  emit('active', id, job)
+  -- claim() reads the payloads of all it claimed at once; endCall() puts the record as written
+  local claimed = { id, job[R_READY], false, false }
+  buf.claimed[#buf.claimed + 1] = claimed
+  -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
+  job[R_READY], job[R_KEY] = false, false
+  return claimed
+end
+
 -- The next job that may start now, made active with a lease until now + leaseFor; nil if none may. The queue's
 -- pause and rate are claim()'s to check, once per call. attempts: the claim starts attempts in B:j and leaves the
 -- record as it is (claim() completes its reply), else it writes the record active.
 local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
   if mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
     return nil
+  end
+  local batch = ring.batch
+  if not rate and batch and batch.gid == ring.only and batch.next <= #batch.members then
+    -- the rest of a batch ring.pop took within the group's and the queue's limits, with no rate: no other look
+    local member = batch.members[batch.next]
+    batch.next = batch.next + 1
+    return start(batch.gid, findGroup(batch.gid), member, maxStalls, ref, attempts)
   end
   if rate then
     local may, wait = callRates.allows(rateScope, rate)
@@ -157,41 +201,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
           callRates.took(rateScope)
         end
         local member = ring.pop(gid, g, rate or groupRate ~= '', attempts)
-        wake.roomFreed = true
-        local id = sub(member, 17)
-        g[G_WAITING] = g[G_WAITING] - 1
-        if g[G_WAITING] == 0 then
-          ring.leave()
-          g[G_INRING] = 0
-        end
-        touchGroup(gid)
-        madd('waiting', -1)
-        g[G_ACTIVE] = g[G_ACTIVE] + 1
-        madd('active', 1)
-        -- a token no claim of this queue had: its number of claims
-        madd('tokens', 1)
-        local token = mnum('tokens', 0)
-        if attempts then
-          held.put(id, { token, now, maxStalls, ref, gid })
-          -- claim() reads the records and payloads of all it claimed at once
-          return { id, false, false, false, token, now }
-        end
-        local job = loadJob(id)
-        job[R_STATE] = 'a'
-        job[R_TOKEN] = token
-        job[R_STARTED] = now
-        job[R_PROGRESS] = 0
-        job[R_MAXSTALLS] = maxStalls
-        job[R_CLAIM] = ref
-        startAttempt(job)
-        saveJob(id, job)
-        emit('active', id, job)
-        -- claim() reads the payloads of all it claimed at once; endCall() puts the record as written
-        local claimed = { id, job[R_READY], false, false }
-        buf.claimed[#buf.claimed + 1] = claimed
-        -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
-        job[R_READY], job[R_KEY] = false, false
-        return claimed
+        return start(gid, g, member, maxStalls, ref, attempts)
       end
       ring.leave()
       g[G_INRING] = 0
