@@ -174,12 +174,11 @@ class RedisHeldAttemptTest {
     void anEndingWhoseTokenTheAttemptNoLongerHoldsIsRefused() throws Exception {
         try (Running running = new Running(false)) {
             String token = running.eval(
-                    "local h = cmsgpack.unpack(redis.call('HGET', KEYS[1], '\\255' .. ARGV[1]))"
-                            + " h[1] = h[1] + 1"
-                            + " redis.call('HSET', KEYS[1], '\\255' .. ARGV[1], cmsgpack.pack(h))"
-                            + " return tostring(h[1])",
-                    running.base + ":j",
-                    "j");
+                    "local a = redis.call('HGET', KEYS[1], '\\255' .. ARGV[1])"
+                            + " local token = struct.unpack('>d', a) + 1"
+                            + " redis.call('HSET', KEYS[1], '\\255' .. ARGV[1], struct.pack('>d', token) .. a:sub(9))"
+                            + " return string.format('%d', token)",
+                    running.base + ":j", "j");
             assertThat(Long.parseLong(token))
                     .as("the attempt's token, moved on")
                     .isGreaterThan(1);

@@ -18,7 +18,7 @@
 --                       failed), id and order counters, pause, configuration (concurrency, maxQueued, group
 --                       defaults), 'leases' ('w' once B:a holds leases per worker)
 --   B:j          hash   job id -> the job's record (cmsgpack array, fields R_* below); and "\255<id>" -> the attempt
---                       an active job's worker holds, when a claim of a plain queue started it: MessagePack values
+--                       an active job's worker holds, when a claim of a plain queue started it: struct-packed values
 --                       {token, started, most stalls, claim reference, group name}; the record then stays as it was
 --                       while the job waited (see Active jobs below)
 --   B:p          hash   job id -> payload bytes, as the codec encoded them, while the job is not finished (a kept
