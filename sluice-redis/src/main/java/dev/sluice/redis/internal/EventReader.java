@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -395,36 +396,56 @@ final class EventReader<T> {
         }
         List<Object> fields = new ArrayList<>(Replies.list(entry.get(2)));
         fields.set(SnapshotField.PAYLOAD.ordinal(), payloadOf.get(id));
-        Job<T> job = queue.snapshot(fields, null, false);
+        // decoded when first told: an event of this process's own call that the reader read before the call's
+        // reply placed it is never told from here, and its payload is then not decoded for nothing
+        Once<Job<T>> job = new Once<>(() -> queue.snapshot(fields, null, false));
         Consumer<QueueListener<T>> event = switch (kind) {
-            case "added" -> l -> l.onAdded(job);
-            case "active" -> l -> l.onActive(job);
+            case "added" -> l -> l.onAdded(job.get());
+            case "active" -> l -> l.onActive(job.get());
             case "progress" -> {
                 int percent = (int) Replies.number(entry.get(3));
-                yield l -> l.onProgress(job, percent);
+                yield l -> l.onProgress(job.get(), percent);
             }
-            case "completed" -> l -> l.onCompleted(job);
-            case "failed" -> l -> l.onFailed(job);
+            case "completed" -> l -> l.onCompleted(job.get());
+            case "failed" -> l -> l.onFailed(job.get());
             case "retrying" -> {
                 Duration delay = micros(entry.get(3));
                 Object errorClass = entry.get(4);
                 Throwable error = errorClass == null
                         ? null
                         : new RemoteFailure(Replies.text(errorClass), Replies.textOrNull(entry.get(5)));
-                yield l -> l.onRetrying(job, error, delay);
+                yield l -> l.onRetrying(job.get(), error, delay);
             }
             case "rate-limited" -> {
                 Result.Scope scope = Result.Scope.valueOf(Replies.text(entry.get(3)));
                 Duration retryAfter = micros(entry.get(4));
-                yield l -> l.onRateLimited(job, scope, retryAfter);
+                yield l -> l.onRateLimited(job.get(), scope, retryAfter);
             }
             case "rescheduled" -> {
                 Duration delay = micros(entry.get(3));
-                yield l -> l.onRescheduled(job, delay);
+                yield l -> l.onRescheduled(job.get(), delay);
             }
             default -> null; // an event of a newer version of Sluice: nothing to tell
         };
-        return new QueueEvents.Item<>(number, listeners ? event : null, ends ? () -> queue.finished(job) : null);
+        return new QueueEvents.Item<>(number, listeners ? event : null, ends ? () -> queue.finished(job.get()) : null);
+    }
+
+    /** A value made when first asked for, once, whichever thread asks. */
+    private static final class Once<V> {
+        private Supplier<V> maker;
+        private V value;
+
+        Once(Supplier<V> maker) {
+            this.maker = maker;
+        }
+
+        synchronized V get() {
+            if (maker != null) {
+                value = maker.get();
+                maker = null;
+            }
+            return value;
+        }
     }
 
     private static Duration micros(Object value) {
