@@ -5,7 +5,7 @@
 -- reads many ahead, changes() tells what the call changed for the records' writes at its end; attach() makes a
 -- record that reads as waiting active from its job's attempt. counted() keeps meta field 'sp', the jobs not
 -- finished whose completion needs their record, and plain() tells whether there are none. In buf: held, id -> the
--- attempt this call put (false: gone); heldRead, id -> the attempt's bytes as read (false: none).
+-- attempt this call put (false: gone); heldRead, id -> the attempt as read, decoded once (false: none).
 -- Keys: B:j, B:m ('sp').
 -- Cost: an HGET per attempt read alone (one HMGET for many); written with the records (one HSET and one HDEL per
 -- call); an attempt's encode() and decode().
@@ -37,12 +37,13 @@ function held.of(id)
   if h ~= nil then
     return h or nil
   end
-  local bytes = buf.heldRead[id]
-  if bytes == nil then
-    bytes = call('HGET', JOBS, field(id))
-    buf.heldRead[id] = bytes
+  local read = buf.heldRead[id]
+  if read == nil then
+    local bytes = call('HGET', JOBS, field(id))
+    read = bytes and decode(bytes) or false
+    buf.heldRead[id] = read
   end
-  return bytes and decode(bytes) or nil
+  return read or nil
 end
 
 -- Reads the attempts of ids with one HMGET (those not read yet).
@@ -56,7 +57,7 @@ function held.read(ids)
   end
   local read = inChunks('HMGET', JOBS, fields, 1000)
   for k = 1, #wanted do
-    buf.heldRead[wanted[k]] = read[k] or false
+    buf.heldRead[wanted[k]] = read[k] and decode(read[k]) or false
   end
 end
 
