@@ -143,6 +143,13 @@ local function finishUnkept(id, gid)
   releaseIfIdle(gid, group(gid))
 end
 
+-- Counts a job of group gid finishing in state s ('c' or 'f'): the queue's total and both statistics.
+local function countFinished(gid, s)
+  madd(s == 'c' and 'completed' or 'failed', 1)
+  countFinish('q', s)
+  countFinish(gid, s)
+end
+
 -- Keeps a job that just finished in state s ('c' or 'f') under its retention.
 function finish(id, job, s)
   job[R_STATE] = s
@@ -150,14 +157,11 @@ function finish(id, job, s)
   local count, age
   if s == 'c' then
     count, age = job[R_KC_N], job[R_KC_AGE]
-    madd('completed', 1)
   else
     count, age = job[R_KF_N], job[R_KF_AGE]
-    madd('failed', 1)
   end
   local kept = KEPT[s]
-  countFinish('q', s)
-  countFinish(groupName(job), s)
+  countFinished(groupName(job), s)
   held.counted(job, -1)
   if count == 0 and keptEmpty(s) then
     -- kept by none, and none kept that it would evict: it goes at once, as the general way below ends
@@ -265,9 +269,7 @@ function held.complete(id, token)
   end
   local gid = h[held.GROUP]
   leaveWorker(id, lease.worker(h[held.CLAIM]), gid, h[held.STARTED])
-  madd('completed', 1)
-  countFinish('q', 'c')
-  countFinish(gid, 'c')
+  countFinished(gid, 'c')
   finishUnkept(id, gid)
   return true
 end
