@@ -28,10 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * In a plain queue (its jobs kept by none) a claim writes no record: the attempt it starts is the job's entry in
- * {@code B:j} (field {@code \255<id>}), and the record reads as it did while the job waited until the attempt ends (Active jobs in
- * queue-state.lua); in a queue that keeps its jobs the claim writes the record active. Either way every reader sees
- * the job active, the claiming process's snapshot and the engine's agree, and the attempt fences its ending: an
- * ending whose token the entry no longer holds is refused, though that ending reads no record.
+ * {@code B:j} (field {@code \255<id>}), and the record reads as it did while the job waited until the attempt ends
+ * (Active jobs in queue-state.lua); in a queue that keeps its jobs the claim writes the record active. Either way
+ * every reader sees the job active, the claiming process's snapshot and the engine's agree, and the attempt fences
+ * its ending: an ending whose token the entry no longer holds is refused, though that ending reads no record.
  */
 class RedisHeldAttemptTest {
     private static final String READ_STATE =
@@ -75,8 +75,7 @@ class RedisHeldAttemptTest {
 
         /** Whether the job's attempt is a field of B:j of its own. */
         boolean hasAttempt() {
-            return eval("return tostring(redis.call('HEXISTS', KEYS[1], '\\255' .. ARGV[1]))", base + ":j", "j")
-                    .equals("1");
+            return TestEngines.hasAttempt(base, "j");
         }
 
         void finish() throws InterruptedException {

@@ -12,7 +12,6 @@ import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.ManualClock;
-import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -33,20 +32,12 @@ class RedisPlainQueueTest {
     private Worker<String> worker(JobQueue<String> queue) {
         return queue.worker(
                 ctx -> {
-                    byAttempt.put(ctx.job().id(), hasAttempt(ctx.job().id()));
+                    byAttempt.put(
+                            ctx.job().id(),
+                            TestEngines.hasAttempt(base, ctx.job().id()));
                     return Result.done();
                 },
                 WorkerOptions.manual());
-    }
-
-    private boolean hasAttempt(String id) {
-        String found = TestEngines.commands()
-                .eval(
-                        "return tostring(redis.call('HEXISTS', KEYS[1], '\\255' .. ARGV[1]))",
-                        ScriptOutputType.VALUE,
-                        new String[] {base + ":j"},
-                        id);
-        return found.equals("1");
     }
 
     private static JobOptions plain(String id) {

@@ -5,6 +5,7 @@ import dev.sluice.testkit.redis.RedisServer;
 import dev.sluice.time.ManualClock;
 import dev.sluice.time.SluiceClock;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +37,20 @@ final class TestEngines {
             commands = client().connect().sync();
         }
         return commands;
+    }
+
+    /**
+     * Whether job {@code id} of the queue whose keys begin with {@code queueBase} has its running attempt in a field
+     * of its own of the queue's records ({@code "\255<id>"}: a claim of a plain queue, see queue-held.lua).
+     */
+    static boolean hasAttempt(String queueBase, String id) {
+        String found = commands()
+                .eval(
+                        "return tostring(redis.call('HEXISTS', KEYS[1], '\\255' .. ARGV[1]))",
+                        ScriptOutputType.VALUE,
+                        new String[] {queueBase + ":j"},
+                        id);
+        return found.equals("1");
     }
 
     /**
