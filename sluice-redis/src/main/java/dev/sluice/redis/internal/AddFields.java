@@ -2,34 +2,44 @@ package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.queue.JobOptions;
-import dev.sluice.queue.Retention;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The {@value #COUNT} values the queue script's add takes for each new job ({@code queue-add.lua}, insertAt): its
- * id, name, group, options text, payload, delay, attempts, priority, retention of completed and of failed jobs
- * (count and age each), most rate limits, de-duplication window, repeatable job and scheduled time. Those that
- * follow from the job's options alone are made once for the options used last, so that jobs added alike (the
- * queue's defaults, or one options object for a bulk) share them.
+ * id, group, payload, delay, priority, retention count of completed jobs, de-duplication window, repeatable job and
+ * scheduled time (what the script decides with), then its record packed in three parts around the values the
+ * script fills in (state, creation, order and due times): the head (name and group), the options text, and the
+ * tail (every later value of the record, {@code R_STARTED} to {@code R_SCHEDULED} in queue-state.lua). The record
+ * is packed as the script's {@code cmsgpack} would pack it ({@link MessagePackWriter}), so the script joins the parts
+ * without decoding or packing a table. Those that follow from the job's options alone are made once for the options
+ * used last, so that jobs added alike (the queue's defaults, or one options object for a bulk) share them.
  */
 final class AddFields {
     /** How many values a job takes. */
-    static final int COUNT = 16;
+    static final int COUNT = 12;
+
+    /** How many values a job's record holds while it is not active. */
+    static final int RECORD_VALUES = 34;
 
     private static final byte[] NONE = {};
     private static final byte[] ZERO = {'0'};
 
     private final JobOptionsText text;
     private volatile FromOptions last;
+    private volatile Head lastHead;
 
     /** Over {@code text}, the queue's encoding of options. */
     AddFields(JobOptionsText text) {
         this.text = text;
     }
 
-    /** The values of options {@code options}, in the order the script takes them, the payload's place left out. */
-    private record FromOptions(JobOptions options, byte[][] values) {}
+    /** The values of options {@code options} in the order the script takes them, and its record's tail. */
+    private record FromOptions(JobOptions options, byte[][] values, byte[] tail) {}
+
+    /** The head of the records of jobs named {@code name} in group {@code group} (null: none). */
+    private record Head(String name, String group, byte[] bytes) {}
 
     /**
      * Writes the values of job {@code p} into {@code args} from {@code at}; a run of repeatable job {@code repeatId}
@@ -38,47 +48,84 @@ final class AddFields {
      * @return where the next job's values go
      */
     int write(byte[][] args, int at, QueueChecks.Prepared p, String repeatId, long scheduledMicros) {
-        byte[][] o = of(p.options());
+        FromOptions o = of(p.options());
+        byte[][] v = o.values();
         args[at++] = p.id() == null ? NONE : bytes(p.id());
-        args[at++] = bytes(p.name());
-        args[at++] = o[0];
-        args[at++] = o[1];
+        args[at++] = v[0];
         args[at++] = p.payload();
-        System.arraycopy(o, 2, args, at, o.length - 2);
-        at += o.length - 2;
+        args[at++] = v[1];
+        args[at++] = v[2];
+        args[at++] = v[3];
+        args[at++] = v[4];
         args[at++] = repeatId.isEmpty() ? NONE : bytes(repeatId);
         args[at++] = scheduledMicros == 0 ? ZERO : bytes(Long.toString(scheduledMicros));
+        args[at++] = head(p.name(), p.options().group());
+        args[at++] = v[5];
+        args[at++] = repeatId.isEmpty() ? o.tail() : tail(p.options(), repeatId, scheduledMicros);
         return at;
     }
 
-    private byte[][] of(JobOptions options) {
+    private FromOptions of(JobOptions options) {
         FromOptions cached = last;
         if (cached != null && cached.options() == options) {
-            return cached.values();
+            return cached;
         }
         byte[][] values = {
             bytes(options.group() == null ? "" : options.group()),
-            bytes(text.encode(options)),
             bytes(Long.toString(RedisJobQueue.micros(options.delay()))),
-            bytes(Integer.toString(options.attempts())),
             bytes(Integer.toString(options.priority())),
             bytes(Integer.toString(options.keepCompleted().maxCount())),
-            age(options.keepCompleted()),
-            bytes(Integer.toString(options.keepFailed().maxCount())),
-            age(options.keepFailed()),
-            bytes(Integer.toString(options.maxRateLimits())),
-            micros(options.deduplicateFor())
+            bytes(Long.toString(micros(options.deduplicateFor()))),
+            new MessagePackWriter().string(bytes(text.encode(options))).toBytes()
         };
-        last = new FromOptions(options, values);
-        return values;
+        FromOptions made = new FromOptions(options, values, tail(options, "", 0));
+        last = made;
+        return made;
     }
 
-    private static byte[] age(Retention r) {
-        return micros(r.maxAge());
+    /** The record's array header, name and group. */
+    private byte[] head(String name, String group) {
+        Head cached = lastHead;
+        if (cached != null && cached.name().equals(name) && Objects.equals(cached.group(), group)) {
+            return cached.bytes();
+        }
+        MessagePackWriter out = new MessagePackWriter().array(RECORD_VALUES).string(bytes(name));
+        byte[] bytes = (group == null ? out.falseValue() : out.string(bytes(group))).toBytes();
+        lastHead = new Head(name, group, bytes);
+        return bytes;
     }
 
-    private static byte[] micros(Duration d) {
-        return bytes(d == null ? "-1" : Long.toString(RedisJobQueue.micros(d)));
+    /**
+     * The record's values from its start (R_STARTED) on, as a new job holds them: nothing done yet (times,
+     * outcomes, attempts, history, token, stalls), then what its options and repeatable job say.
+     */
+    private static byte[] tail(JobOptions options, String repeatId, long scheduledMicros) {
+        MessagePackWriter out = new MessagePackWriter();
+        // started, finished, finish (unused), made, rate limits, progress
+        for (int i = 0; i < 6; i++) {
+            out.integer(0);
+        }
+        // result, and the failure's reason, class and trace
+        for (int i = 0; i < 4; i++) {
+            out.falseValue();
+        }
+        out.integer(0).array(0).integer(0).integer(0).integer(0); // attempts, history, token, stalls, most stalls
+        out.integer(options.attempts()).integer(options.priority());
+        out.integer(options.keepCompleted().maxCount())
+                .integer(micros(options.keepCompleted().maxAge()));
+        out.integer(options.keepFailed().maxCount())
+                .integer(micros(options.keepFailed().maxAge()));
+        out.integer(options.maxRateLimits()).integer(micros(options.deduplicateFor()));
+        if (repeatId.isEmpty()) {
+            out.falseValue().falseValue();
+        } else {
+            out.string(bytes(repeatId)).integer(scheduledMicros);
+        }
+        return out.toBytes();
+    }
+
+    private static long micros(Duration d) {
+        return d == null ? -1 : RedisJobQueue.micros(d);
     }
 
     private static byte[] bytes(String s) {

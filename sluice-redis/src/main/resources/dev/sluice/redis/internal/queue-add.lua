@@ -1,9 +1,9 @@
--- Adding jobs: insertAt() adds one from the 16 values of ARGV at a base (also used by repSave), add() the
+-- Adding jobs: insertAt() adds one from the ADD_FIELDS values of ARGV at a base (also used by repSave), add() the
 -- command.
 -- Keys: B:j, B:p, B:ids (de-duplication), B:w:<g> or B:d, B:m and B:g (counters, bounds), B:ev (events).
 -- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see queue-claim.lua; 'i': how many
--- adds, each on its own, see add(); then 's': the producer's process wakes its own idle worker), then 16 values per
--- job (see below). All or none: a job beyond the queue's or its group's bound refuses the whole call ('full').
+-- adds, each on its own, see add(); then 's': the producer's process wakes its own idle worker), then ADD_FIELDS
+-- values per job (see insertAt). All or none: a job beyond the queue's or its group's bound refuses the whole call ('full').
 -- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
 -- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
 -- if delayed}: the caller knows the rest of it}. An 'i' call may end its ARGV with a claim for idle slots of the
@@ -11,9 +11,10 @@
 -- with the list of jobs claimed, as claim() replies them.
 -- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give and those the queue
 -- would number, one HSET of the payloads, one ZADD per waiting set, the records in the call's one HSET, each
--- group's bound looked up and its added total counted once; per delayed job one ZADD.
+-- group's bound looked up and its added total counted once; per delayed job one ZADD. A record is joined from
+-- what the add packed and what the call decides: no table of it is packed (unless listened to).
 
-local insertAt, add
+local insertAt, add, ADD_FIELDS
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Counts n jobs added in group gid ('u' for none) in the queue's and the group's totals.
 local function countAdded(gid, n)
@@ -21,41 +22,45 @@ local function countAdded(gid, n)
   countIn(gid, 'add', n)
 end
 
--- Adds a new job with id from the 16 values of ARGV at base (as add takes them), counted in its group's totals
--- (written with the call's other counts) unless counted (its caller counts it). Returns its record and payload.
+-- An add's values per job, from its base: 0 id ('' for one the queue numbers), 1 group ('' for none), 2 payload,
+-- 3 delay (us), 4 priority, 5 how many completed jobs its retention keeps, 6 de-duplication window (us, -1 for none),
+-- 7 repeatable job ('' for none), 8 the run's scheduled time, then its record packed in parts (AddFields in Java):
+-- 9 its head (array header, name, group), 10 options, 11 its tail (R_STARTED to R_SCHEDULED). insertAt packs the
+-- values between (R_STATE, and R_CREATED to R_RUNAT) as cmsgpack would, so the record reads as if packed whole.
+ADD_FIELDS = 12
+
+local PACKED_STATE = { w = '\161w', d = '\161d' } -- cmsgpack's packing of a one-letter string
+
+-- Whether the job whose values begin at ARG[base] completes with its record (see needsRecord in queue-held.lua).
+local function needsRecordAt(base)
+  return held.needsRecord(tonumber(ARG[base + 5]), tonumber(ARG[base + 6]), ARG[base + 7] ~= '')
+end
+
+-- Adds a new job with id from the values of ARGV at base (as add takes them), counted in its group's totals and in
+-- meta 'sp' (written with the call's other counts) unless counted (its caller counts it). Returns the record's
+-- values the call decided (R_GROUP, R_STATE, R_SEQ to R_RUNAT, R_PRIORITY: loadJob reads the whole) and its payload.
 function insertAt(base, id, counted)
-  local groupArg = ARG[base + 2]
-  local repeatId = ARG[base + 14] ~= '' and ARG[base + 14] or false
-  local scheduled = tonumber(ARG[base + 15])
-  -- in the order of R_NAME to R_SCHEDULED (queue-state.lua; JobRecordTest holds them at positions 1 to 34); R_CLAIM,
-  -- last, stays absent while the job is not active: the record is a byte shorter
-  local job = {
-    ARG[base + 1], groupArg ~= '' and groupArg or false, false, ARG[base + 3], -- name, group, state, options
-    now, 0, false, false, false, 0, 0, -- created, seq, key, ready, run at, started, finished
-    0, 0, 0, 0, false, false, false, false, -- finish (unused), made, rate limits, progress, result, failure x3
-    0, {}, 0, 0, 0, -- attempts, history, token, stalls, max stalls
-    tonumber(ARG[base + 6]), tonumber(ARG[base + 7]), -- max attempts, priority
-    tonumber(ARG[base + 8]), tonumber(ARG[base + 9]), tonumber(ARG[base + 10]), tonumber(ARG[base + 11]), -- kept
-    tonumber(ARG[base + 12]), tonumber(ARG[base + 13]), -- max rate limits, de-duplication window
-    repeatId, repeatId and scheduled or false -- repeat, scheduled
-  }
-  held.counted(job, 1)
-  local payload = ARG[base + 4]
+  local groupArg = ARG[base + 1]
+  local job = { false, groupArg ~= '' and groupArg or false, false, false, now, 0, false, false, false }
+  job[R_PRIORITY] = tonumber(ARG[base + 4])
+  if not counted and held.counts(true) and needsRecordAt(base) then
+    madd('sp', 1)
+  end
+  local payload = ARG[base + 2]
   putPayload(id, payload)
-  local delay = tonumber(ARG[base + 5])
-  if repeatId then
-    delay = math.max(0, scheduled - now)
+  local delay = tonumber(ARG[base + 3])
+  if ARG[base + 7] ~= '' then
+    delay = math.max(0, tonumber(ARG[base + 8]) - now)
   end
   waitOrDelay(id, job, delay)
-  saveJob(id, job)
+  putRecord(id, ARG[base + 9] .. PACKED_STATE[job[R_STATE]] .. ARG[base + 10]
+    .. pack(now, job[R_SEQ], job[R_KEY], job[R_READY], job[R_RUNAT]) .. ARG[base + 11])
   if not counted then
     countAdded(groupName(job), 1)
   end
-  emit('added', id, job)
+  emit('added', id, events.listened() and loadJob(id) or nil)
   return job, payload
 end
-
-local ADD_FIELDS = 16
 
 -- Reads the records of ids ahead (one HMGET: jobExists and loadJob then need no command) and notes in remembered
 -- whether each is a remembered id (one ZMSCORE): id -> true or false.
@@ -118,15 +123,15 @@ local function addJobs(first, count, waits, ahead)
         seen[id] = true
       end
       fresh = fresh + 1
-      local g = ARG[base + 2] == '' and 'u' or ('g' .. ARG[base + 2])
+      local g = ARG[base + 1] == '' and 'u' or ('g' .. ARG[base + 1])
       perGroup[g] = (perGroup[g] or 0) + 1
     end
   end
   local max = mnum('maxQueued', NEVER)
-  local held = mnum('waiting', 0) + mnum('delayed', 0)
-  if fresh > 0 and held + fresh > max then
+  local queued = mnum('waiting', 0) + mnum('delayed', 0)
+  if fresh > 0 and queued + fresh > max then
     wake.roomNoted = waits
-    return { 'full', '', max, held, fresh }
+    return { 'full', '', max, queued, fresh }
   end
   for gid, wanted in pairs(perGroup) do
     local groupMax = ahead.groupMax[gid]
@@ -143,7 +148,8 @@ local function addJobs(first, count, waits, ahead)
     end
   end
   local numbered, from = ahead.numbered, ahead.from
-  local reply = { 'ok' }
+  -- the jobs that need their records, counted in 'sp' once for all (see held.counts)
+  local reply, counting, needing = { 'ok' }, held.counts(true), 0
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -163,9 +169,15 @@ local function addJobs(first, count, waits, ahead)
         until not jobExists(id) and not isRemembered(id, remembered)
       end
       local job = insertAt(base, id, true)
+      if counting and needsRecordAt(base) then
+        needing = needing + 1
+      end
       reply[#reply + 1] = 0
       reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
     end
+  end
+  if needing > 0 then
+    madd('sp', needing)
   end
   local added = ahead.added
   for gid, n in pairs(perGroup) do

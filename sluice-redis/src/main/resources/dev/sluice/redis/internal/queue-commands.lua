@@ -187,7 +187,7 @@ COMMANDS.repGet = function()
 end
 
 -- ARGV: id, the version read, the new record, payload, pending run id ('' none), kind ('d' fixed delay,
--- 'r' other), 1 to take out the pending run read (waiting or delayed) first, how many runs to add, then 16
+-- 'r' other), 1 to take out the pending run read (waiting or delayed) first, how many runs to add, then ADD_FIELDS
 -- values per run as add takes them. Replies 'stale' if the version moved on, else {'ok', then the snapshot of
 -- each run added}.
 COMMANDS.repSave = function()
@@ -209,11 +209,11 @@ COMMANDS.repSave = function()
   end
   local reply = { 'ok' }
   for i = 0, tonumber(ARG[10]) - 1 do
-    local base = 11 + i * 16
+    local base = 11 + i * ADD_FIELDS
     local runId = ARG[base]
     if not jobExists(runId) and not call('ZSCORE', REMEMBERED, runId) then
-      local job, payload = insertAt(base, runId)
-      reply[#reply + 1] = snapshot(runId, job, payload)
+      local _, payload = insertAt(base, runId)
+      reply[#reply + 1] = snapshot(runId, loadJob(runId), payload)
     end
   end
   return reply

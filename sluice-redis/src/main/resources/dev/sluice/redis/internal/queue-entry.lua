@@ -28,7 +28,7 @@ end
 -- Clears what the last call kept, for the call of command cmd.
 local function beginCall()
   meta, metaDirty, metaNumbers, groups, groupsDirty, ownLimits, deferred, counts = nil, {}, {}, {}, {}, {}, false, {}
-  buf.jobs, buf.dirty, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}
+  buf.jobs, buf.dirty, buf.fresh, buf.payloadsGone, buf.keptEmpty, buf.events = {}, {}, {}, {}, {}, {}
   buf.activeGone = { n = 0, of = {} }
   buf.claimed, buf.packed, buf.payloads, buf.payloadsPut, buf.waits, buf.keptPush = {}, {}, {}, {}, false, false
   buf.held, buf.heldRead = {}, {}
@@ -42,7 +42,8 @@ end
 local function endCall()
   wakeOrNoteWaiting()
   flushGone()
-  flushRecords(JOBS, buf.jobs, buf.dirty, buf.packed, held.changes())
+  local put, gone = held.changes()
+  flushRecords(JOBS, buf.jobs, buf.dirty, buf.packed, put, gone, buf.fresh)
   for _, claimed in ipairs(buf.claimed) do
     claimed[4] = buf.packed[claimed[1]]
   end

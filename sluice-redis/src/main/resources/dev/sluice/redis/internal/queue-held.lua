@@ -3,8 +3,8 @@
 -- {token, started, most stalls, claim reference, group name} (positions named by held.TOKEN and the others), packed
 -- by encode(). of(id) tells the attempt as this call left it, put() starts it, left() and written() end it, read()
 -- reads many ahead, changes() tells what the call changed for the records' writes at its end; attach() makes a
--- record that reads as waiting active from its job's attempt. counted() keeps meta field 'sp', the jobs not
--- finished whose completion needs their record, and plain() tells whether there are none. In buf: held, id -> the
+-- record that reads as waiting active from its job's attempt. counts() and counted() keep meta field 'sp', the jobs
+-- not finished whose completion needs their record (needsRecord()), and plain() tells whether there are none. In buf: held, id -> the
 -- attempt this call put (false: gone); heldRead, id -> the attempt as read, decoded once (false: none).
 -- Keys: B:j, B:m ('sp').
 -- Cost: an HGET per attempt read alone (one HMGET for many); written with the records (one HSET and one HDEL per
@@ -124,10 +124,10 @@ function held.replies(ids, payloads, reply, first, listening)
     claimed[3] = payloads[k]
     -- a record this call wrote (a job added or ended in it) is not in B:j yet
     local job = buf.dirty[id] and buf.jobs[id]
-    claimed[4] = job and pack(job) or records[k]
+    claimed[4] = job and pack(job) or buf.fresh[id] or records[k]
     if listening then
       if not job then
-        job = unpack(records[k])
+        job = unpack(claimed[4])
         buf.jobs[id] = job
       end
       held.attach(id, job)
@@ -140,22 +140,31 @@ function held.replies(ids, payloads, reply, first, listening)
   end
 end
 
--- Whether job's completion needs its record: it is kept, has a de-duplication window, or is a run of a repeatable
--- job.
-local function needsRecord(job)
-  return job[R_KC_N] ~= 0 or (job[R_DEDUP] and job[R_DEDUP] >= 0) or job[R_REPEAT] and true or false
+-- Whether a job completes with its record: it is kept (keptCount, its retention's count of completed jobs, is not
+-- 0), has a de-duplication window (dedup, us: -1 for none), or is a run of a repeatable job (repeats).
+function held.needsRecord(keptCount, dedup, repeats)
+  return keptCount ~= 0 or dedup >= 0 or repeats
 end
 
--- Counts job, not finished from now on (1) or no longer (-1), in meta field 'sp' if its completion needs its record.
--- 'sp' is present only while it counts every such job: it starts at 0 when a job comes to a queue that holds none
--- not finished (a queue of an earlier version, or one whose meta hash Redis lost, has none until it empties).
-function held.counted(job, delta)
+local function needsRecord(job)
+  return held.needsRecord(job[R_KC_N], job[R_DEDUP] or -1, job[R_REPEAT] and true or false)
+end
+
+-- Whether meta field 'sp' counts the jobs not finished whose completion needs their record. 'sp' is present only
+-- while it counts every such job: it starts at 0 when jobs are coming (coming: true) to a queue that holds none not
+-- finished (a queue of an earlier version, or one whose meta hash Redis lost, has none until it empties).
+function held.counts(coming)
   local counting = mnum('sp', false) ~= false
-  if not counting and delta > 0 and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
+  if not counting and coming and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
     madd('sp', 0)
     counting = true
   end
-  if counting and needsRecord(job) then
+  return counting
+end
+
+-- Counts job, not finished from now on (1) or no longer (-1), in meta field 'sp' if its completion needs its record.
+function held.counted(job, delta)
+  if held.counts(delta > 0) and needsRecord(job) then
     madd('sp', delta)
   end
 end

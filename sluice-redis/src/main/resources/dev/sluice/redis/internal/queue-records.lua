@@ -43,8 +43,9 @@ local function waitingKey(gid)
 end
 
 -- The job records this call read or wrote (false: none), and the ids written: each record is read once and
--- written once, at the call's end (flushRecords), with one HSET and one HDEL for all.
--- In buf: jobs and dirty (as said above); activeGone, the ids leaving their worker's B:a:<worker> (of[worker] = ids,
+-- written once, at the call's end (flushRecords), with one HSET and one HDEL for all. Those of jobs added in the call
+-- are in fresh as packed (id -> bytes, see putRecord) until the call reads them.
+-- In buf: jobs, dirty and fresh (as said above); activeGone, the ids leaving their worker's B:a:<worker> (of[worker] = ids,
 -- n of them in all), and payloadsGone, ids whose payloads go,
 -- both taken out together (flushGone) before B:a or B:p is used; keptEmpty, state ('c', 'f') -> whether its kept
 -- set is empty (nil: not known); claimed, the replies of the jobs claimed (see claim()), which endCall() completes
@@ -80,7 +81,7 @@ local held = { TOKEN = 1, STARTED = 2, MAXSTALLS = 3, CLAIM = 4, GROUP = 5 }
 local function loadJob(id)
   local job = buf.jobs[id]
   if job == nil then
-    local packed = call('HGET', JOBS, id)
+    local packed = buf.fresh[id] or call('HGET', JOBS, id)
     job = packed and hot.decoded(id, packed) or false
     buf.jobs[id] = job
     if job then
@@ -88,6 +89,14 @@ local function loadJob(id)
     end
   end
   return job or nil
+end
+
+-- Job id, added in this call, has the record packed: written at the call's end as it is, unless the call reads it
+-- (loadJob) and so writes the table it read.
+local function putRecord(id, packed)
+  buf.jobs[id] = nil
+  buf.fresh[id] = packed
+  buf.dirty[id] = true
 end
 
 local function saveJob(id, job)
@@ -104,7 +113,7 @@ end
 local function jobExists(id)
   local job = buf.jobs[id]
   if job == nil then
-    return call('HEXISTS', JOBS, id) == 1
+    return buf.fresh[id] ~= nil or call('HEXISTS', JOBS, id) == 1
   end
   return job ~= false
 end
@@ -187,7 +196,7 @@ end
 local function prefetchJobs(ids)
   local wanted = {}
   for _, id in ipairs(ids) do
-    if buf.jobs[id] == nil then
+    if buf.jobs[id] == nil and not buf.fresh[id] then
       wanted[#wanted + 1] = id
     end
   end
@@ -208,10 +217,10 @@ local function prefetchJobs(ids)
   end
 end
 
--- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone): one HSET for
--- those kept, one HDEL for those gone, with the fields put ({field, value, ...}) and gone given, if given. Keeps each
--- record as packed in packed (name -> bytes) if given.
-local function flushRecords(key, records, dirty, packed, put, gone)
+-- Writes the records of hash key whose names dirty holds, from records (name -> record, false: gone; nil: as fresh
+-- holds it packed, if it does): one HSET for those kept, one HDEL for those gone, with the fields put ({field, value,
+-- ...}) and gone given, if given. Keeps each record it packed in packed (name -> bytes) if given.
+local function flushRecords(key, records, dirty, packed, put, gone, fresh)
   put, gone = put or {}, gone or {}
   for name in pairs(dirty) do
     local record = records[name]
@@ -222,6 +231,9 @@ local function flushRecords(key, records, dirty, packed, put, gone)
       if packed then
         packed[name] = bytes
       end
+    elseif record == nil and fresh and fresh[name] then
+      put[#put + 1] = name
+      put[#put + 1] = fresh[name]
     else
       gone[#gone + 1] = name
     end

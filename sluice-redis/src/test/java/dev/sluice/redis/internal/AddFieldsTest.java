@@ -8,78 +8,152 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Retention;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The values an add sends per job, in the order queue-add.lua's insertAt reads them. */
+/**
+ * The values an add sends per job, in the order queue-add.lua's insertAt reads them, and the record they pack: its
+ * parts joined around the values the script decides read as the record the script's header describes.
+ */
 class AddFieldsTest {
     private static final JobOptions DEFAULTS = QueueOptions.defaults().jobDefaults();
 
     private final JobOptionsText text = new JobOptionsText("q");
     private final AddFields fields = new AddFields(text);
 
+    private final JobOptions everything = JobOptions.builder()
+            .jobId("id-1")
+            .group("acme")
+            .delay(Duration.ofMillis(1500))
+            .attempts(4)
+            .priority(7)
+            .keepCompleted(Retention.keepFor(Duration.ofSeconds(2)))
+            .keepFailed(Retention.keepLast(9))
+            .maxRateLimits(3)
+            .deduplicateFor(Duration.ofSeconds(5))
+            .build()
+            .orElse(DEFAULTS);
+
     @Test
-    void everyValueInTheScriptsOrder() {
-        JobOptions options = JobOptions.builder()
-                .jobId("id-1")
-                .group("acme")
-                .delay(Duration.ofMillis(1500))
-                .attempts(4)
-                .priority(7)
-                .keepCompleted(Retention.keepFor(Duration.ofSeconds(2)))
-                .keepFailed(Retention.keepLast(9))
-                .maxRateLimits(3)
-                .deduplicateFor(Duration.ofSeconds(5))
-                .build()
-                .orElse(DEFAULTS);
+    void theValuesTheScriptDecidesWithInItsOrder() {
+        byte[][] written = write(new QueueChecks.Prepared("id-1", "mail", bytes("p"), everything), "rep", 42);
 
-        List<String> written = write(new QueueChecks.Prepared("id-1", "mail", bytes("p"), options), "rep", 42);
-
-        assertThat(written)
+        assertThat(Arrays.stream(written, 0, 9).map(AddFieldsTest::text))
                 .containsExactly(
                         "id-1",
-                        "mail",
                         "acme",
-                        text.encode(options),
                         "p",
                         "1500000",
-                        "4",
                         "7",
                         Integer.toString(
                                 Retention.keepFor(Duration.ofSeconds(2)).maxCount()),
-                        "2000000",
-                        "9",
-                        "-1",
-                        "3",
                         "5000000",
                         "rep",
                         "42");
     }
 
     @Test
+    void theRecordsPartsJoinedAroundTheScriptsValuesReadAsTheWholeRecord() {
+        byte[][] written = write(new QueueChecks.Prepared("id-1", "mail", bytes("p"), everything), "rep", 42);
+
+        List<Object> record = joined(written, "d", 1_000L, 5L, "0000000000000005", false, 2_500L);
+
+        assertThat(record).hasSize(AddFields.RECORD_VALUES);
+        List<Object> expected = new ArrayList<>(Arrays.asList(
+                "mail", "acme", "d", text.encode(everything), 1_000L, 5L, "0000000000000005", null, 2_500L));
+        // started, finished, finish, made, rate limits, progress; result and failure; attempts
+        expected.addAll(Arrays.asList(0L, 0L, 0L, 0L, 0L, 0L, null, null, null, null, 0L));
+        expected.add(List.of()); // history
+        expected.addAll(Arrays.asList(0L, 0L, 0L, 4L, 7L)); // token, stalls, most stalls, attempts, priority
+        expected.addAll(Arrays.asList(
+                (long) Retention.keepFor(Duration.ofSeconds(2)).maxCount(), 2_000_000L, 9L, -1L, 3L, 5_000_000L));
+        expected.addAll(Arrays.asList("rep", 42L));
+        assertThat(readable(record)).isEqualTo(expected);
+    }
+
+    @Test
+    void aJobOfNoGroupNorRepeatableJobHasNoneInItsRecord() {
+        byte[][] written = write(new QueueChecks.Prepared(null, "a", bytes("1"), DEFAULTS), "", 0);
+
+        List<Object> record = joined(written, "w", 1L, 1L, "k", 1L, false);
+
+        assertThat(text(written[0])).isEmpty();
+        assertThat(text(written[1])).isEmpty();
+        assertThat(record.get(1)).as("group").isNull();
+        assertThat(record.subList(32, 34)).as("repeatable job and run").containsOnlyNulls();
+        assertThat(record.get(31)).as("no de-duplication window").isEqualTo(-1L);
+    }
+
+    @Test
     void jobsWithOtherOptionsGetTheirOwnValuesAndJobsAlikeTheirOwnIdsNamesAndPayloads() {
         JobOptions urgent = JobOptions.builder().priority(9).build().orElse(DEFAULTS);
 
-        List<String> first = write(new QueueChecks.Prepared(null, "a", bytes("1"), DEFAULTS), "", 0);
-        List<String> second = write(new QueueChecks.Prepared(null, "b", bytes("2"), urgent), "", 0);
-        List<String> third = write(new QueueChecks.Prepared("x", "c", bytes("3"), DEFAULTS), "", 0);
+        byte[][] first = write(new QueueChecks.Prepared(null, "a", bytes("1"), DEFAULTS), "", 0);
+        byte[][] second = write(new QueueChecks.Prepared(null, "b", bytes("2"), urgent), "", 0);
+        byte[][] third = write(new QueueChecks.Prepared("x", "c", bytes("3"), DEFAULTS), "", 0);
 
-        assertThat(second.get(7)).as("the priority of the second job").isEqualTo("9");
-        assertThat(second.get(3)).isEqualTo(text.encode(urgent));
-        assertThat(third.subList(2, 4)).isEqualTo(first.subList(2, 4));
-        assertThat(third.subList(5, 16)).isEqualTo(first.subList(5, 16));
-        assertThat(List.of(first.get(0), first.get(1), first.get(4))).containsExactly("", "a", "1");
-        assertThat(List.of(third.get(0), third.get(1), third.get(4))).containsExactly("x", "c", "3");
+        assertThat(text(second[4])).as("the priority of the second job").isEqualTo("9");
+        assertThat(joined(second, "w", 1L, 1L, "k", 1L, false).get(25)).isEqualTo(9L);
+        assertThat(joined(second, "w", 1L, 1L, "k", 1L, false).get(3)).isEqualTo(bytes(text.encode(urgent)));
+        assertThat(third[10]).isEqualTo(first[10]);
+        assertThat(third[11]).isEqualTo(first[11]);
+        assertThat(List.of(text(first[0]), text(first[2]))).containsExactly("", "1");
+        assertThat(List.of(text(third[0]), text(third[2]))).containsExactly("x", "3");
+        assertThat(joined(third, "w", 1L, 1L, "k", 1L, false).get(0)).isEqualTo(bytes("c"));
     }
 
-    private List<String> write(QueueChecks.Prepared job, String repeatId, long scheduled) {
+    private byte[][] write(QueueChecks.Prepared job, String repeatId, long scheduled) {
         byte[][] args = new byte[1 + AddFields.COUNT + 1][];
         int end = fields.write(args, 1, job, repeatId, scheduled);
         assertThat(end).isEqualTo(1 + AddFields.COUNT);
-        return Arrays.stream(args, 1, end)
-                .map(b -> new String(b, StandardCharsets.UTF_8))
-                .toList();
+        return Arrays.copyOfRange(args, 1, end);
+    }
+
+    /** The record as the script joins it: state, then creation, order number and key, ready and due times. */
+    private static List<Object> joined(byte[][] written, String state, Object... decided) {
+        MessagePackWriter middle = new MessagePackWriter();
+        for (Object v : decided) {
+            if (v instanceof Long n) {
+                middle.integer(n);
+            } else if (v instanceof String s) {
+                middle.string(bytes(s));
+            } else {
+                middle.falseValue();
+            }
+        }
+        byte[] stateBytes = new MessagePackWriter().string(bytes(state)).toBytes();
+        byte[] record = concat(written[9], stateBytes, written[10], middle.toBytes(), written[11]);
+        @SuppressWarnings("unchecked")
+        List<Object> read = (List<Object>) MessagePack.decode(record);
+        return read;
+    }
+
+    private static List<Object> readable(List<Object> record) {
+        List<Object> out = new ArrayList<>();
+        for (Object v : record) {
+            out.add(v instanceof byte[] b ? text(b) : v);
+        }
+        return out;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(String s) {

@@ -81,7 +81,10 @@ class SnapshotFieldTest {
         assertPosition(claim, "reply\\[first \\+ k - 1]\\[(\\d+)] = payloads\\[k]", ClaimedJob.PAYLOAD);
         assertPosition(held, "claimed\\[(\\d+)] = payloads\\[k]", ClaimedJob.PAYLOAD);
         assertPosition(entry, "claimed\\[(\\d+)] = buf\\.packed\\[claimed\\[1]]", ClaimedJob.RECORD);
-        assertPosition(held, "claimed\\[(\\d+)] = job and pack\\(job\\) or records\\[k]", ClaimedJob.RECORD);
+        assertPosition(
+                held,
+                "claimed\\[(\\d+)] = job and pack\\(job\\) or buf\\.fresh\\[id] or records\\[k]",
+                ClaimedJob.RECORD);
     }
 
     /** The Lua index that {@code pattern} captures in {@code lua} is Java's {@code position}, counted from 0. */
