@@ -143,7 +143,11 @@ final class JobSnapshots<T> {
         if (value == null) {
             return null;
         }
-        long micros = Replies.number(value);
+        return instant(Replies.number(value));
+    }
+
+    /** The instant {@code micros} microseconds after the epoch. */
+    static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000L);
     }
 }

@@ -124,35 +124,40 @@ final class RedisAdds<T> implements QueueAdds<T> {
     }
 
     /**
-     * What an add replied for the jobs {@code prepared} with {@code payloads} ({@code 'ok'}, then per job 1 and the
-     * snapshot of the job there for a duplicate, or 0 and what the engine decided of a job it added: see
+     * What an add replied for the jobs {@code prepared} with {@code payloads} ({@code 'ok'}, the time it added them
+     * at, then per job 1 and the snapshot of the job there for a duplicate, or 0 and the id of a job it added: see
      * queue-add.lua); the jobs it added go to {@code fresh}.
      */
     private List<Added<T>> answers(
             List<Object> reply, List<QueueChecks.Prepared> prepared, List<T> payloads, List<Job<T>> fresh) {
         List<Added<T>> answers = new ArrayList<>(payloads.size());
+        long created = Replies.number(reply.get(1));
         for (int i = 0; i < payloads.size(); i++) {
-            boolean duplicate = Replies.number(reply.get(1 + 2 * i)) == 1;
-            Object job = reply.get(2 + 2 * i);
+            boolean duplicate = Replies.number(reply.get(2 + 2 * i)) == 1;
+            Object job = reply.get(3 + 2 * i);
             if (duplicate) {
                 answers.add(new Added<>(job == null ? null : queue.snapshot(job, null, false), true));
                 continue;
             }
-            Job<T> added = added(Replies.list(job), prepared.get(i), payloads.get(i));
+            Job<T> added = added(Replies.text(job), created, prepared.get(i), payloads.get(i));
             answers.add(new Added<>(added, false));
             fresh.add(added);
         }
         return answers;
     }
 
-    /** The snapshot of a job just added from {@code p}: {@code decided} is its id, creation time, state and due time. */
-    private Job<T> added(List<Object> decided, QueueChecks.Prepared p, T payload) {
-        boolean delayed = Replies.text(decided.get(2)).equals("d");
+    /**
+     * The snapshot of job {@code id} just added from {@code p} at {@code createdMicros}: delayed by its delay, if it
+     * has one, as the script delays it.
+     */
+    private Job<T> added(String id, long createdMicros, QueueChecks.Prepared p, T payload) {
         // what the queue stores decodes to these options again (durations in nanoseconds, custom backoffs by
         // identity): QueueJobsContract checks that the answer equals the job as read back
         JobOptions options = p.options();
+        long delay = RedisJobQueue.micros(options.delay());
+        boolean delayed = delay > 0;
         return new Job<>(
-                Replies.text(decided.get(0)),
+                id,
                 p.name(),
                 payload,
                 options.group(),
@@ -160,8 +165,8 @@ final class RedisAdds<T> implements QueueAdds<T> {
                 options,
                 0,
                 0,
-                JobSnapshots.instant(decided.get(1)),
-                delayed ? JobSnapshots.instant(decided.get(3)) : null,
+                JobSnapshots.instant(createdMicros),
+                delayed ? JobSnapshots.instant(createdMicros + delay) : null,
                 null,
                 null,
                 0,

@@ -4,9 +4,9 @@
 -- add: ARG[3] = how many jobs ('w' after the number: the producer waits for room, see queue-claim.lua; 'i': how many
 -- adds, each on its own, see add(); then 's': the producer's process wakes its own idle worker), then ADD_FIELDS
 -- values per job (see insertAt). All or none: a job beyond the queue's or its group's bound refuses the whole call ('full').
--- Replies {'ok', then per job: 1 if it was a duplicate and its snapshot (nil for a duplicate whose job is gone but
--- whose id is remembered), or 0 if added and {its id, its creation time, 'w' waiting or 'd' delayed, when it is due
--- if delayed}: the caller knows the rest of it}. An 'i' call may end its ARGV with a claim for idle slots of the
+-- Replies {'ok', the time the jobs were added at, then per job: 1 if it was a duplicate and its snapshot (nil for a
+-- duplicate whose job is gone but whose id is remembered), or 0 and its id if added: the caller knows the rest of it
+-- (delayed by its delay, if any, from the time added)}. An 'i' call may end its ARGV with a claim for idle slots of the
 -- producer's process (how many, lease, most stalls, claim reference, as finish takes them): its reply then ends
 -- with the list of jobs claimed, as claim() replies them.
 -- Cost per call, however many adds it carries: one HMGET and one ZMSCORE for the ids they give and those the queue
@@ -37,8 +37,7 @@ local function needsRecordAt(base)
 end
 
 -- Adds a new job with id from the values of ARGV at base (as add takes them), counted in its group's totals and in
--- meta 'sp' (written with the call's other counts) unless counted (its caller counts it). Returns the record's
--- values the call decided (R_GROUP, R_STATE, R_SEQ to R_RUNAT, R_PRIORITY: loadJob reads the whole) and its payload.
+-- meta 'sp' (written with the call's other counts) unless counted (its caller counts it). Returns its payload.
 function insertAt(base, id, counted)
   local groupArg = ARG[base + 1]
   local job = { false, groupArg ~= '' and groupArg or false, false, false, now, 0, false, false, false }
@@ -59,7 +58,7 @@ function insertAt(base, id, counted)
     countAdded(groupName(job), 1)
   end
   emit('added', id, events.listened() and loadJob(id) or nil)
-  return job, payload
+  return payload
 end
 
 -- Reads the records of ids ahead (one HMGET: jobExists and loadJob then need no command) and notes in remembered
@@ -149,7 +148,7 @@ local function addJobs(first, count, waits, ahead)
   end
   local numbered, from = ahead.numbered, ahead.from
   -- the jobs that need their records, counted in 'sp' once for all (see held.counts)
-  local reply, counting, needing = { 'ok' }, held.counts(true), 0
+  local reply, counting, needing = { 'ok', now }, held.counts(true), 0
   for i = 0, count - 1 do
     local base = first + i * ADD_FIELDS
     local id = ARG[base]
@@ -168,12 +167,12 @@ local function addJobs(first, count, waits, ahead)
           id = numbered[n - from] or int(n)
         until not jobExists(id) and not isRemembered(id, remembered)
       end
-      local job = insertAt(base, id, true)
+      insertAt(base, id, true)
       if counting and needsRecordAt(base) then
         needing = needing + 1
       end
       reply[#reply + 1] = 0
-      reply[#reply + 1] = { id, now, job[R_STATE], job[R_STATE] == 'd' and job[R_RUNAT] or false }
+      reply[#reply + 1] = id
     end
   end
   if needing > 0 then

@@ -212,7 +212,7 @@ COMMANDS.repSave = function()
     local base = 11 + i * ADD_FIELDS
     local runId = ARG[base]
     if not jobExists(runId) and not call('ZSCORE', REMEMBERED, runId) then
-      local _, payload = insertAt(base, runId)
+      local payload = insertAt(base, runId)
       reply[#reply + 1] = snapshot(runId, loadJob(runId), payload)
     end
   end
