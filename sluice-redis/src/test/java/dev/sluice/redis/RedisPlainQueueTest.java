@@ -1,19 +1,26 @@
 package dev.sluice.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.NewJob;
+import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.ManualClock;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -108,6 +115,60 @@ class RedisPlainQueueTest {
             queue.add("n", "p", plain("c"));
             runAll(worker);
             assertThat(byAttempt).containsEntry("c", true);
+        }
+    }
+
+    /**
+     * A call's completions in a plain queue move the counts of each group once for all of them (held.completed in
+     * queue-moves.lua); failures between them see the counts as each completion left them. Whatever way a worker's
+     * calls gather them, every job is counted once, in its group and in the queue, and the groups are let go.
+     */
+    @Test
+    void completionsGatheredInOneCallAreEachCountedOnceInTheirGroups() {
+        try (Sluice sluice = TestEngines.on(SluiceClock.system(), prefix)) {
+            JobQueue<String> queue = sluice.queue("plain", Codec.utf8());
+            int jobs = 300;
+            List<NewJob<String>> batch = new ArrayList<>();
+            for (int i = 0; i < jobs; i++) {
+                batch.add(new NewJob<>(
+                        "n",
+                        Integer.toString(i),
+                        JobOptions.builder()
+                                .group("g" + i % 3)
+                                .attempts(1)
+                                .keepCompleted(Retention.keepNone())
+                                .build()));
+            }
+            queue.addBulk(batch);
+            Worker<String> worker = queue.worker(
+                    ctx -> {
+                        if (Integer.parseInt(ctx.job().payload()) % 10 == 7) {
+                            throw new IllegalStateException("a failure between completions");
+                        }
+                        return Result.done();
+                    },
+                    WorkerOptions.concurrency(20));
+            try {
+                // completed jobs are kept by none: the queue's total counts them
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(queue.stats().completed()
+                                        + queue.counts().failed())
+                                .isEqualTo(jobs));
+            } finally {
+                worker.close();
+            }
+
+            assertThat(queue.counts()).isEqualTo(new JobCounts(0, 0, 0, 0, jobs / 10));
+            assertThat(queue.stats().completed()).isEqualTo(jobs - jobs / 10);
+            for (int g = 0; g < 3; g++) {
+                QueueStats group = queue.stats("g" + g);
+                assertThat(group.completed()).as("g%d completed", g).isEqualTo(90);
+                assertThat(group.failed()).as("g%d failed", g).isEqualTo(10);
+                assertThat(group.counts().active()).as("g%d active", g).isZero();
+            }
+            assertThat(TestEngines.commands().hlen(base + ":j"))
+                    .as("records left: the failed jobs'")
+                    .isEqualTo(jobs / 10);
         }
     }
 }

@@ -25,19 +25,23 @@ local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
 -- nothing listens, completions of jobs whose attempts are in B:j and whose snapshots are not wanted.
 local quick = {}
 
+-- The quick completions' counts not yet moved (see held.completed): moved before any other ending and at the end.
+local tally = {}
+
 -- Records the ending whose arguments begin at ARG[at]; appends its three reply values. Returns whether it owned
 -- the job, and where the next ending's arguments begin. The payload of an ending whose snapshot is wanted was read
 -- into buf.payloads when the call began.
 local function endOne(at, reply)
   local id, token, how, wanted = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2], ARG[at + 3] == '1'
   local arg = at + 4
-  if quick[id] and held.complete(id, token) then
+  if quick[id] and held.complete(id, token, tally) then
     emit('completed', id)
     reply[#reply + 1] = 1
     reply[#reply + 1] = false
     reply[#reply + 1] = 'completed'
     return true, arg + ENDING_ARGS[how]
   end
+  held.completed(tally)
   local job = loadJob(id)
   local owned = leaveActive(id, job, token)
   local payload = owned and wanted and buf.payloads[id]
@@ -198,6 +202,7 @@ function finishCommand()
     owned, at = endOne(at, reply)
     anyOwned = anyOwned or owned
   end
+  held.completed(tally)
   collectKept(false)
   if anyOwned and mnum('waiting', 0) + mnum('delayed', 0) + mnum('active', 0) == 0 then
     reply[2] = 1

@@ -1,4 +1,5 @@
--- Active jobs' attempts and plain queues: see Active jobs in queue-state.lua. B:j's field "\255<id>" (a byte no job
+-- Attempts and plain queues: history(), startAttempt() and endAttempt() keep the attempts a record lists; and
+-- active jobs' attempts: see Active jobs in queue-state.lua. B:j's field "\255<id>" (a byte no job
 -- id holds: ids are UTF-8) holds job id's attempt while it is active, if a claim of a plain queue started it: a table
 -- {token, started, most stalls, claim reference, group name} (positions named by held.TOKEN and the others), packed
 -- by encode(). of(id) tells the attempt as this call left it, put() starts it, left() and written() end it, read()
@@ -10,7 +11,37 @@
 -- Cost: an HGET per attempt read alone (one HMGET for many); written with the records (one HSET and one HDEL per
 -- call); an attempt's encode() and decode().
 
+local history, startAttempt, endAttempt
+
 do -- this file's own locals end with it (see Files in queue-state.lua)
+-- A job's attempts: its history (a list of {attempt, started, ended, outcome, error}), one more started, the last
+-- ended.
+function history(job)
+  local h = job[R_HISTORY]
+  if h == false or h == nil then
+    h = {}
+    job[R_HISTORY] = h
+  end
+  return h
+end
+
+function startAttempt(job)
+  job[R_ATTEMPTS] = job[R_ATTEMPTS] + 1
+  local h = history(job)
+  if #h >= MAX_HISTORY then
+    table.remove(h, 2)
+  end
+  h[#h + 1] = { job[R_ATTEMPTS], job[R_STARTED], false, false, false }
+end
+
+function endAttempt(job, outcome, err)
+  local h = history(job)
+  local last = h[#h]
+  last[3] = now
+  last[4] = outcome
+  last[5] = err or false
+end
+
 -- The field of B:j that holds job id's attempt.
 local function field(id)
   return '\255' .. id

@@ -1,10 +1,10 @@
--- Moving jobs: a job's state changes (waiting, delayed, finished, removed, remembered), its attempts and
--- history, and the counters each change moves.
+-- Moving jobs: a job's state changes (waiting, delayed, finished, removed, remembered), and the counters each
+-- change moves (a job's attempts and history: queue-held.lua).
 -- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:ids, B:j and B:m (through queue-records.lua and queue-meta.lua),
 -- B:rep:p and B:rep:todo (runs of repeatable jobs).
 -- Cost: O(log n) per job moved.
 
-local collectWaits, collectKept, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, history, startAttempt, endAttempt, leaveActive, failForGood
+local collectWaits, collectKept, makeWaiting, waitOrDelay, repeatEvent, removeFinished, finish, leaveActive, failForGood
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Collects the jobs that makeWaiting adds to waiting sets (on: true), or adds those collected, one ZADD per set
 -- (on: false). Only while nothing reads a waiting set: add() collects while it inserts its jobs.
@@ -143,11 +143,12 @@ local function finishUnkept(id, gid)
   releaseIfIdle(gid, group(gid))
 end
 
--- Counts a job of group gid finishing in state s ('c' or 'f'): the queue's total and both statistics.
-local function countFinished(gid, s)
-  madd(s == 'c' and 'completed' or 'failed', 1)
-  countFinish('q', s)
-  countFinish(gid, s)
+-- Counts n jobs (default 1) of group gid finishing in state s ('c' or 'f'): the queue's total and both statistics.
+local function countFinished(gid, s, n)
+  n = n or 1
+  madd(s == 'c' and 'completed' or 'failed', n)
+  countFinish('q', s, n)
+  countFinish(gid, s, n)
 end
 
 -- Keeps a job that just finished in state s ('c' or 'f') under its retention.
@@ -204,45 +205,27 @@ function finish(id, job, s)
   repeatEvent(id, job, 'ended')
 end
 
-function history(job)
-  local h = job[R_HISTORY]
-  if h == false or h == nil then
-    h = {}
-    job[R_HISTORY] = h
-  end
-  return h
+-- n jobs of group gid are no longer active: the group's and the queue's counts.
+local function leftActive(gid, n)
+  local g = group(gid)
+  g[G_ACTIVE] = g[G_ACTIVE] - n
+  touchGroup(gid)
+  madd('active', -n)
+  jobEnded(gid, g)
 end
 
-function startAttempt(job)
-  job[R_ATTEMPTS] = job[R_ATTEMPTS] + 1
-  local h = history(job)
-  if #h >= MAX_HISTORY then
-    table.remove(h, 2)
-  end
-  h[#h + 1] = { job[R_ATTEMPTS], job[R_STARTED], false, false, false }
-end
-
-function endAttempt(job, outcome, err)
-  local h = history(job)
-  local last = h[#h]
-  last[3] = now
-  last[4] = outcome
-  last[5] = err or false
-end
-
--- Job id of group gid, started at started, leaves its worker's active jobs.
-local function leaveWorker(id, worker, gid, started)
+-- Job id of group gid, started at started, leaves its worker; counted as no longer active unless uncounted (its
+-- caller counts it: see held.completed).
+local function leaveWorker(id, worker, gid, started, uncounted)
   held.left(id)
   local ofWorker = listIn(buf.activeGone.of, worker)
   ofWorker[#ofWorker + 1] = id
   buf.activeGone.n = buf.activeGone.n + 1
   wake.mayStart = true
-  local g = group(gid)
-  g[G_ACTIVE] = g[G_ACTIVE] - 1
-  touchGroup(gid)
-  madd('active', -1)
   recordBoth(gid, 'p', (now - started) * 1000)
-  jobEnded(gid, g)
+  if not uncounted then
+    leftActive(gid, 1)
+  end
 end
 
 -- Takes a job out of ACTIVE; false if token no longer owns it.
@@ -261,17 +244,30 @@ end
 -- Completes job id for token from its attempt alone, its record unread, when nothing of the record is needed:
 -- its attempt says token owns it, and no kept completed job is there that finish() would evict. Returns true if it
 -- did, nil if the record is needed (nothing changed then). The caller knows that the queue is plain (held.plain()),
--- that no snapshot is wanted and that nothing listens.
-function held.complete(id, token)
+-- that no snapshot is wanted and that nothing listens. The counts it moves wait in tally (group -> jobs completed)
+-- for held.completed, which the caller calls before anything else reads them.
+function held.complete(id, token, tally)
   local h = held.of(id)
   if h == nil or h[held.TOKEN] ~= token or not keptEmpty('c') then
     return nil
   end
   local gid = h[held.GROUP]
-  leaveWorker(id, lease.worker(h[held.CLAIM]), gid, h[held.STARTED])
-  countFinished(gid, 'c')
-  finishUnkept(id, gid)
+  leaveWorker(id, lease.worker(h[held.CLAIM]), gid, h[held.STARTED], true)
+  deleteJob(id)
+  payloadGone(id)
+  tally[gid] = (tally[gid] or 0) + 1
   return true
+end
+
+-- Counts the completions of held.complete that tally holds, once per group, as each would have been counted, and
+-- empties it.
+function held.completed(tally)
+  for gid, n in pairs(tally) do
+    leftActive(gid, n)
+    countFinished(gid, 'c', n)
+    releaseIfIdle(gid, group(gid))
+    tally[gid] = nil
+  end
 end
 
 

@@ -98,12 +98,12 @@ function recordBoth(gid, kind, nanos)
   recordTime(gid, kind, nanos)
 end
 
--- Counts a job of scope finishing in state s ('c' or 'f'): a group's totals (the queue's are the meta hash's),
+-- Counts n jobs of scope finishing in state s ('c' or 'f'): a group's totals (the queue's are the meta hash's),
 -- and, unless deferred, completions per second.
-function countFinish(scope, s)
+function countFinish(scope, s, n)
   local key = statsKey(scope)
   if scope ~= 'q' then
-    countIn(scope, s == 'c' and 'done' or 'fail', 1)
+    countIn(scope, s == 'c' and 'done' or 'fail', n)
   end
   if s == 'c' then
     if deferred then
@@ -114,7 +114,7 @@ function countFinish(scope, s)
     if tonumber(call('HGET', key, 's' .. slot) or 'nil') ~= second then
       call('HSET', key, 's' .. slot, int(second), 't' .. slot, 0)
     end
-    call('HINCRBY', key, 't' .. slot, 1)
+    call('HINCRBY', key, 't' .. slot, n)
   end
   touchStats(scope)
 end
