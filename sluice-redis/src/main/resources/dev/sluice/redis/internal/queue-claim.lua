@@ -109,64 +109,65 @@ ring.putBack = function()
   call('ZADD', waitingKey(batch.gid), spread(back))
 end
 
--- Starts the job of member, popped from group gid's waiting set (record g): see claimOne().
-local function start(gid, g, member, maxStalls, ref, attempts)
+-- Starts the jobs of members[from..to], popped from group gid's waiting set (record g), appending their replies to
+-- reply (see claim()), the counts moved once for all; returns how many.
+local function start(gid, g, members, from, to, maxStalls, ref, attempts, reply)
+  local k = to - from + 1
   wake.roomFreed = true
-  local id = sub(member, 17)
-  g[G_WAITING] = g[G_WAITING] - 1
+  g[G_WAITING] = g[G_WAITING] - k
   if g[G_WAITING] == 0 then
     ring.leave()
     g[G_INRING] = 0
   end
   touchGroup(gid)
-  madd('waiting', -1)
-  g[G_ACTIVE] = g[G_ACTIVE] + 1
-  madd('active', 1)
-  -- a token no claim of this queue had: its number of claims
-  madd('tokens', 1)
+  madd('waiting', -k)
+  g[G_ACTIVE] = g[G_ACTIVE] + k
+  madd('active', k)
+  -- tokens no claim of this queue had: its numbers of claims
   local token = mnum('tokens', 0)
-  if attempts then
-    held.put(id, { token, now, maxStalls, ref, gid })
-    -- claim() reads the records and payloads of all it claimed at once
-    return { id, false, false, false, token, now }
+  madd('tokens', k)
+  for i = from, to do
+    local id = sub(members[i], 17)
+    token = token + 1
+    if attempts then
+      held.put(id, { token, now, maxStalls, ref, gid })
+      reply[#reply + 1] = { id, false, false, false, token, now } -- claim() completes it (records, payloads)
+    else
+      local job = loadJob(id)
+      job[R_STATE], job[R_TOKEN], job[R_STARTED], job[R_PROGRESS] = 'a', token, now, 0
+      job[R_MAXSTALLS], job[R_CLAIM] = maxStalls, ref
+      startAttempt(job)
+      saveJob(id, job)
+      emit('active', id, job)
+      local claimed = { id, job[R_READY], false, false } -- claim() adds the payload, endCall() the record
+      buf.claimed[#buf.claimed + 1] = claimed
+      reply[#reply + 1] = claimed
+      -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
+      job[R_READY], job[R_KEY] = false, false
+    end
   end
-  local job = loadJob(id)
-  job[R_STATE] = 'a'
-  job[R_TOKEN] = token
-  job[R_STARTED] = now
-  job[R_PROGRESS] = 0
-  job[R_MAXSTALLS] = maxStalls
-  job[R_CLAIM] = ref
-  startAttempt(job)
-  saveJob(id, job)
-  emit('active', id, job)
-  -- claim() reads the payloads of all it claimed at once; endCall() puts the record as written
-  local claimed = { id, job[R_READY], false, false }
-  buf.claimed[#buf.claimed + 1] = claimed
-  -- what only a waiting job needs goes: it comes again when the job waits again (makeWaiting)
-  job[R_READY], job[R_KEY] = false, false
-  return claimed
+  return k
 end
 
--- The next job that may start now, made active with a lease until now + leaseFor; nil if none may. The queue's
--- pause and rate are claim()'s to check, once per call. attempts: the claim starts attempts in B:j and leaves the
--- record as it is (claim() completes its reply), else it writes the record active.
-local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
+-- Starts the next job that may start now (or the rest of a batch ring.pop took, up to ring.left), appending to reply;
+-- returns how many, 0 if none may. The queue's pause and rate are claim()'s to check, once per call. attempts: the
+-- claim starts attempts in B:j and leaves the record as it is (claim() completes its reply), else writes it active.
+local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts, reply)
   if mnum('waiting', 0) == 0 or mnum('active', 0) >= mnum('concurrency', NEVER) then
-    return nil
+    return 0
   end
   local batch = ring.batch
   if not rate and batch and batch.gid == ring.only and batch.next <= #batch.members then
     -- the rest of a batch ring.pop took within the group's and the queue's limits, with no rate: no other look
-    local member = batch.members[batch.next]
-    batch.next = batch.next + 1
-    return start(batch.gid, findGroup(batch.gid), member, maxStalls, ref, attempts)
+    local from, to = batch.next, math.min(#batch.members, batch.next + ring.left - 1)
+    batch.next = to + 1
+    return start(batch.gid, findGroup(batch.gid), batch.members, from, to, maxStalls, ref, attempts, reply)
   end
   if rate then
     local may, wait = callRates.allows(rateScope, rate)
     if not may then
       mset('rateBlocked', int(now + wait))
-      return nil
+      return 0
     end
   end
   while true do
@@ -174,7 +175,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
     -- command for the common case, a second (RPOP) to take it out of the ring otherwise
     local gid = ring.next()
     if not gid then
-      return nil
+      return 0
     end
     local g = findGroup(gid)
     if not (g and g[G_INRING] == 1) then
@@ -201,7 +202,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
           callRates.took(rateScope)
         end
         local member = ring.pop(gid, g, rate or groupRate ~= '', attempts)
-        return start(gid, g, member, maxStalls, ref, attempts)
+        return start(gid, g, { member }, 1, 1, maxStalls, ref, attempts, reply)
       end
       ring.leave()
       g[G_INRING] = 0
@@ -227,13 +228,12 @@ function claim(n, leaseFor, maxStalls, ref, reply)
   local open = m('paused') ~= '1' and mnum('pausedUntil', -NEVER) <= now and mnum('rateBlocked', -NEVER) <= now
   local rate, rateScope = m('rate'), 'q:' .. int(mnum('rgq', 0))
   local attempts = held.plain()
-  for _ = 1, open and n or 0 do
-    local job = claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts)
-    if job == nil then
+  while open and ring.left > 0 do
+    local started = claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts, reply)
+    if started == 0 then
       break
     end
-    reply[#reply + 1] = job
-    ring.left = ring.left - 1
+    ring.left = ring.left - started
   end
   ring.putBack()
   if #reply - first + 1 < n then

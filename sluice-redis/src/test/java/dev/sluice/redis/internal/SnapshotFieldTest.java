@@ -75,7 +75,7 @@ class SnapshotFieldTest {
         assertThat(ClaimedJob.ID).isZero();
         assertThat(claim).contains("local claimed = { id, job[R_READY], false, false }");
         assertThat(ClaimedJob.READY_AT).isEqualTo(1);
-        assertThat(claim).contains("return { id, false, false, false, token, now }");
+        assertThat(claim).contains("reply[#reply + 1] = { id, false, false, false, token, now }");
         assertThat(ClaimedJob.TOKEN).isEqualTo(4);
         assertThat(ClaimedJob.STARTED).isEqualTo(5);
         assertPosition(claim, "reply\\[first \\+ k - 1]\\[(\\d+)] = payloads\\[k]", ClaimedJob.PAYLOAD);
