@@ -94,6 +94,30 @@ class RedisAddedRecordTest {
         }
     }
 
+    /**
+     * The queue numbers ids without looking them up only while its meta hash knows that no id it would number is
+     * taken (field 'hi', see givenHigh in queue-add.lua): once Redis lost that hash, it looks again and numbers past
+     * the jobs it still holds.
+     */
+    @Test
+    void aQueueWhoseMetaHashRedisLostNumbersPastTheJobsItHolds() {
+        try (Sluice sluice = TestEngines.on(clock, prefix)) {
+            JobQueue<String> queue = sluice.queue("records", Codec.utf8());
+            List<String> before = List.of(
+                    queue.add("n", "p").job().id(),
+                    queue.add("n", "p").job().id(),
+                    queue.add("n", "p").job().id());
+            assertThat(before).containsExactly("1", "2", "3");
+
+            TestEngines.commands().del(prefix + ":queue:{records}:m");
+            String after = queue.add("n", "p").job().id();
+
+            assertThat(after).isEqualTo("4");
+            assertThat(queue.job("1"))
+                    .hasValueSatisfying(job -> assertThat(job.payload()).isEqualTo("p"));
+        }
+    }
+
     private static final String LONG_NAME = "a name longer than thirty-one bytes, in UTF-8: éèê";
 
     /** Adds jobs of every kind of option, a bulk of three whose first two have ids first and second. */

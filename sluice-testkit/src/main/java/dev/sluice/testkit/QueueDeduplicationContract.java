@@ -10,6 +10,7 @@ import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Retention;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -202,5 +203,37 @@ public abstract class QueueDeduplicationContract extends QueueContractSupport {
         assertThat(again.duplicate()).isTrue();
         assertThat(again.job().state()).isEqualTo(JobState.FAILED);
         assertThat(job(queue, "x").attemptsMade()).isEqualTo(3);
+    }
+
+    /**
+     * An id the queue numbers is one it neither holds nor remembers: it skips those producers gave (even in the same
+     * bulk) and those still de-duplicating, whichever came first.
+     */
+    @Test
+    void theQueueNumbersPastIdsProducersGaveAndIdsItRemembers() {
+        JobQueue<String> queue = newQueue(JobOptions.builder().keepCompleted(Retention.keepNone()));
+        queue.add("n", "p", withId("2"));
+        List<String> numbered = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            numbered.add(queue.add("n", "p").job().id());
+        }
+        queue.add("n", "p", id("8").deduplicateFor(Duration.ofMinutes(1)).build());
+        Worker<String> worker = manualWorker(queue, taking(1));
+        while (queue.job("8").isPresent()) {
+            worker.runDue();
+        }
+        numbered.addAll(queue
+                .addBulk(List.of(
+                        new NewJob<>("n", "p", JobOptions.empty()),
+                        new NewJob<>("n", "p", withId("6")),
+                        new NewJob<>("n", "p", JobOptions.empty()),
+                        new NewJob<>("n", "p", JobOptions.empty()),
+                        new NewJob<>("n", "p", withId("0010")),
+                        new NewJob<>("n", "p", JobOptions.empty())))
+                .stream()
+                .map(added -> added.job().id())
+                .toList());
+
+        assertThat(numbered).containsExactly("1", "3", "4", "5", "6", "7", "9", "0010", "10");
     }
 }

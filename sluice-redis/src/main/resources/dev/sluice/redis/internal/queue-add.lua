@@ -84,26 +84,50 @@ local function isRemembered(id, remembered)
   return r
 end
 
+-- The highest id that producers gave and the queue could number (digits, no leading zero, short enough for its count
+-- to reach), given is the highest of the call's: meta 'hi', which is present only while it bounds every such id of
+-- the queue's jobs and remembered ids. It starts at 0 when the queue holds no record and remembers no id (a queue of
+-- an earlier version, or one whose meta hash Redis lost, has none until then). Returns false while there is none.
+local function givenHigh(given)
+  local high = mnum('hi', false)
+  if high == false and call('EXISTS', JOBS, REMEMBERED) == 0 then
+    high = -1
+  end
+  if high ~= false and given > high then
+    high = given
+    mset('hi', int(high))
+  end
+  return high
+end
+
 -- What the adds of a call read ahead, once for all of them (readAhead): the ids they give and the ids the queue would
--- number their jobs without one with (numbered[k], the k-th number after meta 'ids', from). spans: the adds' first
--- values and job counts, {first, count, first, count, ...}.
+-- number their jobs without one with (numbered[k], the k-th number after meta 'ids', from), unless those are free
+-- (free: above every id producers gave, see givenHigh). spans: the adds' first values and job counts, {first, count,
+-- first, count, ...}.
 local function readAheadFor(spans)
-  local ids, unnamed = {}, 0
+  local ids, unnamed, given = {}, 0, 0
   local ahead = { remembered = {}, numbered = {}, from = mnum('ids', 0) }
   for k = 1, #spans, 2 do
     for i = 0, spans[k + 1] - 1 do
       local id = ARG[spans[k] + i * ADD_FIELDS]
-      if id ~= '' then
-        ids[#ids + 1] = id
-      else
+      if id == '' then
         unnamed = unnamed + 1
+      else
+        ids[#ids + 1] = id
+        if #id <= 15 and string.find(id, '^[1-9]%d*$') then
+          given = math.max(given, tonumber(id))
+        end
       end
     end
   end
+  local high = givenHigh(given)
+  ahead.free = high ~= false and ahead.from >= high
   for n = ahead.from + 1, ahead.from + unnamed do
     local id = int(n)
     ahead.numbered[#ahead.numbered + 1] = id
-    ids[#ids + 1] = id
+    if not ahead.free then
+      ids[#ids + 1] = id
+    end
   end
   readAhead(ids, ahead.remembered)
   return ahead
@@ -165,7 +189,7 @@ local function addJobs(first, count, waits, ahead)
           madd('ids', 1)
           local n = mnum('ids', 0)
           id = numbered[n - from] or int(n)
-        until not jobExists(id) and not isRemembered(id, remembered)
+        until ahead.free or not jobExists(id) and not isRemembered(id, remembered)
       end
       insertAt(base, id, true)
       if counting and needsRecordAt(base) then
