@@ -295,7 +295,9 @@ public final class JobOptions {
         /**
          * The producer's id for the job: an add with an id the queue holds (or still remembers, {@link
          * #deduplicateFor}) is a duplicate and adds nothing. Ids beginning with {@code repeat:} belong to the runs of
-         * repeatable jobs: a queue refuses to add a job that gives one.
+         * repeatable jobs: a queue refuses to add a job that gives one. A job added without an id gets the next of the
+         * queue's numbers ({@code "1"}, {@code "2"}, ...) that is neither held nor remembered, so a number a producer
+         * gave as an id is skipped.
          *
          * @param jobId 1 to {@value #MAX_NAME_LENGTH} characters
          * @return this builder
