@@ -8,23 +8,23 @@ import java.util.Objects;
 
 /**
  * The {@value #COUNT} values the queue script's add takes for each new job ({@code queue-add.lua}, insertAt): its
- * id, group, payload, delay, priority, retention count of completed jobs, de-duplication window, repeatable job and
- * scheduled time (what the script decides with), then its record packed in three parts around the values the
- * script fills in (state, creation, order and due times): the head (name and group), the options text, and the
- * tail (every later value of the record, {@code R_STARTED} to {@code R_SCHEDULED} in queue-state.lua). The record
+ * id, payload, and what the script decides with in one text (delay, priority, retention count of completed jobs,
+ * de-duplication window, a repeatable job's run's scheduled time, group), then its record packed in three parts
+ * around the values the script fills in (state, creation, order and due times): the head (name and group), the
+ * options text, and the tail (every later value of the record, {@code R_STARTED} to {@code R_SCHEDULED} in
+ * queue-state.lua). The record
  * is packed as the script's {@code cmsgpack} would pack it ({@link MessagePackWriter}), so the script joins the parts
  * without decoding or packing a table. Those that follow from the job's options alone are made once for the options
  * used last, so that jobs added alike (the queue's defaults, or one options object for a bulk) share them.
  */
 final class AddFields {
     /** How many values a job takes. */
-    static final int COUNT = 12;
+    static final int COUNT = 6;
 
     /** How many values a job's record holds while it is not active. */
     static final int RECORD_VALUES = 34;
 
     private static final byte[] NONE = {};
-    private static final byte[] ZERO = {'0'};
 
     private final JobOptionsText text;
     private volatile FromOptions last;
@@ -35,8 +35,8 @@ final class AddFields {
         this.text = text;
     }
 
-    /** The values of options {@code options} in the order the script takes them, and its record's tail. */
-    private record FromOptions(JobOptions options, byte[][] values, byte[] tail) {}
+    /** What the script decides with for a job of options {@code options}, its packed options and record's tail. */
+    private record FromOptions(JobOptions options, byte[] decides, byte[] packedOptions, byte[] tail) {}
 
     /** The head of the records of jobs named {@code name} in group {@code group} (null: none). */
     private record Head(String name, String group, byte[] bytes) {}
@@ -49,19 +49,13 @@ final class AddFields {
      */
     int write(byte[][] args, int at, QueueChecks.Prepared p, String repeatId, long scheduledMicros) {
         FromOptions o = of(p.options());
-        byte[][] v = o.values();
+        boolean run = !repeatId.isEmpty();
         args[at++] = p.id() == null ? NONE : bytes(p.id());
-        args[at++] = v[0];
         args[at++] = p.payload();
-        args[at++] = v[1];
-        args[at++] = v[2];
-        args[at++] = v[3];
-        args[at++] = v[4];
-        args[at++] = repeatId.isEmpty() ? NONE : bytes(repeatId);
-        args[at++] = scheduledMicros == 0 ? ZERO : bytes(Long.toString(scheduledMicros));
+        args[at++] = run ? decides(p.options(), Long.toString(scheduledMicros)) : o.decides();
         args[at++] = head(p.name(), p.options().group());
-        args[at++] = v[5];
-        args[at++] = repeatId.isEmpty() ? o.tail() : tail(p.options(), repeatId, scheduledMicros);
+        args[at++] = o.packedOptions();
+        args[at++] = run ? tail(p.options(), repeatId, scheduledMicros) : o.tail();
         return at;
     }
 
@@ -70,17 +64,27 @@ final class AddFields {
         if (cached != null && cached.options() == options) {
             return cached;
         }
-        byte[][] values = {
-            bytes(options.group() == null ? "" : options.group()),
-            bytes(Long.toString(RedisJobQueue.micros(options.delay()))),
-            bytes(Integer.toString(options.priority())),
-            bytes(Integer.toString(options.keepCompleted().maxCount())),
-            bytes(Long.toString(micros(options.deduplicateFor()))),
-            new MessagePackWriter().string(bytes(text.encode(options))).toBytes()
-        };
-        FromOptions made = new FromOptions(options, values, tail(options, "", 0));
+        FromOptions made = new FromOptions(
+                options,
+                decides(options, ""),
+                new MessagePackWriter().string(bytes(text.encode(options))).toBytes(),
+                tail(options, "", 0));
         last = made;
         return made;
+    }
+
+    /**
+     * The text the script decides with, {@code delay|priority|kept|dedup|scheduled|group} (see decided in
+     * queue-add.lua): {@code scheduled} is a repeatable job's run's time, empty for other jobs, and the group last,
+     * empty for none, so that it may hold any character.
+     */
+    private static byte[] decides(JobOptions options, String scheduled) {
+        return bytes(RedisJobQueue.micros(options.delay())
+                + "|" + options.priority()
+                + "|" + options.keepCompleted().maxCount()
+                + "|" + micros(options.deduplicateFor())
+                + "|" + scheduled
+                + "|" + (options.group() == null ? "" : options.group()));
     }
 
     /** The record's array header, name and group. */

@@ -22,40 +22,49 @@ local function countAdded(gid, n)
   countIn(gid, 'add', n)
 end
 
--- An add's values per job, from its base: 0 id ('' for one the queue numbers), 1 group ('' for none), 2 payload,
--- 3 delay (us), 4 priority, 5 how many completed jobs its retention keeps, 6 de-duplication window (us, -1 for none),
--- 7 repeatable job ('' for none), 8 the run's scheduled time, then its record packed in parts (AddFields in Java):
--- 9 its head (array header, name, group), 10 options, 11 its tail (R_STARTED to R_SCHEDULED). insertAt packs the
--- values between (R_STATE, and R_CREATED to R_RUNAT) as cmsgpack would, so the record reads as if packed whole.
-ADD_FIELDS = 12
+-- An add's values per job, from its base: 0 id ('' for one the queue numbers), 1 payload, 2 what the call decides
+-- with (see decided), then its record packed in parts (AddFields in Java): 3 its head (array header, name, group),
+-- 4 options, 5 its tail (R_STARTED to R_SCHEDULED). insertAt packs the values between (R_STATE, and R_CREATED to
+-- R_RUNAT) as cmsgpack would, so the record reads as if packed whole.
+ADD_FIELDS = 6
 
 local PACKED_STATE = { w = '\161w', d = '\161d' } -- cmsgpack's packing of a one-letter string
 
--- Whether the job whose values begin at ARG[base] completes with its record (see needsRecord in queue-held.lua).
-local function needsRecordAt(base)
-  return held.needsRecord(tonumber(ARG[base + 5]), tonumber(ARG[base + 6]), ARG[base + 7] ~= '')
+-- What an add's text 'delay|priority|kept|dedup|scheduled|group' says (delay and de-duplication window in us, -1 for
+-- none; kept: how many completed jobs its retention keeps; scheduled: the time of a repeatable job's run, '' if it is
+-- none; group: '' for none): {delay, priority, whether it completes with its record (held.needsRecord), scheduled
+-- or false, group or false, its group's name}. Read once per text (jobs added alike share one).
+local function decided(text)
+  local known = cachedIn(':add')
+  local d = known.of[text]
+  if d == nil then
+    local delay, priority, kept, dedup, scheduled, group =
+      string.match(text, '^(%-?%d+)|(%-?%d+)|(%d+)|(%-?%d+)|(%d*)|(.*)$')
+    scheduled = scheduled ~= '' and tonumber(scheduled)
+    d = { tonumber(delay), tonumber(priority), held.needsRecord(tonumber(kept), tonumber(dedup), scheduled and true),
+      scheduled, group ~= '' and group, group ~= '' and 'g' .. group or 'u' }
+    known.of[text] = d
+    known.n = known.n + 1
+  end
+  return d
 end
 
 -- Adds a new job with id from the values of ARGV at base (as add takes them), counted in its group's totals and in
 -- meta 'sp' (written with the call's other counts) unless counted (its caller counts it). Returns its payload.
 function insertAt(base, id, counted)
-  local groupArg = ARG[base + 1]
-  local job = { false, groupArg ~= '' and groupArg or false, false, false, now, 0, false, false, false }
-  job[R_PRIORITY] = tonumber(ARG[base + 4])
-  if not counted and held.counts(true) and needsRecordAt(base) then
+  local d = decided(ARG[base + 2])
+  local job = { false, d[5], false, false, now, 0, false, false, false }
+  job[R_PRIORITY] = d[2]
+  if not counted and held.counts(true) and d[3] then
     madd('sp', 1)
   end
-  local payload = ARG[base + 2]
+  local payload = ARG[base + 1]
   putPayload(id, payload)
-  local delay = tonumber(ARG[base + 3])
-  if ARG[base + 7] ~= '' then
-    delay = math.max(0, tonumber(ARG[base + 8]) - now)
-  end
-  waitOrDelay(id, job, delay)
-  putRecord(id, ARG[base + 9] .. PACKED_STATE[job[R_STATE]] .. ARG[base + 10]
-    .. pack(now, job[R_SEQ], job[R_KEY], job[R_READY], job[R_RUNAT]) .. ARG[base + 11])
+  waitOrDelay(id, job, d[4] and math.max(0, d[4] - now) or d[1])
+  putRecord(id, ARG[base + 3] .. PACKED_STATE[job[R_STATE]] .. ARG[base + 4]
+    .. pack(now, job[R_SEQ], job[R_KEY], job[R_READY], job[R_RUNAT]) .. ARG[base + 5])
   if not counted then
-    countAdded(groupName(job), 1)
+    countAdded(d[6], 1)
   end
   emit('added', id, events.listened() and loadJob(id) or nil)
   return payload
@@ -146,7 +155,7 @@ local function addJobs(first, count, waits, ahead)
         seen[id] = true
       end
       fresh = fresh + 1
-      local g = ARG[base + 1] == '' and 'u' or ('g' .. ARG[base + 1])
+      local g = decided(ARG[base + 2])[6]
       perGroup[g] = (perGroup[g] or 0) + 1
     end
   end
@@ -192,7 +201,7 @@ local function addJobs(first, count, waits, ahead)
         until ahead.free or not jobExists(id) and not isRemembered(id, remembered)
       end
       insertAt(base, id, true)
-      if counting and needsRecordAt(base) then
+      if counting and decided(ARG[base + 2])[3] then
         needing = needing + 1
       end
       reply[#reply + 1] = 0

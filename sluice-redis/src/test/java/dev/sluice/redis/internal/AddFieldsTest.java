@@ -40,18 +40,11 @@ class AddFieldsTest {
     void theValuesTheScriptDecidesWithInItsOrder() {
         byte[][] written = write(new QueueChecks.Prepared("id-1", "mail", bytes("p"), everything), "rep", 42);
 
-        assertThat(Arrays.stream(written, 0, 9).map(AddFieldsTest::text))
+        assertThat(Arrays.stream(written, 0, 3).map(AddFieldsTest::text))
                 .containsExactly(
                         "id-1",
-                        "acme",
                         "p",
-                        "1500000",
-                        "7",
-                        Integer.toString(
-                                Retention.keepFor(Duration.ofSeconds(2)).maxCount()),
-                        "5000000",
-                        "rep",
-                        "42");
+                        "1500000|7|" + Retention.keepFor(Duration.ofSeconds(2)).maxCount() + "|5000000|42|acme");
     }
 
     @Test
@@ -80,7 +73,10 @@ class AddFieldsTest {
         List<Object> record = joined(written, "w", 1L, 1L, "k", 1L, false);
 
         assertThat(text(written[0])).isEmpty();
-        assertThat(text(written[1])).isEmpty();
+        assertThat(text(written[2]))
+                .as("no delay, priority 0, no de-duplication window, no run's time, no group")
+                .startsWith("0|0|")
+                .endsWith("|-1||");
         assertThat(record.get(1)).as("group").isNull();
         assertThat(record.subList(32, 34)).as("repeatable job and run").containsOnlyNulls();
         assertThat(record.get(31)).as("no de-duplication window").isEqualTo(-1L);
@@ -94,13 +90,14 @@ class AddFieldsTest {
         byte[][] second = write(new QueueChecks.Prepared(null, "b", bytes("2"), urgent), "", 0);
         byte[][] third = write(new QueueChecks.Prepared("x", "c", bytes("3"), DEFAULTS), "", 0);
 
-        assertThat(text(second[4])).as("the priority of the second job").isEqualTo("9");
+        assertThat(text(second[2])).as("the priority of the second job").startsWith("0|9|");
         assertThat(joined(second, "w", 1L, 1L, "k", 1L, false).get(25)).isEqualTo(9L);
         assertThat(joined(second, "w", 1L, 1L, "k", 1L, false).get(3)).isEqualTo(bytes(text.encode(urgent)));
-        assertThat(third[10]).isEqualTo(first[10]);
-        assertThat(third[11]).isEqualTo(first[11]);
-        assertThat(List.of(text(first[0]), text(first[2]))).containsExactly("", "1");
-        assertThat(List.of(text(third[0]), text(third[2]))).containsExactly("x", "3");
+        assertThat(third[2]).isEqualTo(first[2]);
+        assertThat(third[4]).isEqualTo(first[4]);
+        assertThat(third[5]).isEqualTo(first[5]);
+        assertThat(List.of(text(first[0]), text(first[1]))).containsExactly("", "1");
+        assertThat(List.of(text(third[0]), text(third[1]))).containsExactly("x", "3");
         assertThat(joined(third, "w", 1L, 1L, "k", 1L, false).get(0)).isEqualTo(bytes("c"));
     }
 
@@ -124,7 +121,7 @@ class AddFieldsTest {
             }
         }
         byte[] stateBytes = new MessagePackWriter().string(bytes(state)).toBytes();
-        byte[] record = concat(written[9], stateBytes, written[10], middle.toBytes(), written[11]);
+        byte[] record = concat(written[3], stateBytes, written[4], middle.toBytes(), written[5]);
         @SuppressWarnings("unchecked")
         List<Object> read = (List<Object>) MessagePack.decode(record);
         return read;
