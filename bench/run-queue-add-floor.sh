@@ -20,13 +20,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+# shellcheck source=private-redis.sh
+source bench/private-redis.sh
 scratch="$(mktemp -d /tmp/sluice-add-floor.XXXXXX)"
-port=6395
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
-redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$scratch" --logfile "$scratch/redis.log" &
-redis_pid=$!
-trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_private_redis "$scratch"
 
 script='local j, p, w = KEYS[1] .. ":j", KEYS[1] .. ":p", KEYS[1] .. ":w"
 local rj, rp, rw = {}, {}, {}
