@@ -129,8 +129,12 @@ for scenario in "${chosen[@]}"; do
   i=$((i + 1))
 done
 
+# The floors of the layout's commands in the same sitting (their own private Redis): what the lifecycle targets
+# are measured against.
+bench/run-queue-floors.sh --json "$scratch/floors.json" >&2
+
 mkdir -p "$results"
 python3 bench/summarize-queue-redis.py \
-  --bullmq "$scratch/bullmq.jsonl" --sluice "$scratch"/sluice-*.json \
+  --bullmq "$scratch/bullmq.jsonl" --sluice "$scratch"/sluice-*.json --floors "$scratch/floors.json" \
   --order "$(IFS=';'; echo "${order[*]}")" --wall-seconds "$(( $(date +%s) - began ))" \
   --redis "$(redis-server --version)" --results "$results"

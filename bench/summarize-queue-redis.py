@@ -172,6 +172,14 @@ def merge(args):
         "scenarios": scenarios,
         "comparison": comparison,
     }
+    if args.floors:
+        floors = json.loads(Path(args.floors).read_text())
+        doc["floors"] = {
+            "command": "bench/run-queue-floors.sh",
+            "what": "Redis CPU per job of scripts doing only the commands every job costs in this layout, pipelined:"
+                    " an add (record, payload, waiting entry; 500 a call) and a plain worker's processing (claim and"
+                    " end 50 a call)",
+            **floors}
     doc["targets"] = targets(doc)
     return doc
 
@@ -217,6 +225,15 @@ def targets(doc):
                          "keys": [key]}
 
     at_most_us("B.c100.cpu", "B, concurrency 100, plain", "B.c100_lifecycle_redis_cpu_us_per_job", CPU_PLAIN_US)
+    floors = doc.get("floors")
+    if floors and "B.c100.cpu" in out:
+        floor = floors["addRedisCpuUsPerJob"] + floors["processRedisCpuUsPerJob"]
+        out["B.c100.cpu"]["floor"] = round(floor, 3)
+        out["B.c100.cpu"]["figure"] += f" (the layout's commands alone: {floor:.1f} µs)"
+    if "B.c1" in out and sluice("B.noop_calls_per_s"):
+        needed = c["B.c1_jobs_per_s"]["bullmq"] * C1_TARGET
+        out["B.c1"]["figure"] += (f" ({C1_TARGET:g}x BullMQ is {needed:,.0f} jobs/s:"
+                                  f" {needed / sluice('B.noop_calls_per_s'):.2f}x the no-op call loop)")
     at_most_us("F.cpu", "F: c100, listener, kept jobs, 10 rate-limited groups", F_KEY, CPU_FEATURES_US)
     key = "C.hr_add_to_start_p99_ms"
     if key in c and c[key]["sluice"] is not None and c[key]["bullmq"] is not None:
@@ -379,6 +396,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bullmq")
     parser.add_argument("--sluice", nargs="*")
+    parser.add_argument("--floors", help="bench/run-queue-floors.sh --json output of the same sitting")
     parser.add_argument("--order")
     parser.add_argument("--wall-seconds", type=int)
     parser.add_argument("--redis")
