@@ -6,7 +6,10 @@
 # - processing: calls of a plain queue's worker at concurrency 100 (50 jobs a call), each ending the jobs the call
 #   before claimed and claiming 50 more: ZPOPMIN of the waiting set, HMGET of records and of payloads, SADD to the
 #   worker's set, ZADD of its lease and HSET of the jobs' attempts (32 bytes each); SREM from the worker's set,
-#   HDEL of records, attempts and payloads, one HINCRBY of a counter.
+#   HDEL of records, attempts and payloads, one HINCRBY of a counter;
+# - one job a call, one call in flight (`redis-benchmark -c 1`, the floor of concurrency 1): the same commands for
+#   one job a call (the job the call before claimed named in a key: one GET and one SET more), against a script
+#   that does nothing, in turns: calls/s of each, and the time per call the commands add to a round trip.
 # Compare them with `RedisQueueProbe`'s "add ... µs Redis CPU/job" and "process ... µs/job" (with
 # -Dsluice.probe.keepNone=true) measured in the same minutes (the machine's speed drifts). Starts a private
 # redis-server on a free port (no persistence) and stops it. Heavy: run it alone (flock /tmp/sluice-build.lock ...).
@@ -80,6 +83,29 @@ redis.call("HMGET", p, unpack(ids))
 return #ids'
 process_sha="$(redis-cli -p "$port" script load "$process")"
 
+one='local j, p, w, a, m = KEYS[1] .. ":j", KEYS[1] .. ":p", KEYS[1] .. ":w", KEYS[1] .. ":a:w1", KEYS[1] .. ":m"
+local last = redis.call("GET", KEYS[1] .. ":last")
+if last then
+  redis.call("SREM", a, last)
+  redis.call("HDEL", j, last, "\255" .. last)
+  redis.call("HDEL", p, last)
+  redis.call("HINCRBY", m, "completed", 1)
+end
+local popped = redis.call("ZPOPMIN", w, 1)
+if #popped == 0 then
+  return 0
+end
+local id = string.sub(popped[1], 17)
+redis.call("HMGET", j, id)
+redis.call("SADD", a, id)
+redis.call("ZADD", KEYS[1] .. ":a", 1, "w1")
+redis.call("HSET", j, "\255" .. id, "tttttttttttttttttttttttttttttttt")
+redis.call("HMGET", p, id)
+redis.call("SET", KEYS[1] .. ":last", id)
+return 1'
+one_sha="$(redis-cli -p "$port" script load "$one")"
+noop_sha="$(redis-cli -p "$port" script load "return 0")"
+
 # the calls in Redis's protocol: per job its id, a record of 120 bytes, a payload of 100 and a waiting entry
 python3 - "$calls" "$sha" > "$scratch/calls.resp" <<'PY'
 import sys
@@ -125,13 +151,39 @@ for round in $(seq "$rounds"); do
     'BEGIN { printf "round %d: add %.2f, processing %.2f us of Redis CPU per job (%d records left)\n", r,
       (b - a) * 1e6 / n, (c - b) * 1e6 / n, left }' | tee -a "$scratch/rounds.txt"
 done
+
+# calls/s of 20,000 calls of script $1 with one call in flight
+one_in_flight() {
+  local t0 t1
+  t0="$(date +%s%N)"
+  redis-benchmark -p "$port" -c 1 -n 20000 -q EVALSHA "$1" 1 floor >/dev/null
+  t1="$(date +%s%N)"
+  awk -v t="$((t1 - t0))" 'BEGIN { printf "%.0f", 20000 / (t / 1e9) }'
+}
+for round in $(seq "$rounds"); do
+  redis-cli -p "$port" flushall >/dev/null
+  redis-cli -p "$port" --pipe < "$scratch/calls.resp" >/dev/null
+  jobs="$(one_in_flight "$one_sha")"
+  noop="$(one_in_flight "$noop_sha")"
+  awk -v j="$jobs" -v n="$noop" -v r="$round" 'BEGIN { f = "round %d, one call in flight: %d jobs/s one a call,"
+    printf f " %d no-op calls/s (%.2fx), %.1f us more per call\n", r, j, n, j / n, 1e6 / j - 1e6 / n }' \
+    | tee -a "$scratch/one.txt"
+done
+
 if [[ -n "$json" ]]; then
-  python3 - "$scratch/rounds.txt" > "$json" <<'PY'
+  python3 - "$scratch/rounds.txt" "$scratch/one.txt" > "$json" <<'PY'
 import json, statistics, sys
 rounds = [line.split() for line in open(sys.argv[1])]
 add = [float(r[3].rstrip(",")) for r in rounds]
 process = [float(r[5]) for r in rounds]
+one = [line.split() for line in open(sys.argv[2])]
+jobs = [float(r[6]) for r in one]
+noop = [float(r[11]) for r in one]
 print(json.dumps({"addRedisCpuUsPerJob": statistics.median(add), "processRedisCpuUsPerJob": statistics.median(process),
-                  "rounds": [{"add": a, "process": p} for a, p in zip(add, process)]}))
+                  "oneInFlightJobsPerSecond": statistics.median(jobs),
+                  "oneInFlightNoopCallsPerSecond": statistics.median(noop),
+                  "oneInFlightExtraUsPerCall": statistics.median(1e6 / j - 1e6 / n for j, n in zip(jobs, noop)),
+                  "rounds": [{"add": a, "process": p} for a, p in zip(add, process)],
+                  "oneInFlightRounds": [{"jobsPerSecond": j, "noopCallsPerSecond": n} for j, n in zip(jobs, noop)]}))
 PY
 fi

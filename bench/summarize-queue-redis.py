@@ -230,10 +230,18 @@ def targets(doc):
         floor = floors["addRedisCpuUsPerJob"] + floors["processRedisCpuUsPerJob"]
         out["B.c100.cpu"]["floor"] = round(floor, 3)
         out["B.c100.cpu"]["figure"] += f" (the layout's commands alone: {floor:.1f} µs)"
-    if "B.c1" in out and sluice("B.noop_calls_per_s"):
+    loop = sluice("B.noop_calls_per_s")
+    if "B.c1" in out and loop:
         needed = c["B.c1_jobs_per_s"]["bullmq"] * C1_TARGET
-        out["B.c1"]["figure"] += (f" ({C1_TARGET:g}x BullMQ is {needed:,.0f} jobs/s:"
-                                  f" {needed / sluice('B.noop_calls_per_s'):.2f}x the no-op call loop)")
+        out["B.c1"]["figure"] += f" ({C1_TARGET:g}x BullMQ is {needed:,.0f} jobs/s: {needed / loop:.2f}x the loop"
+        if floors and "oneInFlightExtraUsPerCall" in floors:
+            # the loop's round trip plus what the layout's commands for one job add to a call at one in flight
+            floor = 1e6 / (1e6 / loop + floors["oneInFlightExtraUsPerCall"])
+            out["B.c1"]["floor"] = round(floor, 1)
+            out["B.c1/noop"]["floor"] = round(floor / loop, 3)
+            out["B.c1"]["figure"] += f"; the layout's commands alone allow {floor:,.0f}"
+            out["B.c1/noop"]["figure"] += f" (the layout's commands alone: {floor / loop:.2f}x)"
+        out["B.c1"]["figure"] += ")"
     at_most_us("F.cpu", "F: c100, listener, kept jobs, 10 rate-limited groups", F_KEY, CPU_FEATURES_US)
     key = "C.hr_add_to_start_p99_ms"
     if key in c and c[key]["sluice"] is not None and c[key]["bullmq"] is not None:
