@@ -1,0 +1,113 @@
+package dev.sluice.internal.adaptive;
+
+import java.time.Duration;
+
+/**
+ * How one controlled rate moves (see {@link RateControl}): rates in jobs per second, times as durations.
+ *
+ * @param floor the lowest rate the controller sets, above 0
+ * @param ceiling the highest, at least {@code floor}
+ * @param start the rate before any signal, between the two
+ * @param cut what a rate is multiplied by at a congestion episode's cut, above 0 and below 1
+ * @param episode how long after a cut further loss signals count as the same episode (the cut's cooldown: the rate
+ *     does not grow in it either); losses of attempts that started before the cut count as its episode however late
+ *     they come
+ * @param climb how long utilised time takes to climb from a cut back to the rate cut from (the last good rate);
+ *     beyond it the rate probes upward, slowly at first
+ * @param appLimited the share of the rate that must be used over a tick for the rate to grow (0 to 1): a queue
+ *     that starts fewer jobs than its rate allows learns nothing about the downstream's capacity
+ * @param latencyTolerance how far a job's recent processing time may rise above its long-run average (a factor
+ *     above 1) before the rise counts as congestion
+ */
+public record ControlSettings(
+        double floor,
+        double ceiling,
+        double start,
+        double cut,
+        Duration episode,
+        Duration climb,
+        double appLimited,
+        double latencyTolerance) {
+
+    /** Cut to 70% of the rate, as CUBIC and the AWS SDK's adaptive mode do. */
+    public static final double DEFAULT_CUT = 0.7;
+
+    public static final Duration DEFAULT_EPISODE = Duration.ofSeconds(1);
+
+    public static final Duration DEFAULT_CLIMB = Duration.ofSeconds(2);
+
+    public static final double DEFAULT_APP_LIMITED = 0.8;
+
+    public static final double DEFAULT_LATENCY_TOLERANCE = 2.0;
+
+    public ControlSettings {
+        if (!(floor > 0) || !Double.isFinite(floor)) {
+            throw new IllegalArgumentException("floor must be a finite rate above 0 jobs per second, got " + floor);
+        }
+        if (!(ceiling >= floor) || !Double.isFinite(ceiling)) {
+            throw new IllegalArgumentException(
+                    "ceiling must be a finite rate at least the floor (" + floor + "), got " + ceiling);
+        }
+        if (!(start >= floor && start <= ceiling)) {
+            throw new IllegalArgumentException(
+                    "start must lie between the floor (" + floor + ") and the ceiling (" + ceiling + "), got " + start);
+        }
+        if (!(cut > 0 && cut < 1)) {
+            throw new IllegalArgumentException("cut must lie above 0 and below 1 (0.7: 70% of the rate), got " + cut);
+        }
+        requirePositive("episode", episode, true);
+        requirePositive("climb", climb, false);
+        if (!(appLimited >= 0 && appLimited <= 1)) {
+            throw new IllegalArgumentException("appLimited must lie between 0 and 1, got " + appLimited);
+        }
+        if (!(latencyTolerance > 1) || !Double.isFinite(latencyTolerance)) {
+            throw new IllegalArgumentException(
+                    "latencyTolerance must be a finite factor above 1 (2: twice the average), got " + latencyTolerance);
+        }
+    }
+
+    /**
+     * Settings with the defaults: start at the ceiling, cut to 70%, episodes of 1 s, a climb of 2 s, growth only
+     * while 80% of the rate is used, latency up to twice its average.
+     *
+     * @param floor the lowest rate, jobs per second
+     * @param ceiling the highest
+     * @return the settings
+     */
+    public static ControlSettings between(double floor, double ceiling) {
+        return new ControlSettings(
+                floor,
+                ceiling,
+                ceiling,
+                DEFAULT_CUT,
+                DEFAULT_EPISODE,
+                DEFAULT_CLIMB,
+                DEFAULT_APP_LIMITED,
+                DEFAULT_LATENCY_TOLERANCE);
+    }
+
+    /** These settings starting at {@code start} jobs per second. */
+    public ControlSettings startingAt(double start) {
+        return new ControlSettings(floor, ceiling, start, cut, episode, climb, appLimited, latencyTolerance);
+    }
+
+    /** The rate {@code rate} held between the floor and the ceiling. */
+    double clamp(double rate) {
+        return Math.max(floor, Math.min(ceiling, rate));
+    }
+
+    long episodeNanos() {
+        return episode.toNanos();
+    }
+
+    long climbNanos() {
+        return climb.toNanos();
+    }
+
+    private static void requirePositive(String name, Duration value, boolean zeroAllowed) {
+        if (value == null || value.isNegative() || (!zeroAllowed && value.isZero())) {
+            throw new IllegalArgumentException(
+                    name + " must be a duration " + (zeroAllowed ? "of 0 or more" : "above 0") + ", got " + value);
+        }
+    }
+}

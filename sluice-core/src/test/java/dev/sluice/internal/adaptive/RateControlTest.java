@@ -1,0 +1,278 @@
+package dev.sluice.internal.adaptive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.sluice.internal.adaptive.RateChange.Reason;
+import dev.sluice.internal.adaptive.RateControl.Step;
+import dev.sluice.internal.adaptive.Signal.Loss;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RateControlTest {
+    private static final long S = 1_000_000_000L;
+    private static final long T0 = 1_000 * S;
+    private static final ControlSettings SETTINGS =
+            ControlSettings.between(10, 1000).startingAt(100);
+    private static final Signal.Tick USED = new Signal.Tick(1.0, null);
+
+    private static Step next(ControlState state, Signal signal, long at) {
+        return RateControl.next(SETTINGS, state, signal, at);
+    }
+
+    private static Loss limited(long sentAt) {
+        return new Loss(Loss.Kind.RATE_LIMITED, sentAt, 0);
+    }
+
+    /** The state cut once at T0 + 1 s from 100 to 70 (episode to T0 + 2 s). */
+    private static ControlState cutOnce() {
+        return next(RateControl.start(SETTINGS, T0), limited(T0), T0 + S).state();
+    }
+
+    @Test
+    void aRateStartsAtItsStartAndProbesAboveItSlowlyWhileUsed() {
+        ControlState start = RateControl.start(SETTINGS, T0);
+        assertThat(start.rate()).isEqualTo(100);
+
+        Step second = next(start, USED, T0 + S);
+        // 100 + (100 - 70) * ((3 s - 2 s) / 2 s)^3
+        assertThat(second.state().rate()).isCloseTo(103.75, within(1e-9));
+        assertThat(second.change()).as("under a tenth more: not told").isNull();
+        assertThat(next(second.state(), USED, T0 + 2 * S).state().rate()).isCloseTo(130, within(1e-9));
+    }
+
+    @Test
+    void aLossCutsTheRateOnceToSeventyPercentAndSaysWhy() {
+        Step cut = next(RateControl.start(SETTINGS, T0), new Loss(Loss.Kind.RATE_LIMITED, T0, 3 * S / 2), T0 + S);
+
+        assertThat(cut.state().rate()).isCloseTo(70, within(1e-9));
+        assertThat(cut.state().lastGood()).isEqualTo(100);
+        assertThat(cut.state().cuts()).isEqualTo(1);
+        assertThat(cut.change()).isEqualTo(new RateChange(Reason.CUT, "rate-limited", 1.5, 100, 70, T0 + S));
+        assertThat(next(RateControl.start(SETTINGS, T0), new Loss(Loss.Kind.OVERLOADED, T0, 0), T0 + S)
+                        .change()
+                        .signal())
+                .isEqualTo("overloaded");
+    }
+
+    @Test
+    void lossesInTheSameEpisodeCutNoFurther() {
+        ControlState cut = cutOnce();
+
+        Step withinTheEpisode = next(cut, limited(T0 + S), T0 + S + S / 2);
+        assertThat(withinTheEpisode.state().rate()).isCloseTo(70, within(1e-9));
+        assertThat(withinTheEpisode.change()).isNull();
+
+        Step sentBeforeTheCut = next(cut, limited(T0 + S - 1), T0 + 10 * S);
+        assertThat(sentBeforeTheCut.state().rate())
+                .as("a late answer to an attempt sent at the old rate")
+                .isCloseTo(70, within(1e-9));
+        assertThat(sentBeforeTheCut.change()).isNull();
+
+        Step nextEpisode = next(cut, limited(T0 + S), T0 + 2 * S);
+        assertThat(nextEpisode.state().rate()).isCloseTo(49, within(1e-9));
+        assertThat(nextEpisode.state().lastGood()).isCloseTo(70, within(1e-9));
+    }
+
+    @Test
+    void aRetryAfterLengthensTheEpisodeInWhichNothingGrowsOrCutsAgain() {
+        ControlState cut = next(RateControl.start(SETTINGS, T0), new Loss(Loss.Kind.RATE_LIMITED, T0, 5 * S), T0)
+                .state();
+        assertThat(cut.episodeEnds()).isEqualTo(T0 + 5 * S);
+
+        Step paused = next(cut, USED, T0 + 5 * S);
+        assertThat(paused.state().rate()).as("no growth before the pause ends").isCloseTo(70, within(1e-9));
+        assertThat(next(cut, limited(T0 + 1), T0 + 4 * S).change()).isNull();
+
+        ControlState later = next(cut, new Loss(Loss.Kind.RATE_LIMITED, T0 + 1, 8 * S), T0 + 4 * S)
+                .state();
+        assertThat(later.episodeEnds())
+                .as("a later, longer retry-after lengthens it")
+                .isEqualTo(T0 + 12 * S);
+    }
+
+    @Test
+    void theRateClimbsBackToTheLastGoodRateInTheClimbTimeAndProbesBeyond() {
+        ControlState cut = cutOnce(); // episode ends at T0 + 2 s
+        long ends = T0 + 2 * S;
+
+        assertThat(next(cut, USED, ends).state().rate()).isCloseTo(70, within(1e-9));
+        ControlState oneSecond = next(cut, USED, ends + S).state();
+        // 100 - 30 * (1/2)^3
+        assertThat(oneSecond.rate()).isCloseTo(96.25, within(1e-9));
+        ControlState twoSeconds = next(oneSecond, USED, ends + 2 * S).state();
+        assertThat(twoSeconds.rate()).isCloseTo(100, within(1e-9));
+        ControlState threeSeconds = next(twoSeconds, USED, ends + 3 * S).state();
+        assertThat(threeSeconds.rate()).isCloseTo(103.75, within(1e-9));
+        ControlState fourSeconds = next(threeSeconds, USED, ends + 4 * S).state();
+        assertThat(fourSeconds.rate()).isCloseTo(130, within(1e-9));
+    }
+
+    @Test
+    void ticksOfARateNotUsedDoNotGrowIt() {
+        ControlState cut = cutOnce();
+        long ends = T0 + 2 * S;
+
+        ControlState idle =
+                next(cut, new Signal.Tick(0.79, null), ends + 10 * S).state();
+        assertThat(idle.rate()).isCloseTo(70, within(1e-9));
+        assertThat(idle.grown()).isZero();
+        ControlState used =
+                next(idle, new Signal.Tick(0.8, null), ends + 11 * S).state();
+        assertThat(used.rate()).as("only the used second counts").isCloseTo(96.25, within(1e-9));
+    }
+
+    @Test
+    void theRateStaysBetweenTheFloorAndTheCeiling() {
+        ControlSettings narrow = ControlSettings.between(60, 120).startingAt(80);
+        ControlState state = RateControl.start(narrow, T0);
+        state = RateControl.next(narrow, state, limited(T0), T0).state();
+        assertThat(state.rate()).isEqualTo(60);
+        Step atTheFloor = RateControl.next(narrow, state, limited(T0 + 2 * S), T0 + 2 * S);
+        assertThat(atTheFloor.state().rate()).isEqualTo(60);
+        assertThat(atTheFloor.change())
+                .as("a loss at the floor is still an episode, told")
+                .isEqualTo(new RateChange(Reason.CUT, "rate-limited", 0, 60, 60, T0 + 2 * S));
+
+        ControlState grown =
+                RateControl.next(narrow, atTheFloor.state(), USED, T0 + 60 * S).state();
+        assertThat(grown.rate()).isEqualTo(120);
+    }
+
+    @Test
+    void aClimbIsToldInStepsOfATenthAndWhereItReachesTheLastGoodRate() {
+        ControlState state = cutOnce();
+        long ends = T0 + 2 * S;
+        StringBuilder told = new StringBuilder();
+        for (long ms = 100; ms <= 3_000; ms += 100) {
+            Step step = next(state, USED, ends + ms * 1_000_000);
+            state = step.state();
+            if (step.change() != null) {
+                assertThat(step.change().reason()).isEqualTo(Reason.CLIMB);
+                told.append(Math.round(step.change().to())).append(' ');
+            }
+        }
+        assertThat(told.toString().trim()).isEqualTo("78 87 96 100");
+    }
+
+    @Test
+    void processingTimeWellAboveItsAverageLowersTheRateInProportionOncePerEpisode() {
+        ControlState state = RateControl.start(SETTINGS, T0);
+        for (int i = 0; i < RateControl.LATENCY_WARM_UP; i++) {
+            Step step = next(state, new Signal.Latency(10_000_000), T0 + i);
+            assertThat(step.change()).isNull();
+            state = step.state();
+        }
+        Step slower = next(state, new Signal.Latency(40_000_000), T0 + S);
+        // short run 10 * 0.8 + 40 * 0.2 = 16 ms, under twice the long run (about 10.3): no change
+        assertThat(slower.change()).isNull();
+        Step slowerStill = next(slower.state(), new Signal.Latency(60_000_000), T0 + S + 1);
+        // short run 16 * 0.8 + 60 * 0.2 = 24.8 ms; long run about 10.8; allowed 21.6: cut by 21.6 / 24.8
+        RateChange change = slowerStill.change();
+        assertThat(change.reason()).isEqualTo(Reason.GRADIENT);
+        assertThat(change.signal()).isEqualTo("latency");
+        assertThat(change.value()).isCloseTo(24.8, within(1e-9));
+        double longRun = slowerStill.state().longLatency();
+        assertThat(change.to()).isCloseTo(100 * 2 * longRun / 24.8e6, within(1e-9));
+        assertThat(change.to()).isBetween(70.0, 100.0);
+
+        Step again = next(slowerStill.state(), new Signal.Latency(90_000_000), T0 + S + 2);
+        assertThat(again.change()).as("within the episode").isNull();
+    }
+
+    @Test
+    void processingTimesAreNotJudgedBeforeTheWarmUp() {
+        ControlState state = RateControl.start(SETTINGS, T0);
+        state = next(state, new Signal.Latency(1_000_000), T0).state();
+        Step jump = next(state, new Signal.Latency(1_000_000_000), T0 + 1);
+        assertThat(jump.change()).isNull();
+        assertThat(jump.state().latencies()).isEqualTo(2);
+    }
+
+    @Test
+    void aGaugeAboveItsThresholdLowersTheRateInProportionOncePerEpisode() {
+        ControlState start = RateControl.start(SETTINGS, T0);
+        assertThat(next(start, new Signal.Gauge("pool", 0.8, 0.8), T0).change()).isNull();
+
+        Step over = next(start, new Signal.Gauge("pool", 1.0, 0.8), T0);
+        assertThat(over.change()).isEqualTo(new RateChange(Reason.GRADIENT, "pool", 1.0, 100, 80, T0));
+        assertThat(next(over.state(), new Signal.Gauge("pool", 2.0, 0.8), T0 + S - 1)
+                        .change())
+                .isNull();
+
+        Step farOver = next(over.state(), new Signal.Gauge("pool", 4.0, 0.8), T0 + S);
+        assertThat(farOver.state().rate()).as("at most a cut").isCloseTo(56, within(1e-9));
+    }
+
+    @Test
+    void aQuotaThatAllowsLessSetsTheRateAndHoldsItUntilItsWindowResets() {
+        ControlState start = RateControl.start(SETTINGS, T0);
+        assertThat(next(start, new Signal.Quota(200, 2 * S), T0).change())
+                .as("allows 100: no change")
+                .isNull();
+
+        Step bound = next(start, new Signal.Quota(30, S), T0);
+        assertThat(bound.change()).isEqualTo(new RateChange(Reason.QUOTA, "quota", 30, 100, 30, T0));
+        ControlState quiet = next(bound.state(), USED, T0 + S).state();
+        assertThat(quiet.rate()).as("no growth before the reset").isCloseTo(30, within(1e-9));
+        ControlState after = next(quiet, USED, T0 + 2 * S).state();
+        // probes beyond 30 as from a start: 30 + 9 * (1/2)^3
+        assertThat(after.rate()).isCloseTo(31.125, within(1e-9));
+        assertThat(after.cuts()).as("a quota is no congestion episode").isZero();
+        assertThat(next(bound.state(), limited(T0), T0 + 1).state().rate())
+                .as("a loss still cuts")
+                .isCloseTo(21, within(1e-9));
+    }
+
+    @Test
+    void aStaleSignalHoldsTheRateUntilHeardAgainAndSaysSoOnce() {
+        ControlState cut = cutOnce();
+        long ends = T0 + 2 * S;
+        Step held = next(cut, new Signal.Tick(1.0, "redis-cpu"), ends + S);
+        assertThat(held.change()).isEqualTo(new RateChange(Reason.HELD, "redis-cpu", 0, 70, 70, ends + S));
+        Step stillHeld = next(held.state(), new Signal.Tick(1.0, "redis-cpu"), ends + 2 * S);
+        assertThat(stillHeld.change()).isNull();
+        assertThat(stillHeld.state().rate()).isCloseTo(70, within(1e-9));
+
+        Step resumed = next(stillHeld.state(), USED, ends + 3 * S);
+        assertThat(resumed.change().reason()).isEqualTo(Reason.RESUMED);
+        assertThat(resumed.state().held()).isNull();
+        // only the second since the last held tick counts
+        assertThat(resumed.state().rate()).isCloseTo(96.25, within(1e-9));
+        assertThat(next(held.state(), limited(T0 + 3 * S), ends + S + 1).state().rate())
+                .as("losses cut while held")
+                .isCloseTo(49, within(1e-9));
+    }
+
+    @Test
+    void aLowerCeilingTakesEffectAtTheNextTick() {
+        ControlState state = RateControl.start(SETTINGS, T0);
+        ControlSettings lower = ControlSettings.between(10, 50);
+        assertThat(RateControl.next(lower, state, USED, T0 + 1).state().rate()).isEqualTo(50);
+    }
+
+    @Test
+    void badSettingsAreRefusedWithWhatIsAllowed() {
+        assertThatThrownBy(() -> ControlSettings.between(0, 10))
+                .hasMessageContaining("floor must be a finite rate above 0");
+        assertThatThrownBy(() -> ControlSettings.between(10, 5))
+                .hasMessageContaining("ceiling must be a finite rate at least the floor (10.0), got 5.0");
+        assertThatThrownBy(() -> ControlSettings.between(10, 50).startingAt(60))
+                .hasMessageContaining("start must lie between the floor (10.0) and the ceiling (50.0), got 60.0");
+        assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 1.0, Duration.ZERO, Duration.ofSeconds(1), 0.8, 2))
+                .hasMessageContaining("cut must lie above 0 and below 1");
+        assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ZERO, 0.8, 2))
+                .hasMessageContaining("climb must be a duration above 0");
+        assertThatThrownBy(
+                        () -> new ControlSettings(1, 2, 1, 0.5, Duration.ofSeconds(-1), Duration.ofSeconds(1), 0.8, 2))
+                .hasMessageContaining("episode must be a duration of 0 or more");
+        assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ofSeconds(1), 1.5, 2))
+                .hasMessageContaining("appLimited must lie between 0 and 1");
+        assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ofSeconds(1), 0.8, 1))
+                .hasMessageContaining("latencyTolerance must be a finite factor above 1");
+        assertThatThrownBy(() -> new Signal.Quota(1, 0)).hasMessageContaining("a reset above 0");
+        assertThatThrownBy(() -> new Signal.Gauge("pool", 1, 0)).hasMessageContaining("threshold above 0");
+        assertThatThrownBy(() -> new Loss(null, 0, 0)).hasMessageContaining("RATE_LIMITED or OVERLOADED");
+    }
+}
