@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The samples of {@link QueueLocalBench}, their medians and ratios, and a small JSON writer for them. */
-final class QueueResults {
+public final class QueueResults {
     /** One contender in one case: a throughput sample (jobs per second) per measured round. */
     static final class Series {
         final String id;
@@ -123,7 +123,7 @@ final class QueueResults {
     // ---- JSON ----
 
     /** A tiny JSON builder: objects keep insertion order; numbers are written with fixed decimals. */
-    static final class Json {
+    public static final class Json {
         private final StringBuilder out = new StringBuilder();
         private int depth;
         private boolean first = true;
@@ -134,7 +134,7 @@ final class QueueResults {
          * sluice.bench.measuredCommit} (the last commit that changed the code measured), {@code
          * sluice.bench.dirty} and {@code sluice.bench.engineSources} (set by the bench scripts).
          */
-        Json header(String benchmark, Instant began, long wallSeconds) {
+        public Json header(String benchmark, Instant began, long wallSeconds) {
             field("benchmark", benchmark);
             field("date", began.truncatedTo(ChronoUnit.SECONDS).toString());
             field("wallSeconds", wallSeconds);
@@ -144,14 +144,14 @@ final class QueueResults {
             return field("engineSourcesSha256", System.getProperty("sluice.bench.engineSources", "unknown"));
         }
 
-        Json begin() {
+        public Json begin() {
             out.append('{');
             depth++;
             first = true;
             return this;
         }
 
-        Json end() {
+        public Json end() {
             depth--;
             newline();
             out.append('}');
@@ -159,40 +159,40 @@ final class QueueResults {
             return this;
         }
 
-        Json object(String key) {
+        public Json object(String key) {
             key(key);
             return begin();
         }
 
-        Json field(String key, String value) {
+        public Json field(String key, String value) {
             key(key);
             out.append(value == null ? "null" : quote(value));
             first = false;
             return this;
         }
 
-        Json field(String key, long value) {
+        public Json field(String key, long value) {
             key(key);
             out.append(value);
             first = false;
             return this;
         }
 
-        Json field(String key, double value, int decimals) {
+        public Json field(String key, double value, int decimals) {
             key(key);
             out.append(number(value, decimals));
             first = false;
             return this;
         }
 
-        Json field(String key, boolean value) {
+        public Json field(String key, boolean value) {
             key(key);
             out.append(value);
             first = false;
             return this;
         }
 
-        Json numbers(String key, List<? extends Number> values, int decimals) {
+        public Json numbers(String key, List<? extends Number> values, int decimals) {
             key(key);
             out.append('[');
             for (int i = 0; i < values.size(); i++) {
@@ -207,7 +207,7 @@ final class QueueResults {
             return this;
         }
 
-        Json strings(String key, List<String> values) {
+        public Json strings(String key, List<String> values) {
             key(key);
             out.append('[');
             for (int i = 0; i < values.size(); i++) {
@@ -241,7 +241,7 @@ final class QueueResults {
             return String.format(Locale.ROOT, "%." + decimals + "f", value);
         }
 
-        static String quote(String s) {
+        public static String quote(String s) {
             StringBuilder sb = new StringBuilder("\"");
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);

@@ -14,6 +14,8 @@ package dev.sluice.internal.adaptive;
  * @param quietUntil the rate does not grow before this either: a downstream's quota bound it until its window resets
  * @param grown the utilised time since the episode's end that counts toward the climb
  * @param lastTick when growth was last accounted for
+ * @param delivered the attempts that succeeded per second of late, a moving average over ticks (0: none heard), or
+ *     the last tick's alone when it refused most
  * @param shortLatency recent processing time, a fast-moving average (0: none heard)
  * @param longLatency long-run processing time, a slow-moving average (0: none heard)
  * @param latencies how many processing times were heard, up to {@link RateControl#LATENCY_WARM_UP}
@@ -30,6 +32,7 @@ public record ControlState(
         long quietUntil,
         long grown,
         long lastTick,
+        double delivered,
         double shortLatency,
         double longLatency,
         int latencies,

@@ -6,11 +6,15 @@ package dev.sluice.internal.adaptive;
  * test), so that processes sharing a rate move one number.
  *
  * <ul>
- *   <li>A loss cuts the rate once per congestion episode: to {@code cut} times the rate, never below the floor.
+ *   <li>A loss cuts the rate once per congestion episode: to {@code cut} times the rate, or, where the downstream
+ *       delivered of late even less (a sudden drop), to what it delivered; never below the floor. The climb returns
+ *       to the rate cut from, or after a drop to what was delivered.
  *       Losses within the episode's time, or of attempts that started before the cut, change nothing (a burst of
- *       429s answering requests sent at the old rate is one signal, not many). A retry-after lengthens the episode.
+ *       429s answering requests sent at the old rate is one signal, not many). A retry-after is the queue's to
+ *       honour (the job, or the scope it names, waits): it does not move the rate.
  *   <li>After the episode the rate climbs as CUBIC's window does, over utilised time only: quickly back toward the
- *       rate it was cut from (reached after {@code climb}), then flat near it, then probing beyond, slowly at first.
+ *       rate it was cut from (reached after {@code climb}), then flat near it, then probing beyond, slowly at first,
+ *       doubling every two thirds of a climb time once two climb times passed without a loss.
  *       A tick whose utilisation is under {@code appLimited} adds no time: demand below the rate teaches nothing.
  *   <li>Processing time above {@code latencyTolerance} times its long-run average, or a gauge above its threshold,
  *       lowers the rate in proportion (at most as far as a cut), once per episode.
@@ -31,6 +35,7 @@ public final class RateControl {
 
     private static final double SHORT_WEIGHT = 0.2;
     private static final double LONG_WEIGHT = 0.01;
+    private static final double DELIVERED_WEIGHT = 0.3;
 
     private RateControl() {}
 
@@ -52,6 +57,7 @@ public final class RateControl {
                 0,
                 0,
                 0,
+                0,
                 start,
                 null,
                 0);
@@ -68,10 +74,19 @@ public final class RateControl {
         };
     }
 
-    /** The rate the climb reaches after {@code grown} nanoseconds of utilised time past a cut. */
+    /**
+     * The rate the climb reaches after {@code grown} nanoseconds of utilised time past a cut: CUBIC's curve through
+     * the cut's base, the last good rate (after one climb time) and as far above it again (after two); from there,
+     * with no loss for so long, the capacity is plainly higher, and the rate doubles every two thirds of a climb time.
+     */
     static double climbed(ControlSettings settings, ControlState state, long grown) {
-        double x = (double) (grown - settings.climbNanos()) / settings.climbNanos();
-        return state.lastGood() + (state.lastGood() - state.cutTo()) * x * x * x;
+        double k = settings.climbNanos();
+        double x = (grown - k) / k;
+        double rise = state.lastGood() - state.cutTo();
+        if (x <= 1) {
+            return state.lastGood() + rise * x * x * x;
+        }
+        return (state.lastGood() + rise) * Math.pow(2, 1.5 * (x - 1));
     }
 
     private static boolean inEpisode(ControlState state, long now) {
@@ -79,28 +94,35 @@ public final class RateControl {
     }
 
     private static Step loss(ControlSettings settings, ControlState state, Signal.Loss loss, long now) {
-        long episode = Math.max(settings.episodeNanos(), loss.retryAfterNanos());
         if (inEpisode(state, now) || loss.sentAt() < state.cutAt()) {
-            long ends = Math.max(state.episodeEnds(), saturatedAdd(now, loss.retryAfterNanos()));
-            return new Step(Draft.of(state).episodeEnds(ends).done(), null);
+            return new Step(state, null);
         }
         String signal = loss.kind() == Signal.Loss.Kind.RATE_LIMITED ? "rate-limited" : "overloaded";
+        // a downstream that delivered less than a cut would leave (a sudden drop): straight to what it delivered,
+        // and the climb returns there; else a cut as CUBIC's, back to the rate cut from
+        double from = state.rate();
+        boolean drop = state.delivered() > 0 && state.delivered() < from * settings.cut();
         return cut(
                 settings,
                 state,
-                settings.cut(),
-                saturatedAdd(now, episode),
+                drop ? state.delivered() / from : settings.cut(),
+                drop ? state.delivered() : from,
+                saturatedAdd(now, settings.episodeNanos()),
                 now,
                 RateChange.Reason.CUT,
                 signal,
                 loss.retryAfterNanos() / 1e9);
     }
 
-    /** Cuts the rate by {@code factor}: a new episode ending at {@code episodeEnds}, the climb from the new rate. */
+    /**
+     * Cuts the rate by {@code factor}: a new episode ending at {@code episodeEnds}, the climb from the new rate back
+     * to {@code good}.
+     */
     private static Step cut(
             ControlSettings settings,
             ControlState state,
             double factor,
+            double good,
             long episodeEnds,
             long now,
             RateChange.Reason reason,
@@ -112,8 +134,8 @@ public final class RateControl {
         // from the rate once it passes it
         ControlState next = Draft.of(state)
                 .rate(to)
-                .lastGood(from)
-                .cutTo(from * settings.cut())
+                .lastGood(good)
+                .cutTo(good * settings.cut())
                 .cutAt(now)
                 .episodeEnds(episodeEnds)
                 .grown(0)
@@ -125,8 +147,21 @@ public final class RateControl {
     }
 
     private static Step tick(ControlSettings settings, ControlState state, Signal.Tick tick, long now) {
+        double delivered = state.delivered();
+        if (now > state.lastTick()) {
+            double lately = tick.succeeded() * 1e9 / (now - state.lastTick());
+            // most attempts refused: the downstream's capacity is what it delivered, not what it used to
+            boolean mostRefused = tick.refused() > tick.succeeded();
+            delivered = delivered == 0 || mostRefused
+                    ? lately
+                    : delivered * (1 - DELIVERED_WEIGHT) + lately * DELIVERED_WEIGHT;
+        }
         if (tick.stale() != null) {
-            ControlState held = Draft.of(state).lastTick(now).held(tick.stale()).done();
+            ControlState held = Draft.of(state)
+                    .lastTick(now)
+                    .delivered(delivered)
+                    .held(tick.stale())
+                    .done();
             RateChange change = state.held() == null
                     ? new RateChange(RateChange.Reason.HELD, tick.stale(), 0, state.rate(), state.rate(), now)
                     : null;
@@ -138,7 +173,12 @@ public final class RateControl {
             grown = saturatedAdd(grown, now - from);
         }
         double rate = settings.clamp(Math.max(state.rate(), climbed(settings, state, grown)));
-        Draft next = Draft.of(state).grown(grown).lastTick(now).rate(rate).held(null);
+        Draft next = Draft.of(state)
+                .grown(grown)
+                .lastTick(now)
+                .delivered(delivered)
+                .rate(rate)
+                .held(null);
         if (state.held() != null) {
             next.told(rate);
             return new Step(
@@ -179,6 +219,7 @@ public final class RateControl {
                 settings,
                 measured,
                 Math.max(settings.cut(), allowed / shortRun),
+                measured.rate(),
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
                 RateChange.Reason.GRADIENT,
@@ -194,6 +235,7 @@ public final class RateControl {
                 settings,
                 state,
                 Math.max(settings.cut(), gauge.threshold() / gauge.value()),
+                state.rate(),
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
                 RateChange.Reason.GRADIENT,
@@ -235,6 +277,7 @@ public final class RateControl {
         private long quietUntil;
         private long grown;
         private long lastTick;
+        private double delivered;
         private double shortLatency;
         private double longLatency;
         private int latencies;
@@ -252,6 +295,7 @@ public final class RateControl {
             d.quietUntil = s.quietUntil();
             d.grown = s.grown();
             d.lastTick = s.lastTick();
+            d.delivered = s.delivered();
             d.shortLatency = s.shortLatency();
             d.longLatency = s.longLatency();
             d.latencies = s.latencies();
@@ -301,6 +345,11 @@ public final class RateControl {
             return this;
         }
 
+        Draft delivered(double v) {
+            delivered = v;
+            return this;
+        }
+
         Draft shortLatency(double v) {
             shortLatency = v;
             return this;
@@ -341,6 +390,7 @@ public final class RateControl {
                     quietUntil,
                     grown,
                     lastTick,
+                    delivered,
                     shortLatency,
                     longLatency,
                     latencies,

@@ -33,9 +33,11 @@ public sealed interface Signal {
      *
      * @param utilisation the jobs started over the tick divided by what the rate allowed in it (0 when it allowed
      *     none)
+     * @param succeeded how many attempts succeeded over the tick: what the downstream delivered
+     * @param refused how many the downstream refused over the tick (429, 503)
      * @param stale the signal that has gone missing or stale (the rate then holds where it is), null if none
      */
-    record Tick(double utilisation, String stale) implements Signal {}
+    record Tick(double utilisation, long succeeded, long refused, String stale) implements Signal {}
 
     /**
      * An attempt's processing time, as its worker measured it.

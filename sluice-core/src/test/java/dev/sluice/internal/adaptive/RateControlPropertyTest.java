@@ -21,8 +21,12 @@ class RateControlPropertyTest {
     @Provide
     Arbitrary<List<Timed>> histories() {
         Arbitrary<Signal> signals = Arbitraries.oneOf(
-                Arbitraries.doubles().between(0, 1.2).map(u -> new Signal.Tick(u, null)),
-                Arbitraries.of("redis-cpu").map(s -> new Signal.Tick(1, s)),
+                Combinators.combine(
+                                Arbitraries.doubles().between(0, 1.2),
+                                Arbitraries.longs().between(0, 100),
+                                Arbitraries.longs().between(0, 100))
+                        .as((u, succeeded, refused) -> new Signal.Tick(u, succeeded, refused, null)),
+                Arbitraries.of("redis-cpu").map(s -> new Signal.Tick(1, 0, 0, s)),
                 Combinators.combine(
                                 Arbitraries.of(Signal.Loss.Kind.class),
                                 Arbitraries.longs().between(0, 3_000))
@@ -78,7 +82,8 @@ class RateControlPropertyTest {
         // whatever happened, a rate used for two minutes with nothing lost climbs to the ceiling
         for (int i = 0; i < 240; i++) {
             now += 500 * MS;
-            state = RateControl.next(SETTINGS, state, new Signal.Tick(1, null), now).state();
+            state = RateControl.next(SETTINGS, state, new Signal.Tick(1, 0, 0, null), now)
+                    .state();
         }
         assertThat(state.rate()).isEqualTo(SETTINGS.ceiling());
     }

@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 class RateControlTest {
     private static final long S = 1_000_000_000L;
     private static final long T0 = 1_000 * S;
+    /** Episodes of 1 s and a climb of 2 s, whatever the defaults. */
     private static final ControlSettings SETTINGS =
-            ControlSettings.between(10, 1000).startingAt(100);
-    private static final Signal.Tick USED = new Signal.Tick(1.0, null);
+            new ControlSettings(10, 1000, 100, 0.7, Duration.ofSeconds(1), Duration.ofSeconds(2), 0.8, 2.0);
+
+    private static final Signal.Tick USED = new Signal.Tick(1.0, 0, 0, null);
 
     private static Step next(ControlState state, Signal signal, long at) {
         return RateControl.next(SETTINGS, state, signal, at);
@@ -76,20 +78,17 @@ class RateControlTest {
     }
 
     @Test
-    void aRetryAfterLengthensTheEpisodeInWhichNothingGrowsOrCutsAgain() {
-        ControlState cut = next(RateControl.start(SETTINGS, T0), new Loss(Loss.Kind.RATE_LIMITED, T0, 5 * S), T0)
-                .state();
-        assertThat(cut.episodeEnds()).isEqualTo(T0 + 5 * S);
+    void aRetryAfterIsTheQueuesToHonourAndMovesNeitherTheRateNorTheEpisode() {
+        Step cut = next(RateControl.start(SETTINGS, T0), new Loss(Loss.Kind.RATE_LIMITED, T0, 5 * S), T0);
+        assertThat(cut.state().episodeEnds()).isEqualTo(T0 + S);
+        assertThat(cut.change().value()).as("told in seconds").isEqualTo(5.0);
 
-        Step paused = next(cut, USED, T0 + 5 * S);
-        assertThat(paused.state().rate()).as("no growth before the pause ends").isCloseTo(70, within(1e-9));
-        assertThat(next(cut, limited(T0 + 1), T0 + 4 * S).change()).isNull();
-
-        ControlState later = next(cut, new Loss(Loss.Kind.RATE_LIMITED, T0 + 1, 8 * S), T0 + 4 * S)
-                .state();
-        assertThat(later.episodeEnds())
-                .as("a later, longer retry-after lengthens it")
-                .isEqualTo(T0 + 12 * S);
+        Step later = next(cut.state(), new Loss(Loss.Kind.RATE_LIMITED, T0 + 1, 8 * S), T0 + S / 2);
+        assertThat(later.change()).isNull();
+        assertThat(later.state()).isEqualTo(cut.state());
+        assertThat(next(cut.state(), limited(T0 + 1), T0 + S).state().rate())
+                .as("the next episode")
+                .isCloseTo(49, within(1e-9));
     }
 
     @Test
@@ -107,6 +106,50 @@ class RateControlTest {
         assertThat(threeSeconds.rate()).isCloseTo(103.75, within(1e-9));
         ControlState fourSeconds = next(threeSeconds, USED, ends + 4 * S).state();
         assertThat(fourSeconds.rate()).isCloseTo(130, within(1e-9));
+        ControlState fiveSeconds = next(fourSeconds, USED, ends + 5 * S).state();
+        // two climb times without a loss: doubling every two thirds of one, 130 * 2^(1.5 * 0.5)
+        assertThat(fiveSeconds.rate()).isCloseTo(130 * Math.pow(2, 0.75), within(1e-9));
+    }
+
+    @Test
+    void aCutAfterASuddenDropGoesStraightToWhatTheDownstreamDelivered() {
+        ControlState start = RateControl.start(SETTINGS, T0);
+        // 6 successes in 100 ms: 60 a second delivered while the rate was 100
+        ControlState heard =
+                next(start, new Signal.Tick(1.0, 6, 0, null), T0 + S / 10).state();
+        assertThat(heard.delivered()).isCloseTo(60, within(1e-9));
+        ControlState later =
+                next(heard, new Signal.Tick(1.0, 5, 0, null), T0 + S / 5).state();
+        assertThat(later.delivered()).as("a moving average").isCloseTo(60 * 0.7 + 50 * 0.3, within(1e-9));
+
+        ControlState cut = next(later, limited(T0 + S / 5), T0 + S / 5 + 1).state();
+        assertThat(cut.rate())
+                .as("to what was delivered, under 70% of the rate")
+                .isCloseTo(57, within(1e-9));
+        assertThat(cut.lastGood()).as("the climb returns to what was delivered").isCloseTo(57, within(1e-9));
+        assertThat(cut.cutTo()).isCloseTo(57 * 0.7, within(1e-9));
+
+        // 9 in 100 ms: 90 a second, more than 70% of the rate
+        ControlState more =
+                next(start, new Signal.Tick(1.0, 9, 0, null), T0 + S / 10).state();
+        ControlState gentle = next(more, limited(T0 + S / 10), T0 + S / 10 + 1).state();
+        assertThat(gentle.rate()).isCloseTo(more.rate() * 0.7, within(1e-9));
+        assertThat(gentle.lastGood()).as("back to the rate cut from").isCloseTo(more.rate(), within(1e-9));
+    }
+
+    @Test
+    void aTickThatRefusedMostSetsWhatWasDeliveredOutright() {
+        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Tick(1.0, 20, 0, null), T0 + S / 10)
+                .state();
+        assertThat(heard.delivered()).isCloseTo(200, within(1e-9));
+        ControlState half =
+                next(heard, new Signal.Tick(1.0, 5, 5, null), T0 + S / 5).state();
+        assertThat(half.delivered()).as("half refused: averaged").isCloseTo(200 * 0.7 + 50 * 0.3, within(1e-9));
+        ControlState most =
+                next(heard, new Signal.Tick(1.0, 5, 6, null), T0 + S / 5).state();
+        assertThat(most.delivered()).isCloseTo(50, within(1e-9));
+        ControlState cut = next(most, limited(T0 + S / 5), T0 + S / 5 + 1).state();
+        assertThat(cut.rate()).as("cut to what was delivered").isCloseTo(50, within(1e-9));
     }
 
     @Test
@@ -115,17 +158,18 @@ class RateControlTest {
         long ends = T0 + 2 * S;
 
         ControlState idle =
-                next(cut, new Signal.Tick(0.79, null), ends + 10 * S).state();
+                next(cut, new Signal.Tick(0.79, 0, 0, null), ends + 10 * S).state();
         assertThat(idle.rate()).isCloseTo(70, within(1e-9));
         assertThat(idle.grown()).isZero();
         ControlState used =
-                next(idle, new Signal.Tick(0.8, null), ends + 11 * S).state();
+                next(idle, new Signal.Tick(0.8, 0, 0, null), ends + 11 * S).state();
         assertThat(used.rate()).as("only the used second counts").isCloseTo(96.25, within(1e-9));
     }
 
     @Test
     void theRateStaysBetweenTheFloorAndTheCeiling() {
-        ControlSettings narrow = ControlSettings.between(60, 120).startingAt(80);
+        ControlSettings narrow =
+                new ControlSettings(60, 120, 80, 0.7, Duration.ofSeconds(1), Duration.ofSeconds(2), 0.8, 2.0);
         ControlState state = RateControl.start(narrow, T0);
         state = RateControl.next(narrow, state, limited(T0), T0).state();
         assertThat(state.rate()).isEqualTo(60);
@@ -229,9 +273,9 @@ class RateControlTest {
     void aStaleSignalHoldsTheRateUntilHeardAgainAndSaysSoOnce() {
         ControlState cut = cutOnce();
         long ends = T0 + 2 * S;
-        Step held = next(cut, new Signal.Tick(1.0, "redis-cpu"), ends + S);
+        Step held = next(cut, new Signal.Tick(1.0, 0, 0, "redis-cpu"), ends + S);
         assertThat(held.change()).isEqualTo(new RateChange(Reason.HELD, "redis-cpu", 0, 70, 70, ends + S));
-        Step stillHeld = next(held.state(), new Signal.Tick(1.0, "redis-cpu"), ends + 2 * S);
+        Step stillHeld = next(held.state(), new Signal.Tick(1.0, 0, 0, "redis-cpu"), ends + 2 * S);
         assertThat(stillHeld.change()).isNull();
         assertThat(stillHeld.state().rate()).isCloseTo(70, within(1e-9));
 

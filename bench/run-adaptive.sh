@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Adaptive rates in simulation: every controller (Sluice's, static rates, an oracle, BullMQ's pause, the first seed's
+# controller, Netflix AIMD and Gradient2, the AWS SDK's CUBIC bucket) against a simulated downstream whose capacity
+# changes, on virtual time, 20 seeds each (the same seed gives the same trace). Writes bench/results/adaptive.json
+# and bench/results/adaptive.md. Takes about a minute on 2 cores, build included; no Redis.
+# Usage: bench/run-adaptive.sh [--seeds 20]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# shellcheck source=prepare.sh
+source bench/prepare.sh
+
+describe_measured sluice-core
+"$JAVA" "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
+  "-Dsluice.bench.dirty=$dirty" -cp "$JAR" dev.sluice.bench.adaptive.AdaptiveBench --out "$OUT" "$@"

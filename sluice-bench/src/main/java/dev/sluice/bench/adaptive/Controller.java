@@ -1,0 +1,44 @@
+package dev.sluice.bench.adaptive;
+
+/**
+ * Something that decides how fast the simulation's worker sends to the downstream: a rate (jobs per second, paced)
+ * or a concurrency (requests in flight), from what it hears. Times in nanoseconds.
+ */
+interface Controller {
+    /** How its limit is applied. */
+    enum Mode {
+        RATE,
+        CONCURRENCY
+    }
+
+    String name();
+
+    Mode mode();
+
+    /** The rate (jobs per second) or the concurrency it allows at {@code now}. */
+    double limit(long now);
+
+    /** Nothing is sent before this (a pause); 0 for none. */
+    default long pausedUntil() {
+        return 0;
+    }
+
+    /** An attempt sent at {@code sentAt} was served, {@code inFlight} requests (itself included) on their way. */
+    default void served(long sentAt, long latency, int inFlight, long now) {}
+
+    /** An attempt sent at {@code sentAt} was refused (429) with {@code retryAfter} (0: none given). */
+    default void refused(long sentAt, long retryAfter, int inFlight, long now) {}
+
+    /** A tenth of a second passed, in which it sent {@code utilisation} of what its rate allowed. */
+    default void tick(double utilisation, long now) {}
+
+    /** How many times it lowered its limit. */
+    default long cuts() {
+        return 0;
+    }
+
+    /** Whether a refused job waits for the Retry-After (with jitter) before it may be sent again. */
+    default boolean honoursRetryAfter() {
+        return false;
+    }
+}

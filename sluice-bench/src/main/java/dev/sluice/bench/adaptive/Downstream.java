@@ -1,0 +1,71 @@
+package dev.sluice.bench.adaptive;
+
+import java.util.Random;
+
+/**
+ * A simulated partner API on virtual time: it serves at most its capacity C(t) per second (a token bucket holding a
+ * tenth of a second's worth) and answers 429 beyond, with a Retry-After as its mode says; its latency grows with its
+ * load. Times in nanoseconds.
+ */
+final class Downstream {
+    /** What a 429 says of when to come back. */
+    enum RetryAfter {
+        /** One second, as many APIs say. */
+        ONE_SECOND,
+        /** Nothing. */
+        ABSENT,
+        /** Half a second: wrong by half. */
+        HALF
+    }
+
+    /** An answer: when it arrives, whether it was served, its Retry-After (0: none). */
+    record Answer(long at, boolean served, long retryAfterNanos) {}
+
+    static final long SECOND = 1_000_000_000L;
+    private static final long BASE_LATENCY = 20_000_000L;
+
+    private final Profile capacity;
+    private final RetryAfter retryAfter;
+    private final Random random;
+    private double tokens;
+    private long refilled;
+    /** Requests offered in about the last second, for the latency (a decaying count). */
+    private double load;
+
+    private long loadAt;
+
+    Downstream(Profile capacity, RetryAfter retryAfter, Random random) {
+        this.capacity = capacity;
+        this.retryAfter = retryAfter;
+        this.random = random;
+    }
+
+    /** A request sent at {@code now}: served if a token is there, else refused. */
+    Answer request(long now) {
+        double c = capacity.at(now);
+        tokens = Math.min(c / 10, tokens + c * (now - refilled) / SECOND);
+        refilled = now;
+        decayLoad(now);
+        load += 1;
+        // latency grows with the load offered: 20 ms idle, about 40 ms at capacity, 340 ms at twice it, with noise
+        double utilisation = Math.min(2, load / Math.max(1, c));
+        double latency = BASE_LATENCY * (1 + Math.pow(utilisation, 4)) * (0.8 + 0.4 * random.nextDouble());
+        if (tokens >= 1) {
+            tokens -= 1;
+            return new Answer(now + (long) latency, true, 0);
+        }
+        long after = switch (retryAfter) {
+            case ONE_SECOND -> SECOND;
+            case ABSENT -> 0;
+            case HALF -> SECOND / 2;
+        };
+        // a refusal costs a round trip, without the work
+        return new Answer(now + (long) (BASE_LATENCY * (0.8 + 0.4 * random.nextDouble())), false, after);
+    }
+
+    private void decayLoad(long now) {
+        double elapsed = (double) (now - loadAt) / SECOND;
+        load *= Math.exp(-elapsed);
+        loadAt = now;
+    }
+}
