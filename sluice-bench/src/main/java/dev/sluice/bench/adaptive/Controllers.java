@@ -48,24 +48,41 @@ final class Controllers {
         }
     }
 
-    /** BullMQ: a fixed rate; a 429 pauses the queue for its Retry-After (1 s if none), then the full rate again. */
-    static final class BullmqPause implements Controller {
-        private final double rate;
-        private long pausedUntil;
-        private long cuts;
+    /** What most controllers here have in common: a name, how their limit applies, and a count of their cuts. */
+    abstract static class Named implements Controller {
+        private final String name;
+        private final Mode mode;
+        long cuts;
 
-        BullmqPause(double rate) {
-            this.rate = rate;
+        Named(String name, Mode mode) {
+            this.name = name;
+            this.mode = mode;
         }
 
         @Override
         public String name() {
-            return "bullmq-pause";
+            return name;
         }
 
         @Override
         public Mode mode() {
-            return Mode.RATE;
+            return mode;
+        }
+
+        @Override
+        public long cuts() {
+            return cuts;
+        }
+    }
+
+    /** BullMQ: a fixed rate; a 429 pauses the queue for its Retry-After (1 s if none), then the full rate again. */
+    static final class BullmqPause extends Named {
+        private final double rate;
+        private long pausedUntil;
+
+        BullmqPause(double rate) {
+            super("bullmq-pause", Mode.RATE);
+            this.rate = rate;
         }
 
         @Override
@@ -88,11 +105,6 @@ final class Controllers {
                 pausedUntil = until;
             }
         }
-
-        @Override
-        public long cuts() {
-            return cuts;
-        }
     }
 
     /**
@@ -101,7 +113,7 @@ final class Controllers {
      * up to 20%. As written it reads Redis's cumulative CPU seconds as a ratio; corrected, their change over the
      * wall time. Redis is simulated at 50 µs of CPU per job on a server up for an hour at 2%. It hears no 429.
      */
-    static final class Seed implements Controller {
+    static final class Seed extends Named {
         private static final long POLL = 5 * SECOND;
         private final boolean corrected;
         private final double min;
@@ -112,23 +124,13 @@ final class Controllers {
         private double cpuSeconds = 3600 * 0.02;
         private double cpuAtPoll = cpuSeconds;
         private final LatencyWindow window = new LatencyWindow();
-        private long cuts;
 
         Seed(boolean corrected, double min, double max) {
+            super(corrected ? "seed-cpu-corrected" : "seed-as-written", Mode.RATE);
             this.corrected = corrected;
             this.min = min;
             this.max = max;
             this.current = max;
-        }
-
-        @Override
-        public String name() {
-            return corrected ? "seed-cpu-corrected" : "seed-as-written";
-        }
-
-        @Override
-        public Mode mode() {
-            return Mode.RATE;
         }
 
         @Override
@@ -175,26 +177,14 @@ final class Controllers {
                 lastAdjustment = now;
             }
         }
-
-        @Override
-        public long cuts() {
-            return cuts;
-        }
     }
 
     /** Netflix AIMD: a concurrency limit cut to 90% at each drop, grown by 1 per success while half used. */
-    static final class Aimd implements Controller {
+    static final class Aimd extends Named {
         private double limit = 20;
-        private long cuts;
 
-        @Override
-        public String name() {
-            return "netflix-aimd";
-        }
-
-        @Override
-        public Mode mode() {
-            return Mode.CONCURRENCY;
+        Aimd() {
+            super("netflix-aimd", Mode.CONCURRENCY);
         }
 
         @Override
@@ -214,31 +204,19 @@ final class Controllers {
             limit = Math.max(1, limit * 0.9);
             cuts++;
         }
-
-        @Override
-        public long cuts() {
-            return cuts;
-        }
     }
 
     /**
      * Netflix Gradient2: a concurrency limit moved by the gradient of a long-run average latency (600 samples)
      * over the latest, with tolerance 1.5, smoothing 0.2 and a queue allowance of 4; drops are not its signal.
      */
-    static final class Gradient2 implements Controller {
+    static final class Gradient2 extends Named {
         private double limit = 20;
         private double longRtt;
         private long samples;
-        private long cuts;
 
-        @Override
-        public String name() {
-            return "netflix-gradient2";
-        }
-
-        @Override
-        public Mode mode() {
-            return Mode.CONCURRENCY;
+        Gradient2() {
+            super("netflix-gradient2", Mode.CONCURRENCY);
         }
 
         @Override
@@ -267,18 +245,13 @@ final class Controllers {
             }
             limit = next;
         }
-
-        @Override
-        public long cuts() {
-            return cuts;
-        }
     }
 
     /**
      * The AWS SDK's adaptive retry mode: no limit until the first throttle; then a token bucket whose fill rate
      * follows CUBIC (beta 0.7, C 0.4) from the measured send rate, at most twice that rate.
      */
-    static final class AwsCubic implements Controller {
+    static final class AwsCubic extends Named {
         private static final double BETA = 0.7;
         private static final double C = 0.4;
         private final double ceiling;
@@ -289,20 +262,10 @@ final class Controllers {
         private double measured;
         private long bucketStart;
         private int sentInBucket;
-        private long cuts;
 
         AwsCubic(double ceiling) {
+            super("aws-cubic", Mode.RATE);
             this.ceiling = ceiling;
-        }
-
-        @Override
-        public String name() {
-            return "aws-cubic";
-        }
-
-        @Override
-        public Mode mode() {
-            return Mode.RATE;
         }
 
         @Override
@@ -341,11 +304,6 @@ final class Controllers {
             fillRate = Math.max(0.5, rateToUse * BETA);
             enabled = true;
             cuts++;
-        }
-
-        @Override
-        public long cuts() {
-            return cuts;
         }
     }
 
