@@ -11,5 +11,7 @@ cd "$(dirname "$0")/.."
 source bench/prepare.sh
 
 describe_measured sluice-core
+# the rule's sources as measured (they may be uncommitted): one SHA-256 over them, in name order
+engine="$(cat sluice-core/src/main/java/dev/sluice/internal/adaptive/*.java | sha256sum | cut -c1-16)"
 "$JAVA" "-Dsluice.bench.commit=$commit" "-Dsluice.bench.measuredCommit=$measured_commit" \
-  "-Dsluice.bench.dirty=$dirty" -cp "$JAR" dev.sluice.bench.adaptive.AdaptiveBench --out "$OUT" "$@"
+  "-Dsluice.bench.dirty=$dirty" "-Dsluice.bench.engineSources=$engine" -cp "$JAR" dev.sluice.bench.adaptive.AdaptiveBench --out "$OUT" "$@"
