@@ -262,9 +262,9 @@ public final class RateControl {
         return new Step(next, new RateChange(RateChange.Reason.QUOTA, "quota", allows, state.rate(), to, now));
     }
 
+    /** {@code a + b} for a duration {@code b} of 0 or more, or the end of time if that overflows. */
     private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+        return b > Long.MAX_VALUE - a ? Long.MAX_VALUE : a + b;
     }
 
     /** A state being changed: a copy of one, with some values replaced. */

@@ -297,6 +297,74 @@ class RateControlTest {
     }
 
     @Test
+    void theLongRunLatencyMovesSlowlyUpAndFollowsTheShortRunDown() {
+        ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Latency(10_000_000), T0)
+                .state();
+        assertThat(state.shortLatency()).isEqualTo(10e6);
+        assertThat(state.longLatency()).isEqualTo(10e6);
+        ControlState up = next(state, new Signal.Latency(20_000_000), T0 + 1).state();
+        assertThat(up.shortLatency()).isCloseTo(12e6, within(1e-3));
+        assertThat(up.longLatency()).isCloseTo(10.1e6, within(1e-3));
+        ControlState down = next(state, new Signal.Latency(5_000_000), T0 + 1).state();
+        // short run 9 ms; long run 9.95 ms, then drifting a fifth of the way to 9: 9.76 ms
+        assertThat(down.shortLatency()).isCloseTo(9e6, within(1e-3));
+        assertThat(down.longLatency()).isCloseTo(9.95e6 * 0.8 + 9e6 * 0.2, within(1e-3));
+    }
+
+    @Test
+    void aQuotaIsReadAsRequestsPerSecondOfItsWindow() {
+        Step bound = next(RateControl.start(SETTINGS, T0), new Signal.Quota(60, 2 * S), T0);
+        assertThat(bound.change().value()).isEqualTo(30);
+        assertThat(bound.state().rate()).isEqualTo(30);
+        assertThat(bound.state().quietUntil()).isEqualTo(T0 + 2 * S);
+    }
+
+    @Test
+    void aTickAtTheTimeOfTheLastOneLeavesWhatWasDeliveredAlone() {
+        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Tick(1.0, 20, 0, null), T0 + S / 10)
+                .state();
+        ControlState again =
+                next(heard, new Signal.Tick(1.0, 7, 0, null), T0 + S / 10).state();
+        assertThat(again.delivered()).isEqualTo(heard.delivered());
+    }
+
+    @Test
+    void timesAtTheEndOfTimeSaturateInsteadOfWrapping() {
+        long late = Long.MAX_VALUE - S / 2;
+        ControlState cut =
+                next(RateControl.start(SETTINGS, late), limited(late), late).state();
+        assertThat(cut.episodeEnds()).isEqualTo(Long.MAX_VALUE);
+        assertThat(next(cut, limited(late), late + 1).change())
+                .as("still the same episode")
+                .isNull();
+        ControlState bound = next(RateControl.start(SETTINGS, late), new Signal.Quota(1, S), late)
+                .state();
+        assertThat(bound.quietUntil()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void settingsAtTheEdgesOfWhatIsAllowedAreAccepted() {
+        ControlSettings single = ControlSettings.between(10, 10);
+        assertThat(single.start()).isEqualTo(10);
+        assertThat(ControlSettings.between(10, 50).startingAt(10).start()).isEqualTo(10);
+        assertThat(ControlSettings.between(10, 50).startingAt(50).start()).isEqualTo(50);
+        assertThat(ControlSettings.between(10, 50).startingAt(20))
+                .isEqualTo(new ControlSettings(
+                        10,
+                        50,
+                        20,
+                        ControlSettings.DEFAULT_CUT,
+                        ControlSettings.DEFAULT_EPISODE,
+                        ControlSettings.DEFAULT_CLIMB,
+                        ControlSettings.DEFAULT_APP_LIMITED,
+                        ControlSettings.DEFAULT_LATENCY_TOLERANCE));
+        assertThat(new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ofSeconds(1), 0, 2).appLimited())
+                .isZero();
+        assertThat(new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ofSeconds(1), 1, 2).appLimited())
+                .isEqualTo(1);
+    }
+
+    @Test
     void badSettingsAreRefusedWithWhatIsAllowed() {
         assertThatThrownBy(() -> ControlSettings.between(0, 10))
                 .hasMessageContaining("floor must be a finite rate above 0");
@@ -305,6 +373,8 @@ class RateControlTest {
         assertThatThrownBy(() -> ControlSettings.between(10, 50).startingAt(60))
                 .hasMessageContaining("start must lie between the floor (10.0) and the ceiling (50.0), got 60.0");
         assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 1.0, Duration.ZERO, Duration.ofSeconds(1), 0.8, 2))
+                .hasMessageContaining("cut must lie above 0 and below 1");
+        assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 0, Duration.ZERO, Duration.ofSeconds(1), 0.8, 2))
                 .hasMessageContaining("cut must lie above 0 and below 1");
         assertThatThrownBy(() -> new ControlSettings(1, 2, 1, 0.5, Duration.ZERO, Duration.ZERO, 0.8, 2))
                 .hasMessageContaining("climb must be a duration above 0");
