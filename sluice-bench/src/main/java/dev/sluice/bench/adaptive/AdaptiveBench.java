@@ -26,8 +26,12 @@ public final class AdaptiveBench {
 
     private AdaptiveBench() {}
 
-    /** A controller made anew for each run: it keeps state. */
-    record Contender(String name, Function<Scenario, Controller> make) {}
+    /** A controller made anew for each run (it keeps state), shared by the processes of the run. */
+    record Contender(String name, int processes, Function<Scenario, Controller> make) {
+        Contender(String name, Function<Scenario, Controller> make) {
+            this(name, 1, make);
+        }
+    }
 
     /** A figure's mean over the seeds and the half-width of its 95% interval. */
     record Interval(double mean, double halfWidth) {
@@ -55,8 +59,10 @@ public final class AdaptiveBench {
     static List<Contender> contenders() {
         List<Contender> list = new ArrayList<>();
         ControlSettings sluice = ControlSettings.between(5, 400).startingAt(200);
-        list.add(new Contender("sluice", s -> new Controllers.Sluice(sluice, false)));
-        list.add(new Contender("sluice-pausing", s -> new Controllers.Sluice(sluice, true)));
+        list.add(new Contender("sluice", s -> new Controllers.Sluice("sluice", sluice, false)));
+        list.add(new Contender(
+                "sluice, 4 processes", 4, s -> new Controllers.Sluice("sluice, 4 processes", sluice, false)));
+        list.add(new Contender("sluice-pausing", s -> new Controllers.Sluice("sluice-pausing", sluice, true)));
         list.add(new Contender("static-200", s -> new Controllers.Static("static-200", 200)));
         list.add(new Contender("static-50", s -> new Controllers.Static("static-50", 50)));
         list.add(new Contender("oracle", s -> new Controllers.Oracle(s.capacity())));
@@ -74,6 +80,9 @@ public final class AdaptiveBench {
                 Scenario.dropAndReturn(Downstream.RetryAfter.ONE_SECOND),
                 Scenario.dropAndReturn(Downstream.RetryAfter.ABSENT),
                 Scenario.dropAndReturn(Downstream.RetryAfter.HALF),
+                Scenario.refusalsOnly(),
+                Scenario.latencyOnly(),
+                Scenario.noisyNeighbour(),
                 Scenario.slowDrift(),
                 Scenario.appLimitedThenBacklog());
     }
@@ -81,8 +90,8 @@ public final class AdaptiveBench {
     static Result run(Scenario scenario, Contender contender, int seeds) {
         List<Figures> runs = new ArrayList<>();
         for (long seed = 1; seed <= seeds; seed++) {
-            runs.add(Figures.of(
-                    scenario, Simulation.run(scenario, contender.make().apply(scenario), seed)));
+            Controller controller = contender.make().apply(scenario);
+            runs.add(Figures.of(scenario, Simulation.run(scenario, controller, seed, contender.processes())));
         }
         return new Result(scenario.name(), contender.name(), runs);
     }
@@ -121,7 +130,8 @@ public final class AdaptiveBench {
             new Column("backTo90Seconds", "back to 90% (s)", Figures::backAfter, v -> num(v, 1)),
             new Column("overshoot", "peak overshoot", Figures::overshoot, v -> pct(v)),
             new Column("excessAttempts", "attempts over capacity", Figures::excess, v -> num(v, 0)),
-            new Column("cutsInDrop", "cuts while low", Figures::cutsInDrop, v -> num(v, 1)));
+            new Column("cutsInDrop", "cuts while low", Figures::cutsInDrop, v -> num(v, 1)),
+            new Column("worstLatencyMs", "worst second's p99 latency (ms)", Figures::worstLatencyMs, v -> num(v, 0)));
 
     private record Column(String key, String label, ToDoubleFunction<Figures> figure, DoubleFunction<String> text) {}
 

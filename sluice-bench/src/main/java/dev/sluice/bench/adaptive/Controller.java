@@ -29,8 +29,12 @@ interface Controller {
     /** An attempt sent at {@code sentAt} was refused (429) with {@code retryAfter} (0: none given). */
     default void refused(long sentAt, long retryAfter, int inFlight, long now) {}
 
-    /** A tenth of a second passed, in which it sent {@code utilisation} of what its rate allowed. */
-    default void tick(double utilisation, long now) {}
+    /**
+     * A process reports what it saw over the last tenth of a second: jobs started, attempts succeeded and refused;
+     * {@code utilisation}, the share of what the rate allowed that all processes started over the tenth that ended
+     * with the first process's report.
+     */
+    default void tick(int started, int succeeded, int refused, double utilisation, long now) {}
 
     /** How many times it lowered its limit. */
     default long cuts() {

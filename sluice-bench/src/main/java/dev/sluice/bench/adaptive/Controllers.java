@@ -150,7 +150,7 @@ final class Controllers {
         }
 
         @Override
-        public void tick(double utilisation, long now) {
+        public void tick(int started, int succeeded, int refused, double utilisation, long now) {
             if (now - lastPoll < POLL) {
                 return;
             }
@@ -313,13 +313,13 @@ final class Controllers {
      */
     static final class Sluice implements Controller {
         private final ControlSettings settings;
+        private final String name;
         private final boolean pauses;
-        private long servedInTick;
-        private long refusedInTick;
         private ControlState state;
         private long pausedUntil;
 
-        Sluice(ControlSettings settings, boolean pauses) {
+        Sluice(String name, ControlSettings settings, boolean pauses) {
+            this.name = name;
             this.settings = settings;
             this.pauses = pauses;
             this.state = RateControl.start(settings, 0);
@@ -327,7 +327,7 @@ final class Controllers {
 
         @Override
         public String name() {
-            return pauses ? "sluice-pausing" : "sluice";
+            return name;
         }
 
         @Override
@@ -347,14 +347,12 @@ final class Controllers {
 
         @Override
         public void served(long sentAt, long latency, int inFlight, long now) {
-            servedInTick++;
             state = RateControl.next(settings, state, new Signal.Latency(latency), now)
                     .state();
         }
 
         @Override
         public void refused(long sentAt, long retryAfter, int inFlight, long now) {
-            refusedInTick++;
             Signal.Loss loss = new Signal.Loss(Signal.Loss.Kind.RATE_LIMITED, sentAt, retryAfter);
             RateControl.Step step = RateControl.next(settings, state, loss, now);
             if (pauses && step.change() != null && retryAfter > 0) {
@@ -364,12 +362,9 @@ final class Controllers {
         }
 
         @Override
-        public void tick(double utilisation, long now) {
-            state = RateControl.next(
-                            settings, state, new Signal.Tick(utilisation, servedInTick, refusedInTick, null), now)
+        public void tick(int started, int succeeded, int refused, double utilisation, long now) {
+            state = RateControl.next(settings, state, new Signal.Report(started, succeeded, refused, null), now)
                     .state();
-            servedInTick = 0;
-            refusedInTick = 0;
         }
 
         @Override

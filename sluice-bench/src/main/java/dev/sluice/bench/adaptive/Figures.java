@@ -14,6 +14,8 @@ import java.util.List;
  *     leaving out the second the capacity drops in)
  * @param excess attempts above the capacity in all, summed over seconds
  * @param cutsInDrop how many times the controller lowered its limit while the capacity was low
+ * @param worstLatencyMs the highest of the seconds' 99th percentiles of a served attempt's latency (after the first
+ *     2 s), milliseconds: what a job waits at the downstream
  */
 record Figures(
         double goodput,
@@ -22,7 +24,8 @@ record Figures(
         double backAfter,
         double overshoot,
         double excess,
-        double cutsInDrop) {
+        double cutsInDrop,
+        double worstLatencyMs) {
 
     /** The seconds over which the 429s' share counts for safety. */
     static final int SAFETY_WINDOW = 5;
@@ -34,6 +37,7 @@ record Figures(
         double refused = 0;
         double overshoot = 0;
         double excess = 0;
+        double worstLatency = 0;
         for (int s = 0; s < seconds.size(); s++) {
             Simulation.Second second = seconds.get(s);
             served += second.served();
@@ -46,6 +50,9 @@ record Figures(
                 overshoot = Math.max(overshoot, (second.attempts() - second.capacity()) / second.capacity());
             }
             excess += Math.max(0, second.attempts() - second.capacity());
+            if (s >= 2) {
+                worstLatency = Math.max(worstLatency, second.latencyP99Ms());
+            }
         }
         return new Figures(
                 served / possible,
@@ -54,7 +61,8 @@ record Figures(
                 backAfter(scenario, seconds),
                 Math.max(0, overshoot),
                 excess,
-                cutsInDrop(scenario, seconds));
+                cutsInDrop(scenario, seconds),
+                worstLatency);
     }
 
     private static double safeAfter(Scenario scenario, List<Simulation.Second> seconds) {

@@ -1,20 +1,26 @@
 package dev.sluice.bench.adaptive;
 
+import java.util.List;
+
 /**
- * One simulated stretch: the downstream's capacity over time, the demand (jobs arriving per second; infinite: a
- * backlog that never empties), how long it runs, what a 429 says, and when the capacity drops and returns (the
- * metrics' phases; negative: none).
+ * One simulated stretch: the downstream's capacity over time and its kind, the demand (jobs arriving per second;
+ * infinite: a backlog that never empties), how long it runs, what a 429 says, and when the capacity drops and returns
+ * (the metrics' phases; negative: none).
  */
 record Scenario(
         String name,
         Profile capacity,
         Profile demand,
         int seconds,
+        Downstream.Kind kind,
         Downstream.RetryAfter retryAfter,
         int dropAt,
         int returnAt) {
 
-    /** 200 jobs/s, 50 for a minute, 200 again; a backlog that never empties; Retry-After 1 s. */
+    private static final Profile ENDLESS = Profile.constant(Double.POSITIVE_INFINITY);
+    private static final Profile DROP = Profile.steps(0, 200, 60, 50, 120, 200);
+
+    /** 200 jobs/s, 50 for a minute, 200 again; a backlog that never empties; 429s with latency growing. */
     static Scenario dropAndReturn(Downstream.RetryAfter retryAfter) {
         String suffix = switch (retryAfter) {
             case ONE_SECOND -> "";
@@ -22,24 +28,58 @@ record Scenario(
             case HALF -> ", Retry-After wrong by half";
         };
         return new Scenario(
-                "200 -> 50 -> 200" + suffix,
-                Profile.steps(0, 200, 60, 50, 120, 200),
-                Profile.constant(Double.POSITIVE_INFINITY),
+                "200 -> 50 -> 200" + suffix, DROP, ENDLESS, 180, Downstream.Kind.REFUSES, retryAfter, 60, 120);
+    }
+
+    /** The same drop, its downstream answering 429s at a flat latency. */
+    static Scenario refusalsOnly() {
+        return new Scenario(
+                "200 -> 50 -> 200, 429s only (flat latency)",
+                DROP,
+                ENDLESS,
                 180,
-                retryAfter,
+                Downstream.Kind.REFUSES_FLAT,
+                Downstream.RetryAfter.ONE_SECOND,
+                60,
+                120);
+    }
+
+    /** The same drop, its downstream refusing nothing: what it cannot serve waits in its queue. */
+    static Scenario latencyOnly() {
+        return new Scenario(
+                "200 -> 50 -> 200, latency only (no 429s)",
+                DROP,
+                ENDLESS,
+                180,
+                Downstream.Kind.QUEUES,
+                Downstream.RetryAfter.ABSENT,
+                60,
+                120);
+    }
+
+    /** A noisy neighbour takes half the quota for a minute. */
+    static Scenario noisyNeighbour() {
+        return new Scenario(
+                "noisy neighbour: 200 -> 100 -> 200",
+                Profile.steps(0, 200, 60, 100, 120, 200),
+                ENDLESS,
+                180,
+                Downstream.Kind.REFUSES,
+                Downstream.RetryAfter.ONE_SECOND,
                 60,
                 120);
     }
 
     /** The capacity drifts from 200 down to 100 and up to 300 over three minutes. */
     static Scenario slowDrift() {
-        Profile drift = new Profile(java.util.List.of(
+        Profile drift = new Profile(List.of(
                 new Profile.Phase(0, 200, true), new Profile.Phase(60, 100, true), new Profile.Phase(180, 300, false)));
         return new Scenario(
                 "slow drift 200 -> 100 -> 300",
                 drift,
-                Profile.constant(Double.POSITIVE_INFINITY),
+                ENDLESS,
                 180,
+                Downstream.Kind.REFUSES,
                 Downstream.RetryAfter.ONE_SECOND,
                 -1,
                 -1);
@@ -52,6 +92,7 @@ record Scenario(
                 Profile.constant(200),
                 Profile.steps(0, 20, 60, 10_000, 61, 20),
                 150,
+                Downstream.Kind.REFUSES,
                 Downstream.RetryAfter.ONE_SECOND,
                 -1,
                 60);

@@ -16,9 +16,17 @@ final class Simulation {
     static final long MS = 1_000_000L;
 
     /** One second of a trace. */
-    record Second(double capacity, double possible, int attempts, int served, int refused, double limit, long cuts) {}
+    record Second(
+            double capacity,
+            double possible,
+            int attempts,
+            int served,
+            int refused,
+            double limit,
+            long cuts,
+            double latencyP99Ms) {}
 
-    private record InFlight(long at, long sentAt, boolean served, long retryAfter) {}
+    private record InFlight(long at, long sentAt, boolean served, long retryAfter, int process) {}
 
     private final Scenario scenario;
     private final Controller controller;
@@ -26,21 +34,40 @@ final class Simulation {
     private final Downstream downstream;
     private final PriorityQueue<InFlight> answers = new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
     private final PriorityQueue<Long> retries = new PriorityQueue<>();
+    private final LatencyWindow latencies = new LatencyWindow();
     private final boolean endless;
     private double backlog;
     private int inFlight;
+    private long sends;
+    private final int processes;
+    private final int[] startedBy;
+    private final int[] succeededBy;
+    private final int[] refusedBy;
 
-    private Simulation(Scenario scenario, Controller controller, long seed) {
+    private Simulation(Scenario scenario, Controller controller, long seed, int processes) {
         this.scenario = scenario;
         this.controller = controller;
+        this.processes = processes;
+        this.startedBy = new int[processes];
+        this.succeededBy = new int[processes];
+        this.refusedBy = new int[processes];
         this.random = new Random(seed);
-        this.downstream = new Downstream(scenario.capacity(), scenario.retryAfter(), random);
+        this.downstream = new Downstream(scenario.capacity(), scenario.kind(), scenario.retryAfter(), random);
         this.endless = Double.isInfinite(scenario.demand().at(0));
     }
 
     /** The trace of {@code controller} on {@code scenario} with {@code seed}, one entry per second. */
     static List<Second> run(Scenario scenario, Controller controller, long seed) {
-        return new Simulation(scenario, controller, seed).run();
+        return run(scenario, controller, seed, 1);
+    }
+
+    /**
+     * As {@link #run(Scenario, Controller, long)} with the work spread over {@code processes} processes that share the
+     * controller (one rate, as the engine keeps it): jobs go to them in turn, and each reports what it saw every
+     * 100 ms, the processes' reports evenly apart.
+     */
+    static List<Second> run(Scenario scenario, Controller controller, long seed, int processes) {
+        return new Simulation(scenario, controller, seed, processes).run();
     }
 
     private List<Second> run() {
@@ -70,9 +97,12 @@ final class Simulation {
                 inFlight--;
                 if (a.served()) {
                     served++;
+                    latencies.add(a.at() - a.sentAt());
+                    succeededBy[a.process()]++;
                     controller.served(a.sentAt(), a.at() - a.sentAt(), inFlight + 1, now);
                 } else {
                     refused++;
+                    refusedBy[a.process()]++;
                     controller.refused(a.sentAt(), a.retryAfter(), inFlight + 1, now);
                     long wait = controller.honoursRetryAfter() && a.retryAfter() > 0
                             ? a.retryAfter() + (long) (a.retryAfter() * 0.2 * random.nextDouble())
@@ -99,15 +129,32 @@ final class Simulation {
                 }
             }
             capacitySum += scenario.capacity().at(now);
-            if (ms % 100 == 99) {
-                controller.tick(allowedInTick > 0 ? sentInTick / allowedInTick : 0, now);
-                allowedInTick = 0;
-                sentInTick = 0;
+            for (int p = 0; p < processes; p++) {
+                if (ms % 100 == 99 - p * 100 / processes) {
+                    double utilisation = allowedInTick > 0 ? sentInTick / allowedInTick : 0;
+                    controller.tick(startedBy[p], succeededBy[p], refusedBy[p], utilisation, now);
+                    startedBy[p] = 0;
+                    succeededBy[p] = 0;
+                    refusedBy[p] = 0;
+                    if (p == 0) {
+                        allowedInTick = 0;
+                        sentInTick = 0;
+                    }
+                }
             }
             if (ms % 1000 == 999) {
                 double capacity = capacitySum / 1000;
                 double possible = endless ? capacity : Math.min(capacity, available);
-                seconds.add(new Second(capacity, possible, attempts, served, refused, limit, controller.cuts()));
+                seconds.add(new Second(
+                        capacity,
+                        possible,
+                        attempts,
+                        served,
+                        refused,
+                        limit,
+                        controller.cuts(),
+                        latencies.p99() / 1e6));
+                latencies.clear();
                 capacitySum = 0;
                 available = backlog;
                 attempts = 0;
@@ -127,7 +174,9 @@ final class Simulation {
             backlog -= 1;
         }
         inFlight++;
+        int process = (int) (sends++ % processes);
+        startedBy[process]++;
         Downstream.Answer answer = downstream.request(now);
-        answers.add(new InFlight(answer.at(), now, answer.served(), answer.retryAfterNanos()));
+        answers.add(new InFlight(answer.at(), now, answer.served(), answer.retryAfterNanos(), process));
     }
 }

@@ -14,9 +14,9 @@ import java.time.Duration;
  *     they come
  * @param climb how long utilised time takes to climb from a cut back to the rate cut from (the last good rate);
  *     beyond it the rate probes upward, slowly at first
- * @param appLimited the share of the rate that must be used over a tick for the rate to grow (0 to 1): a queue
+ * @param appLimited the share of the rate that must be used over a window of reports for the rate to grow (0 to 1): a queue
  *     that starts fewer jobs than its rate allows learns nothing about the downstream's capacity
- * @param latencyTolerance how far a job's recent processing time may rise above its long-run average (a factor
+ * @param latencyTolerance how far a job's recent processing time may rise above its baseline, the lowest of late (a factor
  *     above 1) before the rise counts as congestion
  */
 public record ControlSettings(
@@ -41,7 +41,7 @@ public record ControlSettings(
 
     public static final double DEFAULT_APP_LIMITED = 0.8;
 
-    public static final double DEFAULT_LATENCY_TOLERANCE = 2.0;
+    public static final double DEFAULT_LATENCY_TOLERANCE = 3.0;
 
     public ControlSettings {
         if (!(floor > 0) || !Double.isFinite(floor)) {
@@ -65,13 +65,14 @@ public record ControlSettings(
         }
         if (!(latencyTolerance > 1) || !Double.isFinite(latencyTolerance)) {
             throw new IllegalArgumentException(
-                    "latencyTolerance must be a finite factor above 1 (2: twice the average), got " + latencyTolerance);
+                    "latencyTolerance must be a finite factor above 1 (3: three times the baseline), got "
+                            + latencyTolerance);
         }
     }
 
     /**
      * Settings with the defaults: start at the ceiling, cut to 85%, episodes of 250 ms, a climb of 3 s, growth only
-     * while 80% of the rate is used, latency up to twice its average.
+     * while 80% of the rate is used, latency up to three times its baseline.
      *
      * @param floor the lowest rate, jobs per second
      * @param ceiling the highest

@@ -13,11 +13,15 @@ package dev.sluice.internal.adaptive;
  *     not grow before it
  * @param quietUntil the rate does not grow before this either: a downstream's quota bound it until its window resets
  * @param grown the utilised time since the episode's end that counts toward the climb
- * @param lastTick when growth was last accounted for
- * @param delivered the attempts that succeeded per second of late, a moving average over ticks (0: none heard), or
- *     the last tick's alone when it refused most
+ * @param windowStart when the window of reports now open began: growth is accounted for when it closes
+ * @param windowStarted the jobs the window's reports started
+ * @param windowSucceeded the attempts they saw succeed
+ * @param windowRefused the attempts they saw refused
+ * @param delivered the attempts that succeeded per second of late, a moving average over windows (0: none heard),
+ *     or the last window's alone when it refused most
  * @param shortLatency recent processing time, a fast-moving average (0: none heard)
- * @param longLatency long-run processing time, a slow-moving average (0: none heard)
+ * @param baselineLatency the lowest processing time of late, creeping up slowly (0: none heard)
+ * @param latencyAt when the last processing time was heard
  * @param latencies how many processing times were heard, up to {@link RateControl#LATENCY_WARM_UP}
  * @param told the rate the last change told (a climb is told in steps)
  * @param held the signal gone stale that holds the rate, null if none
@@ -31,10 +35,14 @@ public record ControlState(
         long episodeEnds,
         long quietUntil,
         long grown,
-        long lastTick,
+        long windowStart,
+        long windowStarted,
+        long windowSucceeded,
+        long windowRefused,
         double delivered,
         double shortLatency,
-        double longLatency,
+        double baselineLatency,
+        long latencyAt,
         int latencies,
         double told,
         String held,

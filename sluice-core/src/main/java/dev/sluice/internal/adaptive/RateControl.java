@@ -14,9 +14,12 @@ package dev.sluice.internal.adaptive;
  *       honour (the job, or the scope it names, waits): it does not move the rate.
  *   <li>After the episode the rate climbs as CUBIC's window does, over utilised time only: quickly back toward the
  *       rate it was cut from (reached after {@code climb}), then flat near it, then probing beyond, slowly at first,
- *       doubling every two thirds of a climb time once two climb times passed without a loss.
- *       A tick whose utilisation is under {@code appLimited} adds no time: demand below the rate teaches nothing.
- *   <li>Processing time above {@code latencyTolerance} times its long-run average, or a gauge above its threshold,
+ *       doubling every two thirds of a climb time once two climb times passed without a loss; never above twice
+ *       what the downstream delivered of late.
+ *       A window of reports that started under {@code appLimited} of what the rate allowed adds no time: demand
+ *       below the rate teaches nothing.
+ *   <li>Processing time above {@code latencyTolerance} times its baseline (the lowest of late: the time without
+ *       waiting in the downstream's queues), or a gauge above its threshold,
  *       lowers the rate in proportion (at most as far as a cut), once per episode.
  *   <li>A quota that allows less than the rate sets the rate to it, and the rate does not grow until the quota's
  *       window resets.
@@ -27,14 +30,21 @@ public final class RateControl {
     /** {@link ControlState#cutAt} before any cut. */
     public static final long NO_CUT = Long.MIN_VALUE;
 
-    /** Processing times heard before they are judged against their long-run average. */
+    /** Processing times heard before they are judged against their baseline. */
     public static final int LATENCY_WARM_UP = 20;
+
+    /** The reports of every process are added up over windows of this many nanoseconds (a tenth of a second). */
+    public static final long WINDOW = 100_000_000L;
 
     /** A climb is told each time the rate rose by this factor since the last change told. */
     static final double TOLD_STEP = 1.1;
 
     private static final double SHORT_WEIGHT = 0.2;
-    private static final double LONG_WEIGHT = 0.01;
+    private static final double BASELINE_DOUBLING = 60e9;
+
+    /** The rate grows to at most this many times what the downstream delivered of late. */
+    static final double GROWTH_OVER_DELIVERED = 2;
+
     private static final double DELIVERED_WEIGHT = 0.3;
 
     private RateControl() {}
@@ -58,6 +68,10 @@ public final class RateControl {
                 0,
                 0,
                 0,
+                0,
+                0,
+                now,
+                0,
                 start,
                 null,
                 0);
@@ -67,7 +81,7 @@ public final class RateControl {
     public static Step next(ControlSettings settings, ControlState state, Signal signal, long now) {
         return switch (signal) {
             case Signal.Loss loss -> loss(settings, state, loss, now);
-            case Signal.Tick tick -> tick(settings, state, tick, now);
+            case Signal.Report report -> report(settings, state, report, now);
             case Signal.Latency latency -> latency(settings, state, latency, now);
             case Signal.Gauge gauge -> gauge(settings, state, gauge, now);
             case Signal.Quota quota -> quota(settings, state, quota, now);
@@ -139,46 +153,59 @@ public final class RateControl {
                 .cutAt(now)
                 .episodeEnds(episodeEnds)
                 .grown(0)
-                .lastTick(now)
                 .told(to)
                 .cuts(state.cuts() + 1)
                 .done();
         return new Step(next, new RateChange(reason, signal, value, from, to, now));
     }
 
-    private static Step tick(ControlSettings settings, ControlState state, Signal.Tick tick, long now) {
-        double delivered = state.delivered();
-        if (now > state.lastTick()) {
-            double lately = tick.succeeded() * 1e9 / (now - state.lastTick());
-            // most attempts refused: the downstream's capacity is what it delivered, not what it used to
-            boolean mostRefused = tick.refused() > tick.succeeded();
-            delivered = delivered == 0 || mostRefused
-                    ? lately
-                    : delivered * (1 - DELIVERED_WEIGHT) + lately * DELIVERED_WEIGHT;
+    private static Step report(ControlSettings settings, ControlState state, Signal.Report report, long now) {
+        long started = state.windowStarted() + report.started();
+        long succeeded = state.windowSucceeded() + report.succeeded();
+        long refused = state.windowRefused() + report.refused();
+        String held = report.stale();
+        RateChange told = null;
+        if (held != null && state.held() == null) {
+            told = new RateChange(RateChange.Reason.HELD, held, 0, state.rate(), state.rate(), now);
         }
-        if (tick.stale() != null) {
-            ControlState held = Draft.of(state)
-                    .lastTick(now)
-                    .delivered(delivered)
-                    .held(tick.stale())
-                    .done();
-            RateChange change = state.held() == null
-                    ? new RateChange(RateChange.Reason.HELD, tick.stale(), 0, state.rate(), state.rate(), now)
-                    : null;
-            return new Step(held, change);
+        long elapsed = now - state.windowStart();
+        if (elapsed < WINDOW) {
+            Draft open = Draft.of(state)
+                    .windowStarted(started)
+                    .windowSucceeded(succeeded)
+                    .windowRefused(refused)
+                    .held(held == null ? state.held() : held);
+            return new Step(open.done(), told);
         }
-        long from = Math.max(state.lastTick(), Math.max(state.episodeEnds(), state.quietUntil()));
+        double lately = succeeded * 1e9 / elapsed;
+        // most attempts refused: the downstream's capacity is what it delivered, not what it used to
+        double delivered = state.delivered() == 0 || refused > succeeded
+                ? lately
+                : state.delivered() * (1 - DELIVERED_WEIGHT) + lately * DELIVERED_WEIGHT;
+        double allowed = state.rate() * elapsed / 1e9;
+        double utilisation = started / allowed;
+        Draft next = Draft.of(state)
+                .windowStart(now)
+                .windowStarted(0)
+                .windowSucceeded(0)
+                .windowRefused(0)
+                .delivered(delivered)
+                .held(held);
+        if (held != null) {
+            return new Step(next.done(), told);
+        }
+        long from = Math.max(state.windowStart(), Math.max(state.episodeEnds(), state.quietUntil()));
         long grown = state.grown();
-        if (now > from && tick.utilisation() >= settings.appLimited()) {
+        if (now > from && utilisation >= settings.appLimited()) {
             grown = saturatedAdd(grown, now - from);
         }
-        double rate = settings.clamp(Math.max(state.rate(), climbed(settings, state, grown)));
-        Draft next = Draft.of(state)
-                .grown(grown)
-                .lastTick(now)
-                .delivered(delivered)
-                .rate(rate)
-                .held(null);
+        double climbed = climbed(settings, state, grown);
+        if (delivered > 0) {
+            // a rate far above what the downstream delivers learns nothing more about it
+            climbed = Math.min(climbed, GROWTH_OVER_DELIVERED * delivered);
+        }
+        double rate = settings.clamp(Math.max(state.rate(), climbed));
+        next.grown(grown).rate(rate);
         if (state.held() != null) {
             next.told(rate);
             return new Step(
@@ -200,26 +227,32 @@ public final class RateControl {
         double sample = latency.nanos();
         boolean first = state.latencies() == 0;
         double shortRun = first ? sample : state.shortLatency() * (1 - SHORT_WEIGHT) + sample * SHORT_WEIGHT;
-        double longRun = first ? sample : state.longLatency() * (1 - LONG_WEIGHT) + sample * LONG_WEIGHT;
-        if (shortRun < longRun) {
-            // the long run drifts down with the short run, so that it does not keep a slow past
-            longRun = longRun * (1 - SHORT_WEIGHT) + shortRun * SHORT_WEIGHT;
-        }
+        // the lowest processing time of late: the downstream's own, without waiting in its queues; it creeps up
+        // (doubling in a minute) so that a downstream that became slower for good is taken as it is
+        double creep = Math.pow(2, (double) Math.max(0, now - state.latencyAt()) / BASELINE_DOUBLING);
+        double baseline = first ? sample : Math.min(sample, state.baselineLatency() * creep);
         int heard = Math.min(LATENCY_WARM_UP, state.latencies() + 1);
         ControlState measured = Draft.of(state)
                 .shortLatency(shortRun)
-                .longLatency(longRun)
+                .baselineLatency(baseline)
+                .latencyAt(now)
                 .latencies(heard)
                 .done();
-        double allowed = longRun * settings.latencyTolerance();
+        double allowed = baseline * settings.latencyTolerance();
         if (heard < LATENCY_WARM_UP || shortRun <= allowed || inEpisode(state, now)) {
             return new Step(measured, null);
+        }
+        double from = state.rate();
+        double factor = Math.max(settings.cut(), allowed / shortRun);
+        // jobs queue at the downstream: no more than it delivered of late
+        if (state.delivered() > 0 && state.delivered() < from * factor) {
+            factor = state.delivered() / from;
         }
         return cut(
                 settings,
                 measured,
-                Math.max(settings.cut(), allowed / shortRun),
-                measured.rate(),
+                factor,
+                state.delivered() > 0 ? Math.min(from, state.delivered()) : from,
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
                 RateChange.Reason.GRADIENT,
@@ -256,7 +289,6 @@ public final class RateControl {
                 .cutTo(to * settings.cut())
                 .grown(settings.climbNanos())
                 .quietUntil(Math.max(state.quietUntil(), resets))
-                .lastTick(now)
                 .told(to)
                 .done();
         return new Step(next, new RateChange(RateChange.Reason.QUOTA, "quota", allows, state.rate(), to, now));
@@ -276,10 +308,14 @@ public final class RateControl {
         private long episodeEnds;
         private long quietUntil;
         private long grown;
-        private long lastTick;
+        private long windowStart;
+        private long windowStarted;
+        private long windowSucceeded;
+        private long windowRefused;
         private double delivered;
         private double shortLatency;
-        private double longLatency;
+        private double baselineLatency;
+        private long latencyAt;
         private int latencies;
         private double told;
         private String held;
@@ -294,10 +330,14 @@ public final class RateControl {
             d.episodeEnds = s.episodeEnds();
             d.quietUntil = s.quietUntil();
             d.grown = s.grown();
-            d.lastTick = s.lastTick();
+            d.windowStart = s.windowStart();
+            d.windowStarted = s.windowStarted();
+            d.windowSucceeded = s.windowSucceeded();
+            d.windowRefused = s.windowRefused();
             d.delivered = s.delivered();
             d.shortLatency = s.shortLatency();
-            d.longLatency = s.longLatency();
+            d.baselineLatency = s.baselineLatency();
+            d.latencyAt = s.latencyAt();
             d.latencies = s.latencies();
             d.told = s.told();
             d.held = s.held();
@@ -340,8 +380,23 @@ public final class RateControl {
             return this;
         }
 
-        Draft lastTick(long v) {
-            lastTick = v;
+        Draft windowStart(long v) {
+            windowStart = v;
+            return this;
+        }
+
+        Draft windowStarted(long v) {
+            windowStarted = v;
+            return this;
+        }
+
+        Draft windowSucceeded(long v) {
+            windowSucceeded = v;
+            return this;
+        }
+
+        Draft windowRefused(long v) {
+            windowRefused = v;
             return this;
         }
 
@@ -355,8 +410,13 @@ public final class RateControl {
             return this;
         }
 
-        Draft longLatency(double v) {
-            longLatency = v;
+        Draft baselineLatency(double v) {
+            baselineLatency = v;
+            return this;
+        }
+
+        Draft latencyAt(long v) {
+            latencyAt = v;
             return this;
         }
 
@@ -389,10 +449,14 @@ public final class RateControl {
                     episodeEnds,
                     quietUntil,
                     grown,
-                    lastTick,
+                    windowStart,
+                    windowStarted,
+                    windowSucceeded,
+                    windowRefused,
                     delivered,
                     shortLatency,
-                    longLatency,
+                    baselineLatency,
+                    latencyAt,
                     latencies,
                     told,
                     held,

@@ -28,16 +28,22 @@ public sealed interface Signal {
     }
 
     /**
-     * Time passed with the rate in force: the rate grows over it if it was used and the signals the rate depends
-     * on are fresh.
+     * What one process saw since its last report (every process reports about every tenth of a second): the rule
+     * adds the reports of all processes up over windows of {@link RateControl#WINDOW} and judges each whole window.
      *
-     * @param utilisation the jobs started over the tick divided by what the rate allowed in it (0 when it allowed
-     *     none)
-     * @param succeeded how many attempts succeeded over the tick: what the downstream delivered
-     * @param refused how many the downstream refused over the tick (429, 503)
+     * @param started how many jobs it started under the rate
+     * @param succeeded how many attempts succeeded: what the downstream delivered
+     * @param refused how many the downstream refused (429, 503)
      * @param stale the signal that has gone missing or stale (the rate then holds where it is), null if none
      */
-    record Tick(double utilisation, long succeeded, long refused, String stale) implements Signal {}
+    record Report(long started, long succeeded, long refused, String stale) implements Signal {
+        public Report {
+            if (started < 0 || succeeded < 0 || refused < 0) {
+                throw new IllegalArgumentException(
+                        "a report counts 0 or more, got " + started + ", " + succeeded + " and " + refused);
+            }
+        }
+    }
 
     /**
      * An attempt's processing time, as its worker measured it.

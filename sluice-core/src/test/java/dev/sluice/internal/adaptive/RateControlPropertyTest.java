@@ -22,11 +22,11 @@ class RateControlPropertyTest {
     Arbitrary<List<Timed>> histories() {
         Arbitrary<Signal> signals = Arbitraries.oneOf(
                 Combinators.combine(
-                                Arbitraries.doubles().between(0, 1.2),
+                                Arbitraries.longs().between(0, 500),
                                 Arbitraries.longs().between(0, 100),
                                 Arbitraries.longs().between(0, 100))
-                        .as((u, succeeded, refused) -> new Signal.Tick(u, succeeded, refused, null)),
-                Arbitraries.of("redis-cpu").map(s -> new Signal.Tick(1, 0, 0, s)),
+                        .as((started, succeeded, refused) -> new Signal.Report(started, succeeded, refused, null)),
+                Arbitraries.of("redis-cpu").map(s -> new Signal.Report(1_000, 0, 0, s)),
                 Combinators.combine(
                                 Arbitraries.of(Signal.Loss.Kind.class),
                                 Arbitraries.longs().between(0, 3_000))
@@ -43,7 +43,7 @@ class RateControlPropertyTest {
     }
 
     @Property(tries = 300)
-    void theRateStaysInItsBoundsOnlyTicksRaiseItAndCutsKeepTheirEpisodes(@ForAll("histories") List<Timed> history) {
+    void theRateStaysInItsBoundsOnlyReportsRaiseItAndCutsKeepTheirEpisodes(@ForAll("histories") List<Timed> history) {
         long now = 1_000_000 * MS;
         ControlState state = RateControl.start(SETTINGS, now);
         long lastCut = Long.MIN_VALUE;
@@ -57,12 +57,12 @@ class RateControlPropertyTest {
             RateControl.Step step = RateControl.next(SETTINGS, state, signal, now);
             ControlState next = step.state();
             assertThat(next.rate()).isBetween(SETTINGS.floor(), SETTINGS.ceiling());
-            if (!(signal instanceof Signal.Tick)) {
+            if (!(signal instanceof Signal.Report)) {
                 assertThat(next.rate())
                         .as("%s lowered or kept the rate", signal)
                         .isLessThanOrEqualTo(state.rate());
             } else {
-                assertThat(next.rate()).as("a tick never lowers it").isGreaterThanOrEqualTo(state.rate());
+                assertThat(next.rate()).as("a report never lowers it").isGreaterThanOrEqualTo(state.rate());
             }
             if (step.change() != null
                     && (step.change().reason() == Reason.CUT || step.change().reason() == Reason.GRADIENT)) {
@@ -79,10 +79,10 @@ class RateControlPropertyTest {
             }
             state = next;
         }
-        // whatever happened, a rate used for two minutes with nothing lost climbs to the ceiling
+        // whatever happened, a rate used for two minutes with nothing lost and all delivered climbs to the ceiling
         for (int i = 0; i < 240; i++) {
             now += 500 * MS;
-            state = RateControl.next(SETTINGS, state, new Signal.Tick(1, 0, 0, null), now)
+            state = RateControl.next(SETTINGS, state, new Signal.Report(1_000_000, 1_000_000, 0, null), now)
                     .state();
         }
         assertThat(state.rate()).isEqualTo(SETTINGS.ceiling());

@@ -17,10 +17,18 @@ class RateControlTest {
     private static final ControlSettings SETTINGS =
             new ControlSettings(10, 1000, 100, 0.7, Duration.ofSeconds(1), Duration.ofSeconds(2), 0.8, 2.0);
 
-    private static final Signal.Tick USED = new Signal.Tick(1.0, 0, 0, null);
-
     private static Step next(ControlState state, Signal signal, long at) {
         return RateControl.next(SETTINGS, state, signal, at);
+    }
+
+    /** A report at {@code at} that started {@code share} of what the rate allowed since the window opened. */
+    private static Signal.Report started(ControlState state, long at, double share) {
+        return new Signal.Report(Math.round(share * state.rate() * (at - state.windowStart()) / 1e9), 0, 0, null);
+    }
+
+    /** The state after a report at {@code at} that used all the rate allowed. */
+    private static Step use(ControlState state, long at) {
+        return next(state, started(state, at, 1.0), at);
     }
 
     private static Loss limited(long sentAt) {
@@ -37,11 +45,11 @@ class RateControlTest {
         ControlState start = RateControl.start(SETTINGS, T0);
         assertThat(start.rate()).isEqualTo(100);
 
-        Step second = next(start, USED, T0 + S);
+        Step second = use(start, T0 + S);
         // 100 + (100 - 70) * ((3 s - 2 s) / 2 s)^3
         assertThat(second.state().rate()).isCloseTo(103.75, within(1e-9));
         assertThat(second.change()).as("under a tenth more: not told").isNull();
-        assertThat(next(second.state(), USED, T0 + 2 * S).state().rate()).isCloseTo(130, within(1e-9));
+        assertThat(use(second.state(), T0 + 2 * S).state().rate()).isCloseTo(130, within(1e-9));
     }
 
     @Test
@@ -96,17 +104,17 @@ class RateControlTest {
         ControlState cut = cutOnce(); // episode ends at T0 + 2 s
         long ends = T0 + 2 * S;
 
-        assertThat(next(cut, USED, ends).state().rate()).isCloseTo(70, within(1e-9));
-        ControlState oneSecond = next(cut, USED, ends + S).state();
+        assertThat(use(cut, ends).state().rate()).isCloseTo(70, within(1e-9));
+        ControlState oneSecond = use(cut, ends + S).state();
         // 100 - 30 * (1/2)^3
         assertThat(oneSecond.rate()).isCloseTo(96.25, within(1e-9));
-        ControlState twoSeconds = next(oneSecond, USED, ends + 2 * S).state();
+        ControlState twoSeconds = use(oneSecond, ends + 2 * S).state();
         assertThat(twoSeconds.rate()).isCloseTo(100, within(1e-9));
-        ControlState threeSeconds = next(twoSeconds, USED, ends + 3 * S).state();
+        ControlState threeSeconds = use(twoSeconds, ends + 3 * S).state();
         assertThat(threeSeconds.rate()).isCloseTo(103.75, within(1e-9));
-        ControlState fourSeconds = next(threeSeconds, USED, ends + 4 * S).state();
+        ControlState fourSeconds = use(threeSeconds, ends + 4 * S).state();
         assertThat(fourSeconds.rate()).isCloseTo(130, within(1e-9));
-        ControlState fiveSeconds = next(fourSeconds, USED, ends + 5 * S).state();
+        ControlState fiveSeconds = use(fourSeconds, ends + 5 * S).state();
         // two climb times without a loss: doubling every two thirds of one, 130 * 2^(1.5 * 0.5)
         assertThat(fiveSeconds.rate()).isCloseTo(130 * Math.pow(2, 0.75), within(1e-9));
     }
@@ -116,10 +124,10 @@ class RateControlTest {
         ControlState start = RateControl.start(SETTINGS, T0);
         // 6 successes in 100 ms: 60 a second delivered while the rate was 100
         ControlState heard =
-                next(start, new Signal.Tick(1.0, 6, 0, null), T0 + S / 10).state();
+                next(start, new Signal.Report(1_000, 6, 0, null), T0 + S / 10).state();
         assertThat(heard.delivered()).isCloseTo(60, within(1e-9));
         ControlState later =
-                next(heard, new Signal.Tick(1.0, 5, 0, null), T0 + S / 5).state();
+                next(heard, new Signal.Report(1_000, 5, 0, null), T0 + S / 5).state();
         assertThat(later.delivered()).as("a moving average").isCloseTo(60 * 0.7 + 50 * 0.3, within(1e-9));
 
         ControlState cut = next(later, limited(T0 + S / 5), T0 + S / 5 + 1).state();
@@ -131,25 +139,39 @@ class RateControlTest {
 
         // 9 in 100 ms: 90 a second, more than 70% of the rate
         ControlState more =
-                next(start, new Signal.Tick(1.0, 9, 0, null), T0 + S / 10).state();
+                next(start, new Signal.Report(1_000, 9, 0, null), T0 + S / 10).state();
         ControlState gentle = next(more, limited(T0 + S / 10), T0 + S / 10 + 1).state();
         assertThat(gentle.rate()).isCloseTo(more.rate() * 0.7, within(1e-9));
         assertThat(gentle.lastGood()).as("back to the rate cut from").isCloseTo(more.rate(), within(1e-9));
     }
 
     @Test
-    void aTickThatRefusedMostSetsWhatWasDeliveredOutright() {
-        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Tick(1.0, 20, 0, null), T0 + S / 10)
+    void aWindowThatRefusedMostSetsWhatWasDeliveredOutright() {
+        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Report(1_000, 20, 0, null), T0 + S / 10)
                 .state();
         assertThat(heard.delivered()).isCloseTo(200, within(1e-9));
         ControlState half =
-                next(heard, new Signal.Tick(1.0, 5, 5, null), T0 + S / 5).state();
+                next(heard, new Signal.Report(1_000, 5, 5, null), T0 + S / 5).state();
         assertThat(half.delivered()).as("half refused: averaged").isCloseTo(200 * 0.7 + 50 * 0.3, within(1e-9));
         ControlState most =
-                next(heard, new Signal.Tick(1.0, 5, 6, null), T0 + S / 5).state();
+                next(heard, new Signal.Report(1_000, 5, 6, null), T0 + S / 5).state();
         assertThat(most.delivered()).isCloseTo(50, within(1e-9));
         ControlState cut = next(most, limited(T0 + S / 5), T0 + S / 5 + 1).state();
         assertThat(cut.rate()).as("cut to what was delivered").isCloseTo(50, within(1e-9));
+    }
+
+    @Test
+    void theRateGrowsToAtMostTwiceWhatTheDownstreamDelivered() {
+        // 3 succeeded in 100 ms: 30 a second delivered, while the rate of 100 is used
+        ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Report(10, 3, 0, null), T0 + S / 10)
+                .state();
+        state = next(state, new Signal.Report(1_000, 30, 0, null), T0 + 2 * S).state();
+        // 30 over the next 1.9 s
+        assertThat(state.delivered()).isCloseTo(30 * 0.7 + 30 / 1.9 * 0.3, within(1e-9));
+        assertThat(state.rate()).as("no growth: already above twice it").isEqualTo(100);
+        state = next(state, new Signal.Report(1_000, 1_000, 0, null), T0 + 3 * S)
+                .state();
+        assertThat(state.rate()).as("delivered caught up: it grows").isGreaterThan(100);
     }
 
     @Test
@@ -158,11 +180,11 @@ class RateControlTest {
         long ends = T0 + 2 * S;
 
         ControlState idle =
-                next(cut, new Signal.Tick(0.79, 0, 0, null), ends + 10 * S).state();
+                next(cut, started(cut, ends + 10 * S, 0.79), ends + 10 * S).state();
         assertThat(idle.rate()).isCloseTo(70, within(1e-9));
         assertThat(idle.grown()).isZero();
         ControlState used =
-                next(idle, new Signal.Tick(0.8, 0, 0, null), ends + 11 * S).state();
+                next(idle, started(idle, ends + 11 * S, 0.8), ends + 11 * S).state();
         assertThat(used.rate()).as("only the used second counts").isCloseTo(96.25, within(1e-9));
     }
 
@@ -179,8 +201,9 @@ class RateControlTest {
                 .as("a loss at the floor is still an episode, told")
                 .isEqualTo(new RateChange(Reason.CUT, "rate-limited", 0, 60, 60, T0 + 2 * S));
 
-        ControlState grown =
-                RateControl.next(narrow, atTheFloor.state(), USED, T0 + 60 * S).state();
+        ControlState grown = RateControl.next(
+                        narrow, atTheFloor.state(), new Signal.Report(1_000_000, 0, 0, null), T0 + 60 * S)
+                .state();
         assertThat(grown.rate()).isEqualTo(120);
     }
 
@@ -190,7 +213,7 @@ class RateControlTest {
         long ends = T0 + 2 * S;
         StringBuilder told = new StringBuilder();
         for (long ms = 100; ms <= 3_000; ms += 100) {
-            Step step = next(state, USED, ends + ms * 1_000_000);
+            Step step = use(state, ends + ms * 1_000_000);
             state = step.state();
             if (step.change() != null) {
                 assertThat(step.change().reason()).isEqualTo(Reason.CLIMB);
@@ -217,7 +240,7 @@ class RateControlTest {
         assertThat(change.reason()).isEqualTo(Reason.GRADIENT);
         assertThat(change.signal()).isEqualTo("latency");
         assertThat(change.value()).isCloseTo(24.8, within(1e-9));
-        double longRun = slowerStill.state().longLatency();
+        double longRun = slowerStill.state().baselineLatency();
         assertThat(change.to()).isCloseTo(100 * 2 * longRun / 24.8e6, within(1e-9));
         assertThat(change.to()).isBetween(70.0, 100.0);
 
@@ -258,9 +281,9 @@ class RateControlTest {
 
         Step bound = next(start, new Signal.Quota(30, S), T0);
         assertThat(bound.change()).isEqualTo(new RateChange(Reason.QUOTA, "quota", 30, 100, 30, T0));
-        ControlState quiet = next(bound.state(), USED, T0 + S).state();
+        ControlState quiet = use(bound.state(), T0 + S).state();
         assertThat(quiet.rate()).as("no growth before the reset").isCloseTo(30, within(1e-9));
-        ControlState after = next(quiet, USED, T0 + 2 * S).state();
+        ControlState after = use(quiet, T0 + 2 * S).state();
         // probes beyond 30 as from a start: 30 + 9 * (1/2)^3
         assertThat(after.rate()).isCloseTo(31.125, within(1e-9));
         assertThat(after.cuts()).as("a quota is no congestion episode").isZero();
@@ -273,13 +296,13 @@ class RateControlTest {
     void aStaleSignalHoldsTheRateUntilHeardAgainAndSaysSoOnce() {
         ControlState cut = cutOnce();
         long ends = T0 + 2 * S;
-        Step held = next(cut, new Signal.Tick(1.0, 0, 0, "redis-cpu"), ends + S);
+        Step held = next(cut, new Signal.Report(1_000, 0, 0, "redis-cpu"), ends + S);
         assertThat(held.change()).isEqualTo(new RateChange(Reason.HELD, "redis-cpu", 0, 70, 70, ends + S));
-        Step stillHeld = next(held.state(), new Signal.Tick(1.0, 0, 0, "redis-cpu"), ends + 2 * S);
+        Step stillHeld = next(held.state(), new Signal.Report(1_000, 0, 0, "redis-cpu"), ends + 2 * S);
         assertThat(stillHeld.change()).isNull();
         assertThat(stillHeld.state().rate()).isCloseTo(70, within(1e-9));
 
-        Step resumed = next(stillHeld.state(), USED, ends + 3 * S);
+        Step resumed = use(stillHeld.state(), ends + 3 * S);
         assertThat(resumed.change().reason()).isEqualTo(Reason.RESUMED);
         assertThat(resumed.state().held()).isNull();
         // only the second since the last held tick counts
@@ -290,25 +313,46 @@ class RateControlTest {
     }
 
     @Test
-    void aLowerCeilingTakesEffectAtTheNextTick() {
+    void aLowerCeilingTakesEffectWhenTheNextWindowCloses() {
         ControlState state = RateControl.start(SETTINGS, T0);
         ControlSettings lower = ControlSettings.between(10, 50);
-        assertThat(RateControl.next(lower, state, USED, T0 + 1).state().rate()).isEqualTo(50);
+        assertThat(RateControl.next(lower, state, new Signal.Report(1_000, 0, 0, null), T0 + S)
+                        .state()
+                        .rate())
+                .isEqualTo(50);
     }
 
     @Test
-    void theLongRunLatencyMovesSlowlyUpAndFollowsTheShortRunDown() {
+    void theBaselineLatencyIsTheLowestOfLateCreepingUpSlowly() {
         ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Latency(10_000_000), T0)
                 .state();
         assertThat(state.shortLatency()).isEqualTo(10e6);
-        assertThat(state.longLatency()).isEqualTo(10e6);
-        ControlState up = next(state, new Signal.Latency(20_000_000), T0 + 1).state();
+        assertThat(state.baselineLatency()).isEqualTo(10e6);
+        ControlState up =
+                next(state, new Signal.Latency(20_000_000), T0 + 30 * S).state();
         assertThat(up.shortLatency()).isCloseTo(12e6, within(1e-3));
-        assertThat(up.longLatency()).isCloseTo(10.1e6, within(1e-3));
-        ControlState down = next(state, new Signal.Latency(5_000_000), T0 + 1).state();
-        // short run 9 ms; long run 9.95 ms, then drifting a fifth of the way to 9: 9.76 ms
-        assertThat(down.shortLatency()).isCloseTo(9e6, within(1e-3));
-        assertThat(down.longLatency()).isCloseTo(9.95e6 * 0.8 + 9e6 * 0.2, within(1e-3));
+        assertThat(up.baselineLatency()).as("doubling in a minute").isCloseTo(10e6 * Math.sqrt(2), within(1e-3));
+        ControlState soon =
+                next(up, new Signal.Latency(20_000_000), T0 + 30 * S + 1).state();
+        assertThat(soon.baselineLatency()).isCloseTo(10e6 * Math.sqrt(2), within(1.0));
+        ControlState down = next(up, new Signal.Latency(5_000_000), T0 + 31 * S).state();
+        assertThat(down.shortLatency()).isCloseTo(12e6 * 0.8 + 5e6 * 0.2, within(1e-3));
+        assertThat(down.latencyAt()).isEqualTo(T0 + 31 * S);
+        assertThat(down.baselineLatency()).isEqualTo(5e6);
+    }
+
+    @Test
+    void jobsQueueingAtTheDownstreamCutTheRateToWhatItDelivered() {
+        ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Report(1_000, 5, 0, null), T0 + S / 10)
+                .state();
+        assertThat(state.delivered()).isCloseTo(50, within(1e-9));
+        for (int i = 0; i < RateControl.LATENCY_WARM_UP; i++) {
+            state = next(state, new Signal.Latency(10_000_000), T0 + S / 10 + i).state();
+        }
+        Step queued = next(state, new Signal.Latency(1_000_000_000), T0 + S);
+        assertThat(queued.change().reason()).isEqualTo(Reason.GRADIENT);
+        assertThat(queued.state().rate()).isCloseTo(50, within(1e-9));
+        assertThat(queued.state().lastGood()).isCloseTo(50, within(1e-9));
     }
 
     @Test
@@ -320,12 +364,42 @@ class RateControlTest {
     }
 
     @Test
-    void aTickAtTheTimeOfTheLastOneLeavesWhatWasDeliveredAlone() {
-        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Tick(1.0, 20, 0, null), T0 + S / 10)
+    void reportsWithinAWindowAddUpUntilItCloses() {
+        ControlState heard = next(RateControl.start(SETTINGS, T0), new Signal.Report(1_000, 20, 0, null), T0 + S / 10)
                 .state();
-        ControlState again =
-                next(heard, new Signal.Tick(1.0, 7, 0, null), T0 + S / 10).state();
-        assertThat(again.delivered()).isEqualTo(heard.delivered());
+        assertThat(heard.delivered()).isCloseTo(200, within(1e-9));
+        assertThat(heard.windowStart()).isEqualTo(T0 + S / 10);
+        ControlState open =
+                next(heard, new Signal.Report(4, 7, 1, null), T0 + S / 10 + 1).state();
+        assertThat(open.delivered()).as("the window is open").isEqualTo(heard.delivered());
+        assertThat(open.windowStarted()).isEqualTo(4);
+        assertThat(open.windowSucceeded()).isEqualTo(7);
+        assertThat(open.windowRefused()).isEqualTo(1);
+        assertThat(open.rate()).isEqualTo(heard.rate());
+        ControlState closed =
+                next(open, new Signal.Report(6, 3, 0, null), T0 + S / 5).state();
+        // 10 succeeded over the window of 100 ms: 100 a second
+        assertThat(closed.delivered()).isCloseTo(200 * 0.7 + 100 * 0.3, within(1e-9));
+        assertThat(closed.windowStarted()).isZero();
+        assertThat(closed.windowSucceeded()).isZero();
+        assertThat(closed.windowStart()).isEqualTo(T0 + S / 5);
+    }
+
+    @Test
+    void theShareOfTheRateUsedIsJudgedOverTheWholeWindowOfEveryProcess() {
+        ControlState cut = cutOnce();
+        long ends = T0 + 2 * S;
+        ControlState opened = use(cut, ends).state();
+        long window = RateControl.WINDOW;
+        // the rate of 70 allowed 7 jobs over the window; two processes started 3 each: 6 of 7 together
+        ControlState one = next(opened, new Signal.Report(3, 0, 0, null), ends + window / 2)
+                .state();
+        ControlState both =
+                next(one, new Signal.Report(3, 0, 0, null), ends + window).state();
+        assertThat(both.rate()).isCloseTo(100 - 30 * Math.pow(0.95, 3), within(1e-9));
+        ControlState alone =
+                next(opened, new Signal.Report(3, 0, 0, null), ends + window).state();
+        assertThat(alone.rate()).as("3 of 7 alone: app-limited").isCloseTo(70, within(1e-9));
     }
 
     @Test
