@@ -118,7 +118,12 @@ public final class AdaptiveBench {
         long wall = Instant.now().getEpochSecond() - began.getEpochSecond();
         Files.createDirectories(out);
         Files.writeString(out.resolve("adaptive.json"), json(results, seeds, began, wall));
-        String markdown = markdown(results, seeds);
+        System.setProperty("java.awt.headless", "true");
+        List<Path> plots = new ArrayList<>();
+        for (Scenario scenario : scenarios()) {
+            plots.add(Plots.write(out, scenario, contenders()));
+        }
+        String markdown = markdown(results, seeds, plots);
         Files.writeString(out.resolve("adaptive.md"), markdown);
         System.out.print(markdown);
     }
@@ -158,7 +163,7 @@ public final class AdaptiveBench {
         return json.end().toString();
     }
 
-    private static String markdown(List<Result> results, int seeds) {
+    private static String markdown(List<Result> results, int seeds, List<Path> plots) {
         StringBuilder md = new StringBuilder("# Adaptive rates in simulation\n\n");
         md.append(
                         "`java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.adaptive.AdaptiveBench` (virtual time, ")
@@ -167,10 +172,17 @@ public final class AdaptiveBench {
                         " seeds per cell; mean ± half-width of the 95% interval). How the simulation works and what each"
                                 + " controller is: docs/adaptive-simulation.md.\n");
         String scenario = null;
+        int plot = 0;
         for (Result r : results) {
             if (!r.scenario().equals(scenario)) {
                 scenario = r.scenario();
-                md.append("\n## ").append(scenario).append("\n\n| controller |");
+                md.append("\n## ").append(scenario).append("\n\n");
+                md.append("![")
+                        .append(scenario)
+                        .append("](")
+                        .append(plots.get(plot++).getFileName())
+                        .append(")\n\n");
+                md.append("| controller |");
                 COLUMNS.forEach(c -> md.append(' ').append(c.label()).append(" |"));
                 md.append("\n|---|");
                 COLUMNS.forEach(c -> md.append("---:|"));
