@@ -313,6 +313,31 @@ class RateControlTest {
     }
 
     @Test
+    void aHeldRateStaysHeldUntilAWindowClosesWithEveryReportFresh() {
+        ControlState held = next(cutOnce(), new Signal.Report(1_000, 0, 0, "redis-cpu"), T0 + 3 * S)
+                .state();
+        ControlState fresh =
+                next(held, new Signal.Report(1, 0, 0, null), T0 + 3 * S + 1).state();
+        assertThat(fresh.held()).as("the window is open").isEqualTo("redis-cpu");
+        Step closed = next(fresh, new Signal.Report(1_000, 0, 0, null), T0 + 4 * S);
+        assertThat(closed.change().reason()).isEqualTo(Reason.RESUMED);
+        assertThat(closed.state().held()).isNull();
+    }
+
+    @Test
+    void processingTimeWellAboveItsBaselineCutsNoFurtherThanACutWhenTheDownstreamDeliveredMore() {
+        // 8 in 100 ms: 80 a second, more than a cut's 70
+        ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Report(1_000, 8, 0, null), T0 + S / 10)
+                .state();
+        for (int i = 0; i < RateControl.LATENCY_WARM_UP; i++) {
+            state = next(state, new Signal.Latency(10_000_000), T0 + S / 10 + i).state();
+        }
+        Step slower = next(state, new Signal.Latency(1_000_000_000), T0 + S);
+        assertThat(slower.state().rate()).isCloseTo(state.rate() * 0.7, within(1e-9));
+        assertThat(slower.state().lastGood()).isCloseTo(80, within(1e-9));
+    }
+
+    @Test
     void aLowerCeilingTakesEffectWhenTheNextWindowCloses() {
         ControlState state = RateControl.start(SETTINGS, T0);
         ControlSettings lower = ControlSettings.between(10, 50);
