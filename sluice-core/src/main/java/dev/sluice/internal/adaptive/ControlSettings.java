@@ -56,7 +56,7 @@ public record ControlSettings(
                     "start must lie between the floor (" + floor + ") and the ceiling (" + ceiling + "), got " + start);
         }
         if (!(cut > 0 && cut < 1)) {
-            throw new IllegalArgumentException("cut must lie above 0 and below 1 (0.7: 70% of the rate), got " + cut);
+            throw new IllegalArgumentException("cut must lie above 0 and below 1 (0.85: 85% of the rate), got " + cut);
         }
         requirePositive("episode", episode, true);
         requirePositive("climb", climb, false);
