@@ -2,8 +2,9 @@ package dev.sluice.internal.adaptive;
 
 /**
  * The rule of an adaptive rate: the next {@link ControlState} as a function of the settings, the state, a {@link
- * Signal} and {@code now}. Every engine applies it (the Redis engine in its scripts, held to it by a differential
- * test), so that processes sharing a rate move one number.
+ * Signal} and {@code now}, for every engine to apply (the Redis engine's copy, adaptive-rule.lua, is held to it by a
+ * differential test), so that processes sharing a rate move one number: each process reports what it saw, and the
+ * rule judges whole windows of {@link #WINDOW} of every process's reports.
  *
  * <ul>
  *   <li>A loss cuts the rate once per congestion episode: to {@code cut} times the rate, or, where the downstream
@@ -19,8 +20,8 @@ package dev.sluice.internal.adaptive;
  *       A window of reports that started under {@code appLimited} of what the rate allowed adds no time: demand
  *       below the rate teaches nothing.
  *   <li>Processing time above {@code latencyTolerance} times its baseline (the lowest of late: the time without
- *       waiting in the downstream's queues), or a gauge above its threshold,
- *       lowers the rate in proportion (at most as far as a cut), once per episode.
+ *       waiting in the downstream's queues), or a gauge above its threshold, lowers the rate in proportion, once per
+ *       episode: at most as far as a cut, or for processing time to what was delivered when that is less.
  *   <li>A quota that allows less than the rate sets the rate to it, and the rate does not grow until the quota's
  *       window resets.
  *   <li>A stale signal holds the rate: no growth until it is heard again (losses still cut).
