@@ -14,10 +14,10 @@ import java.time.Duration;
  *     they come
  * @param climb how long utilised time takes to climb from a cut back to the rate cut from (the last good rate);
  *     beyond it the rate probes upward, slowly at first
- * @param appLimited the share of the rate that must be used over a window of reports for the rate to grow (0 to 1): a queue
- *     that starts fewer jobs than its rate allows learns nothing about the downstream's capacity
- * @param latencyTolerance how far a job's recent processing time may rise above its baseline, the lowest of late (a factor
- *     above 1) before the rise counts as congestion
+ * @param appLimited the share of the rate that must be used over a window of reports for the rate to grow (0 to
+ *     1): a queue that starts fewer jobs than its rate allows learns nothing about the downstream's capacity
+ * @param latencyTolerance how far a job's recent processing time may rise above its baseline, the lowest of late (a
+ *     factor above 1), before the rise counts as congestion
  */
 public record ControlSettings(
         double floor,
