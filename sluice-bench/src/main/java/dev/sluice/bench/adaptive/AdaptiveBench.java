@@ -49,8 +49,8 @@ public final class AdaptiveBench {
         }
     }
 
-    /** The figures of one controller on one scenario over all seeds. */
-    record Result(String scenario, String controller, List<Figures> runs) {
+    /** The figures of one controller on one scenario over all seeds, and the trace of the first seed (for plots). */
+    record Result(String scenario, String controller, List<Figures> runs, List<Simulation.Second> firstTrace) {
         Interval of(ToDoubleFunction<Figures> figure) {
             return Interval.of(runs.stream().map(f -> figure.applyAsDouble(f)).toList());
         }
@@ -89,11 +89,16 @@ public final class AdaptiveBench {
 
     static Result run(Scenario scenario, Contender contender, int seeds) {
         List<Figures> runs = new ArrayList<>();
+        List<Simulation.Second> first = null;
         for (long seed = 1; seed <= seeds; seed++) {
             Controller controller = contender.make().apply(scenario);
-            runs.add(Figures.of(scenario, Simulation.run(scenario, controller, seed, contender.processes())));
+            List<Simulation.Second> trace = Simulation.run(scenario, controller, seed, contender.processes());
+            if (first == null) {
+                first = trace;
+            }
+            runs.add(Figures.of(scenario, trace));
         }
-        return new Result(scenario.name(), contender.name(), runs);
+        return new Result(scenario.name(), contender.name(), runs, first);
     }
 
     public static void main(String[] args) throws IOException {
@@ -121,7 +126,12 @@ public final class AdaptiveBench {
         System.setProperty("java.awt.headless", "true");
         List<Path> plots = new ArrayList<>();
         for (Scenario scenario : scenarios()) {
-            plots.add(Plots.write(out, scenario, contenders()));
+            plots.add(Plots.write(
+                    out,
+                    scenario,
+                    results.stream()
+                            .filter(r -> r.scenario().equals(scenario.name()))
+                            .toList()));
         }
         String markdown = markdown(results, seeds, plots);
         Files.writeString(out.resolve("adaptive.md"), markdown);

@@ -39,18 +39,17 @@ final class Plots {
         return folder.resolve("adaptive-" + slug + ".png");
     }
 
-    /** Writes the plot of {@code scenario} with the traces of the contenders named in {@link #PLOTTED}. */
-    static Path write(Path folder, Scenario scenario, List<AdaptiveBench.Contender> contenders) throws IOException {
+    /** Writes the plot of {@code scenario} with the first traces of the results named in {@link #PLOTTED}. */
+    static Path write(Path folder, Scenario scenario, List<AdaptiveBench.Result> results) throws IOException {
         XYSeriesCollection data = new XYSeriesCollection();
         XYSeries capacity = new XYSeries("capacity");
         List<Simulation.Second> any = null;
         for (String name : PLOTTED) {
-            AdaptiveBench.Contender contender = contenders.stream()
-                    .filter(c -> c.name().equals(name))
+            List<Simulation.Second> trace = results.stream()
+                    .filter(r -> r.controller().equals(name))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no contender named " + name));
-            List<Simulation.Second> trace =
-                    Simulation.run(scenario, contender.make().apply(scenario), 1, contender.processes());
+                    .orElseThrow(() -> new IllegalArgumentException("no result of a controller named " + name))
+                    .firstTrace();
             XYSeries sent = new XYSeries(name + " (attempts/s)");
             for (int s = 0; s < trace.size(); s++) {
                 sent.add(s, Math.min(TOP, trace.get(s).attempts()));
