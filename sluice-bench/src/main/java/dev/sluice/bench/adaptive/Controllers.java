@@ -311,28 +311,17 @@ final class Controllers {
      * Sluice's controller: {@link RateControl} hearing 429s, processing times and ticks; a refused job waits its
      * Retry-After (with jitter). With {@code pauses}, a 429 that cuts also pauses the queue for its Retry-After.
      */
-    static final class Sluice implements Controller {
+    static final class Sluice extends Named {
         private final ControlSettings settings;
-        private final String name;
         private final boolean pauses;
         private ControlState state;
         private long pausedUntil;
 
         Sluice(String name, ControlSettings settings, boolean pauses) {
-            this.name = name;
+            super(name, Mode.RATE);
             this.settings = settings;
             this.pauses = pauses;
             this.state = RateControl.start(settings, 0);
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Mode mode() {
-            return Mode.RATE;
         }
 
         @Override
