@@ -18,4 +18,7 @@ module dev.sluice.core {
     // ... and the queue's rules and checks, so that both engines apply the same ones
     exports dev.sluice.internal.queue to
             dev.sluice.redis;
+    // ... and the rule of adaptive rates, which the Redis engine's scripts copy and its tests compare
+    exports dev.sluice.internal.adaptive to
+            dev.sluice.redis;
 }

@@ -95,6 +95,13 @@ public interface QueueListener<T> {
      */
     default void onRescheduled(Job<T> job, Duration delay) {}
 
+    /**
+     * An {@link dev.sluice.limit.AdaptiveRate} of the queue or of a group changed. Heard in every process.
+     *
+     * @param change what changed, why, from and to what
+     */
+    default void onRateChanged(RateChange change) {}
+
     /** The queue has no waiting, delayed or active jobs left. */
     default void onDrained() {}
 

@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param completedPerSecond completions per second over the last minute
  * @param waitTime from ready (added, or delay over) to started, of the attempts started since the queue was created
  * @param processingTime from started to finished, of the attempts ended since then
+ * @param rate the rate of the queue (of the group, for a group's statistics) as configured and as it runs now; {@code
+ *     null} if it has none
  */
 public record QueueStats(
         JobCounts counts,
@@ -25,7 +27,57 @@ public record QueueStats(
         long failed,
         double completedPerSecond,
         Latency waitTime,
-        Latency processingTime) {
+        Latency processingTime,
+        Rate rate) {
+
+    /**
+     * Statistics without a rate.
+     *
+     * @param counts jobs per state now
+     * @param added jobs added
+     * @param completed jobs completed
+     * @param failed jobs failed for good
+     * @param completedPerSecond completions per second over the last minute
+     * @param waitTime wait times
+     * @param processingTime processing times
+     */
+    public QueueStats(
+            JobCounts counts,
+            long added,
+            long completed,
+            long failed,
+            double completedPerSecond,
+            Latency waitTime,
+            Latency processingTime) {
+        this(counts, added, completed, failed, completedPerSecond, waitTime, processingTime, null);
+    }
+
+    /**
+     * A rate as configured and as it runs: for an {@link dev.sluice.limit.AdaptiveRate}, where its signals moved it.
+     *
+     * @param configured the rate policy set on the queue or group
+     * @param configuredPerSecond the configured rate (an adaptive rate's ceiling), in jobs per second
+     * @param perSecond the rate in force, in jobs per second: the configured one unless adaptive
+     * @param cuts how many times an adaptive rate was cut (by refusals, overloads or processing times) since it started
+     * @param lastChange the last change of an adaptive rate told to listeners; {@code null} if none yet
+     */
+    public record Rate(
+            dev.sluice.limit.RatePolicy configured,
+            double configuredPerSecond,
+            double perSecond,
+            long cuts,
+            RateChange lastChange) {
+        /**
+         * The rate for people.
+         *
+         * @return for example {@code Rate{170.0 of 200.0 /s, AdaptiveRate.of(...)}}
+         */
+        @Override
+        public String toString() {
+            return "Rate{" + perSecond + " of " + configuredPerSecond + " /s, " + configured + ", cuts=" + cuts
+                    + (lastChange == null ? "" : ", last " + lastChange) + "}";
+        }
+    }
 
     /**
      * Percentiles of a duration, from a histogram with 3% relative precision.

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * What a {@link Processor} says about the job it ran. A processor that fails throws instead: any exception
  * is retried with the job's backoff while attempts remain, {@link UnrecoverableJobException} fails at once.
  *
- * <p>Four answers, each handled the same way by every engine:
+ * <p>Five answers, each handled the same way by every engine:
  *
  * <ul>
  *   <li>{@link #done()}, {@link #done(String)}, {@link #done(Object, Codec)}: the job is COMPLETED, with the
@@ -15,8 +15,13 @@ import java.util.Arrays;
  *   <li>{@link #runAgainAfter(Duration)}: the job is not finished and goes to DELAYED, to run again after the
  *       delay (BullMQ's move-to-delayed); no attempt is used, it is no failure and nothing pauses;
  *   <li>{@link #rateLimited(Scope, Duration)}: something downstream said "slow down"; the job goes back to
- *       waiting, no attempt is used, and its group (or the queue) pauses.
+ *       waiting, no attempt is used, and its group (or the queue) pauses;
+ *   <li>{@link #overloaded(Scope, Duration)}: the downstream failed in a way that says it has too much to do (a
+ *       timeout, a 503); the job runs again after the delay without using an attempt, and nothing pauses.
  * </ul>
+ *
+ * <p>Where the scope has an {@link dev.sluice.limit.AdaptiveRate}, both of the last two also cut that rate, once
+ * however many arrive at once.
  */
 public sealed interface Result {
     /**
@@ -84,6 +89,24 @@ public sealed interface Result {
      */
     static Result rateLimited(Scope scope, Duration retryAfter) {
         return new RateLimited(scope, retryAfter);
+    }
+
+    /**
+     * The job could not run because the downstream is overloaded: it timed out, or answered 503 or another sign of
+     * too much load. The job runs again once {@code retryAfter} has passed (DELAYED until then), without using an
+     * attempt; the attempt is recorded as {@link Job.Attempt.Outcome#RATE_LIMITED} and counts against the job's
+     * {@link JobOptions#maxRateLimits()}, as a rate limit does. Nothing pauses. An {@link
+     * dev.sluice.limit.AdaptiveRate} of {@code scope} (the job's group's, or the queue's) is cut; without one, this
+     * only delays the job. Listeners and metrics hear it as a rate limit of {@code scope} ({@link
+     * QueueListener#onRateLimited}).
+     *
+     * @param scope whose adaptive rate the overload cuts
+     * @param retryAfter how long until the job may run again, 0 to about 73 years
+     * @return the answer
+     * @throws IllegalArgumentException if scope is null, or retryAfter is null, negative or longer than that
+     */
+    static Result overloaded(Scope scope, Duration retryAfter) {
+        return new Overloaded(scope, retryAfter);
     }
 
     /**
@@ -204,7 +227,39 @@ public sealed interface Result {
         }
     }
 
-    /** What a rate limit reported by a processor pauses. */
+    /**
+     * A job the overloaded downstream could not run: whose adaptive rate is cut, and when it runs again.
+     *
+     * @param scope whose adaptive rate is cut
+     * @param retryAfter how long until the job may run again
+     */
+    record Overloaded(Scope scope, Duration retryAfter) implements Result {
+        /**
+         * Validates: scope not null, retryAfter zero or positive.
+         *
+         * @param scope whose adaptive rate is cut
+         * @param retryAfter how long until the job may run again, 0 to about 73 years
+         * @throws IllegalArgumentException if scope is null, or retryAfter is null, negative or longer
+         */
+        public Overloaded {
+            if (scope == null) {
+                throw new IllegalArgumentException("overload scope must be GROUP or QUEUE, was null");
+            }
+            Durations.notNegative("retryAfter", retryAfter);
+        }
+
+        /**
+         * The answer for people.
+         *
+         * @return for example {@code Result.overloaded(GROUP, 2 s)}
+         */
+        @Override
+        public String toString() {
+            return "Result.overloaded(" + scope + ", " + Durations.text(retryAfter) + ")";
+        }
+    }
+
+    /** What a rate limit or an overload reported by a processor concerns. */
     enum Scope {
         /** Only the job's group: other tenants go on. An ungrouped job pauses the ungrouped jobs. */
         GROUP,

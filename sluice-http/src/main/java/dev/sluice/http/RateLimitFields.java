@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -52,6 +53,7 @@ final class RateLimitFields {
             case TokenBucket p -> scaled(p.refillPeriod(), p.capacity(), p.refillTokens());
             case Gcra p -> scaled(p.period(), p.burst(), p.rate());
             case ConcurrencyLimit p -> p.leaseTimeout();
+            case AdaptiveRate p -> throw new IllegalArgumentException("limiters take no adaptive rate: " + p);
         };
         return Math.max(1, ceilSeconds(window.toNanos()));
     }

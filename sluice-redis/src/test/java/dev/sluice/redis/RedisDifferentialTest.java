@@ -3,6 +3,7 @@ package dev.sluice.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
@@ -121,6 +122,7 @@ class RedisDifferentialTest {
             case SlidingWindowCounter window -> window.window().toNanos();
             case SlidingWindowLog log -> log.window().toNanos();
             case ConcurrencyLimit leases -> leases.leaseTimeout().toNanos();
+            case AdaptiveRate adaptive -> throw new IllegalArgumentException("no limiter takes " + adaptive);
         };
         return switch (random.nextInt(6)) {
             case 0 -> 0;

@@ -1,5 +1,6 @@
 package dev.sluice.testkit;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
@@ -41,6 +42,8 @@ abstract class PolicyModel {
             case ConcurrencyLimit concurrency ->
                 new LeaseModel(
                         concurrency.maxConcurrent(), concurrency.leaseTimeout().toNanos());
+            case AdaptiveRate adaptive ->
+                throw new IllegalArgumentException("limiters take no adaptive rate: " + adaptive);
         };
     }
 

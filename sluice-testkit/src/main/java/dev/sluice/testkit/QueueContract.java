@@ -84,6 +84,11 @@ public abstract class QueueContract {
     @DisplayName("Result.rateLimited: group or queue pause, no attempt used")
     class RateLimitedResults extends QueueRateLimitedResultContract {}
 
+    /** Adaptive rates: cut once per episode, enforced at once, climbing back, told and shown; overloaded jobs. */
+    @Nested
+    @DisplayName("adaptive rates: cut once per episode, enforced at once, climbing back, told; overloaded jobs")
+    class AdaptiveRates extends QueueAdaptiveRateContract {}
+
     /** Queue and group rates and concurrency, changed at run time. */
     @Nested
     @DisplayName("queue and group rates and concurrency, changed at run time")

@@ -1,5 +1,6 @@
 package dev.sluice.internal.adaptive;
 
+import dev.sluice.limit.AdaptiveRate;
 import java.time.Duration;
 
 /**
@@ -86,6 +87,19 @@ public record ControlSettings(
                 DEFAULT_CUT,
                 DEFAULT_EPISODE,
                 DEFAULT_CLIMB,
+                DEFAULT_APP_LIMITED,
+                DEFAULT_LATENCY_TOLERANCE);
+    }
+
+    /** The settings of {@code rate}: its bounds, start, cut and climb, and the defaults of the rest. */
+    public static ControlSettings of(AdaptiveRate rate) {
+        return new ControlSettings(
+                rate.floor(),
+                rate.perSecond(),
+                rate.start(),
+                rate.cut(),
+                DEFAULT_EPISODE,
+                rate.climb(),
                 DEFAULT_APP_LIMITED,
                 DEFAULT_LATENCY_TOLERANCE);
     }

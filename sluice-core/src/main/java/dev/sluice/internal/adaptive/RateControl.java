@@ -1,5 +1,7 @@
 package dev.sluice.internal.adaptive;
 
+import dev.sluice.queue.RateChange.Reason;
+
 /**
  * The rule of an adaptive rate: the next {@link ControlState} as a function of the settings, the state, a {@link
  * Signal} and {@code now}, for every engine to apply (the Redis engine's copy, adaptive-rule.lua, is held to it by a
@@ -124,7 +126,7 @@ public final class RateControl {
                 drop ? state.delivered() : from,
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
-                RateChange.Reason.CUT,
+                Reason.CUT,
                 signal,
                 loss.retryAfterNanos() / 1e9);
     }
@@ -140,7 +142,7 @@ public final class RateControl {
             double good,
             long episodeEnds,
             long now,
-            RateChange.Reason reason,
+            Reason reason,
             String signal,
             double value) {
         double from = state.rate();
@@ -167,7 +169,7 @@ public final class RateControl {
         String held = report.stale();
         RateChange told = null;
         if (held != null && state.held() == null) {
-            told = new RateChange(RateChange.Reason.HELD, held, 0, state.rate(), state.rate(), now);
+            told = new RateChange(Reason.HELD, held, 0, state.rate(), state.rate(), now);
         }
         long elapsed = now - state.windowStart();
         if (elapsed < WINDOW) {
@@ -209,8 +211,7 @@ public final class RateControl {
         next.grown(grown).rate(rate);
         if (state.held() != null) {
             next.told(rate);
-            return new Step(
-                    next.done(), new RateChange(RateChange.Reason.RESUMED, state.held(), 0, state.told(), rate, now));
+            return new Step(next.done(), new RateChange(Reason.RESUMED, state.held(), 0, state.told(), rate, now));
         }
         boolean step = rate >= state.told() * TOLD_STEP
                 || rate > state.told()
@@ -219,20 +220,20 @@ public final class RateControl {
             return new Step(next.done(), null);
         }
         next.told(rate);
-        return new Step(
-                next.done(),
-                new RateChange(RateChange.Reason.CLIMB, "climb", state.lastGood(), state.told(), rate, now));
+        return new Step(next.done(), new RateChange(Reason.CLIMB, "climb", state.lastGood(), state.told(), rate, now));
     }
 
     private static Step latency(ControlSettings settings, ControlState state, Signal.Latency latency, long now) {
         double sample = latency.nanos();
         boolean first = state.latencies() == 0;
         double shortRun = first ? sample : state.shortLatency() * (1 - SHORT_WEIGHT) + sample * SHORT_WEIGHT;
-        // the lowest processing time of late: the downstream's own, without waiting in its queues; it creeps up
-        // (doubling in a minute) so that a downstream that became slower for good is taken as it is
+        // the lowest short-run average of late: the downstream's own time, without waiting in its queues (the average,
+        // creeping up, doubling in a minute, so that a downstream that became slower for good is taken as it is;
+        // not the fastest sample, so that a downstream whose times merely vary is not taken for a queueing one); it
+        // follows the short run until the warm-up is over
         double creep = Math.pow(2, (double) Math.max(0, now - state.latencyAt()) / BASELINE_DOUBLING);
-        double baseline = first ? sample : Math.min(sample, state.baselineLatency() * creep);
         int heard = Math.min(LATENCY_WARM_UP, state.latencies() + 1);
+        double baseline = heard < LATENCY_WARM_UP ? shortRun : Math.min(shortRun, state.baselineLatency() * creep);
         ControlState measured = Draft.of(state)
                 .shortLatency(shortRun)
                 .baselineLatency(baseline)
@@ -256,7 +257,7 @@ public final class RateControl {
                 state.delivered() > 0 ? Math.min(from, state.delivered()) : from,
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
-                RateChange.Reason.GRADIENT,
+                Reason.GRADIENT,
                 "latency",
                 shortRun / 1e6);
     }
@@ -272,7 +273,7 @@ public final class RateControl {
                 state.rate(),
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
-                RateChange.Reason.GRADIENT,
+                Reason.GRADIENT,
                 gauge.name(),
                 gauge.value());
     }
@@ -292,7 +293,7 @@ public final class RateControl {
                 .quietUntil(Math.max(state.quietUntil(), resets))
                 .told(to)
                 .done();
-        return new Step(next, new RateChange(RateChange.Reason.QUOTA, "quota", allows, state.rate(), to, now));
+        return new Step(next, new RateChange(Reason.QUOTA, "quota", allows, state.rate(), to, now));
     }
 
     /** {@code a + b} for a duration {@code b} of 0 or more, or the end of time if that overflows. */

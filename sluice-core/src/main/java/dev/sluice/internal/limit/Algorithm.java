@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
@@ -40,6 +41,7 @@ abstract sealed class Algorithm permits GcraAlgorithm, LockedAlgorithm {
             case SlidingWindowCounter window -> new SlidingCounterAlgorithm(limiter, window);
             case SlidingWindowLog log -> new SlidingLogAlgorithm(limiter, log);
             case ConcurrencyLimit concurrency -> new ConcurrencyAlgorithm(limiter, concurrency, clock, closed);
+            case AdaptiveRate adaptive -> throw Limits.adaptiveRefused("limiter '" + limiter + "'", adaptive);
         };
     }
 

@@ -80,6 +80,7 @@ public final class InMemoryLimiters {
      */
     public NamedLimiter share(String name, LimitPolicy policy) {
         checkOpen();
+        Limits.checkNotAdaptive("limiter '" + name + "'", policy);
         InMemoryLimiter<?> limiter = limiters.computeIfAbsent(name, n -> switch (policy) {
             case RatePolicy rate -> new InMemoryRateLimiter(this, n, rate, LimiterOptions.defaults());
             case ConcurrencyLimit concurrency ->

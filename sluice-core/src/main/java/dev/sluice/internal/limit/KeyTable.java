@@ -197,6 +197,14 @@ final class KeyTable {
         }
     }
 
+    /** Re-expresses the state of {@code key} alone under {@code next}, if it has one of its own. */
+    void adopt(String key, Algorithm next, Algorithm previous, long now) {
+        KeyState state = states.get(key);
+        if (state != null) {
+            next.adopt(state, previous, now);
+        }
+    }
+
     /** Whether {@code state} is the overflow shared by untracked keys. */
     boolean isOverflow(KeyState state) {
         return state == overflow;

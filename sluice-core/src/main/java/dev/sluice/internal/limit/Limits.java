@@ -1,5 +1,6 @@
 package dev.sluice.internal.limit;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyKeyLimiter;
 import dev.sluice.limit.ConcurrencyLimiter;
 import dev.sluice.limit.Decision;
@@ -53,6 +54,7 @@ public final class Limits {
         if (next == null) {
             throw new IllegalArgumentException("policy must not be null");
         }
+        checkNotAdaptive("limiter '" + limiter + "'", next);
         if (current.getClass() != next.getClass()) {
             throw new IllegalArgumentException("limiter '" + limiter + "' has a "
                     + current.getClass().getSimpleName()
@@ -106,6 +108,20 @@ public final class Limits {
         }
     }
 
+    /** Fails if {@code policy} is an {@link AdaptiveRate}, which only queues and groups take. */
+    public static void checkNotAdaptive(String what, LimitPolicy policy) {
+        if (policy instanceof AdaptiveRate adaptive) {
+            throw adaptiveRefused(what, adaptive);
+        }
+    }
+
+    /** The error for an {@link AdaptiveRate} given to {@code what}, a limiter. */
+    public static IllegalArgumentException adaptiveRefused(String what, AdaptiveRate policy) {
+        return new IllegalArgumentException("an AdaptiveRate is a queue's or a group's rate; " + what
+                + " takes a TokenBucket, Gcra, FixedWindow, SlidingWindowCounter, SlidingWindowLog or"
+                + " ConcurrencyLimit, was " + policy);
+    }
+
     /** Fails unless {@code name} is a valid name of a {@code what} (limiter, queue): 1 to 128 of [A-Za-z0-9._:-]. */
     public static void checkName(String what, String name) {
         if (name == null || !NAME.matcher(name).matches()) {
@@ -120,6 +136,7 @@ public final class Limits {
         if (policy == null) {
             throw new IllegalArgumentException("policy of limiter '" + name + "' must not be null");
         }
+        checkNotAdaptive("limiter '" + name + "'", policy);
         if (options == null) {
             throw new IllegalArgumentException(
                     "options of limiter '" + name + "' must not be null; use LimiterOptions.defaults()");

@@ -28,6 +28,18 @@ public sealed interface AttemptEnd {
         return "rate limited (" + limited.scope() + ") for " + DurationText.format(limited.retryAfter());
     }
 
+    /** The processor returned {@link Result#overloaded}. */
+    record Overloaded(Result.Overloaded result) implements AttemptEnd {}
+
+    /**
+     * What an overloaded attempt says in the job's history, on every engine.
+     *
+     * @return for example {@code overloaded (GROUP), again after 2 s}
+     */
+    static String overloadedNote(Result.Overloaded overloaded) {
+        return "overloaded (" + overloaded.scope() + "), again after " + DurationText.format(overloaded.retryAfter());
+    }
+
     /** The processor returned {@link Result#runAgainAfter}. */
     record RunAgain(Duration delay) implements AttemptEnd {}
 
@@ -77,6 +89,7 @@ public sealed interface AttemptEnd {
             case Result.Done done -> new Completed(done.value());
             case Result.RateLimited limited -> new RateLimited(limited);
             case Result.RunAgain again -> new RunAgain(again.delay());
+            case Result.Overloaded overloaded -> new Overloaded(overloaded);
         };
     }
 

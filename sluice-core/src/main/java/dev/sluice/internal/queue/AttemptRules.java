@@ -1,7 +1,6 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.queue.Backoff;
-import dev.sluice.queue.Result;
 import dev.sluice.time.DurationText;
 import java.time.Duration;
 
@@ -77,14 +76,15 @@ public final class AttemptRules {
     }
 
     /**
-     * After an attempt returned {@code limited} at {@code now}, the job having gone back {@code rateLimits}
-     * times before: paused until {@code now + retryAfter}, or failed once it would exceed {@code maxRateLimits}.
+     * After an attempt was rate-limited or overloaded at {@code now}, told to wait {@code retryAfter}, the job having
+     * gone back {@code rateLimits} times before: it may run again at {@code now + retryAfter}, or fails once it would
+     * exceed {@code maxRateLimits}.
      */
-    static Next afterRateLimit(int rateLimits, int maxRateLimits, Result.RateLimited limited, long now) {
+    static Next afterRateLimit(int rateLimits, int maxRateLimits, Duration retryAfter, long now) {
         if (rateLimits >= maxRateLimits) {
             return Next.fail("rate limited " + (rateLimits + 1) + " times, more than maxRateLimits " + maxRateLimits);
         }
-        return new Next(Next.Kind.RATE_LIMITED, saturatedAdd(now, nanos(limited.retryAfter())), null);
+        return new Next(Next.Kind.RATE_LIMITED, saturatedAdd(now, nanos(retryAfter)), null);
     }
 
     /** Whether a job delayed (or waiting for a retry) until {@code runAt} is ready at {@code now}. */

@@ -289,7 +289,7 @@ final class GroupRing {
         limitsChanged();
     }
 
-    private QueueRate rateOf(Group.Key key) {
+    QueueRate rateOf(Group.Key key) {
         if (key.name() != null && !overrides.isEmpty() && overrides.containsKey(key.name())) {
             return overrideRates.get(key.name());
         }

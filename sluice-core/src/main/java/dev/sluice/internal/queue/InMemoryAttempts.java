@@ -99,9 +99,11 @@ final class InMemoryAttempts<T> {
 
     /** Records a completed attempt; false if the caller no longer owns the job. Called under the lock. */
     boolean complete(JobRecord job, int token, byte[] value, long now, Events<T> events) {
+        long startedAt = job.startedAt;
         if (!leaveActive(job, token, now)) {
             return false;
         }
+        AdaptiveSignals.succeeded(queue, queue.groups.group(job), startedAt, now, events);
         job.attemptsMade++;
         job.result = value;
         endAttempt(job, now, Job.Attempt.Outcome.COMPLETED, null);
@@ -129,9 +131,12 @@ final class InMemoryAttempts<T> {
             Duration retryDelay,
             long now,
             Events<T> events) {
+        long startedAt = job.startedAt;
         if (!leaveActive(job, token, now)) {
             return false;
         }
+        AdaptiveSignals.failed(
+                queue, queue.groups.group(job), outcome == Job.Attempt.Outcome.TIMED_OUT, startedAt, now, events);
         job.attemptsMade++;
         endAttempt(job, now, outcome, reason);
         AttemptRules.Next next =
@@ -163,38 +168,103 @@ final class InMemoryAttempts<T> {
 
     /** Records a rate-limited attempt; false if the caller no longer owns the job. */
     boolean rateLimited(JobRecord job, int token, Result.RateLimited limited, long now, Events<T> events) {
-        if (!leaveActive(job, token, now)) {
-            return false;
+        AttemptRules.Next next = refuse(
+                job,
+                token,
+                limited.scope(),
+                limited.retryAfter(),
+                AttemptEnd.rateLimitedNote(limited),
+                true,
+                now,
+                events);
+        if (next == null || next.kind() == AttemptRules.Next.Kind.FAIL) {
+            return next != null;
         }
-        endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, AttemptEnd.rateLimitedNote(limited));
-        AttemptRules.Next next = AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), limited, now);
-        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
-            job.failure = new Job.Failure(next.reason(), null, null);
-            finish(job, JobState.FAILED, now);
-            measureEnd(events, job, MetricsSet.Ending.FAILED, Job.Attempt.Outcome.RATE_LIMITED, null, now);
-            if (Events.listened(events)) {
-                Undecoded<T> snapshot = queue.undecoded(job);
-                events.add(l -> l.onFailed(snapshot.job()));
-            }
-            afterFinish(job, now, events);
-            return true;
-        }
-        job.rateLimits++;
-        Group group = queue.groups.group(job);
         long until = next.at();
         if (limited.scope() == Result.Scope.GROUP) {
-            queue.groups.pause(group, until);
+            queue.groups.pause(queue.groups.group(job), until);
         } else if (until > queue.pausedUntil) {
             queue.pausedUntil = GroupRules.pausedUntil(queue.pausedUntil, until);
             queue.wakeTimer.arm(until);
         }
         queue.makeWaiting(job, now, true);
-        measureEnd(events, job, MetricsSet.Ending.RATE_LIMITED, Job.Attempt.Outcome.RATE_LIMITED, limited.scope(), now);
+        tellRefused(job, limited.scope(), limited.retryAfter(), now, events);
+        return true;
+    }
+
+    /**
+     * Records an attempt whose processor found the downstream overloaded: the job runs again after the delay, counted
+     * as a rate limit, and nothing pauses. False if the caller no longer owns the job.
+     */
+    boolean overloaded(JobRecord job, int token, Result.Overloaded overloaded, long now, Events<T> events) {
+        AttemptRules.Next next = refuse(
+                job,
+                token,
+                overloaded.scope(),
+                overloaded.retryAfter(),
+                AttemptEnd.overloadedNote(overloaded),
+                false,
+                now,
+                events);
+        if (next == null || next.kind() == AttemptRules.Next.Kind.FAIL) {
+            return next != null;
+        }
+        if (next.at() > now) {
+            queue.makeDelayed(job, next.at());
+        } else {
+            queue.makeWaiting(job, now, false);
+        }
+        tellRefused(job, overloaded.scope(), overloaded.retryAfter(), now, events);
+        return true;
+    }
+
+    /**
+     * Ends an attempt the downstream refused ({@code limited}: rate-limited, else overloaded) and tells the adaptive
+     * rates; fails the job past its most rate limits, else counts one more. Null if the caller no longer owns the job,
+     * else what comes next (FAIL already done).
+     */
+    private AttemptRules.Next refuse(
+            JobRecord job,
+            int token,
+            Result.Scope scope,
+            Duration retryAfter,
+            String note,
+            boolean limited,
+            long now,
+            Events<T> events) {
+        long startedAt = job.startedAt;
+        if (!leaveActive(job, token, now)) {
+            return null;
+        }
+        endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
+        AdaptiveSignals.refused(queue, queue.groups.group(job), scope, limited, startedAt, retryAfter, now, events);
+        AttemptRules.Next next =
+                AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), retryAfter, now);
+        if (next.kind() == AttemptRules.Next.Kind.FAIL) {
+            failPastMaxRateLimits(job, next, now, events);
+        } else {
+            job.rateLimits++;
+        }
+        return next;
+    }
+
+    private void tellRefused(JobRecord job, Result.Scope scope, Duration retryAfter, long now, Events<T> events) {
+        measureEnd(events, job, MetricsSet.Ending.RATE_LIMITED, Job.Attempt.Outcome.RATE_LIMITED, scope, now);
         if (Events.listened(events)) {
             Undecoded<T> snapshot = queue.undecoded(job);
-            events.add(l -> l.onRateLimited(snapshot.job(), limited.scope(), limited.retryAfter()));
+            events.add(l -> l.onRateLimited(snapshot.job(), scope, retryAfter));
         }
-        return true;
+    }
+
+    private void failPastMaxRateLimits(JobRecord job, AttemptRules.Next next, long now, Events<T> events) {
+        job.failure = new Job.Failure(next.reason(), null, null);
+        finish(job, JobState.FAILED, now);
+        measureEnd(events, job, MetricsSet.Ending.FAILED, Job.Attempt.Outcome.RATE_LIMITED, null, now);
+        if (Events.listened(events)) {
+            Undecoded<T> snapshot = queue.undecoded(job);
+            events.add(l -> l.onFailed(snapshot.job()));
+        }
+        afterFinish(job, now, events);
     }
 
     /**

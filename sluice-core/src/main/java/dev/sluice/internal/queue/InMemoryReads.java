@@ -1,10 +1,12 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.QueueStats;
+import dev.sluice.queue.Result;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -173,7 +175,8 @@ final class InMemoryReads<T> {
         queue.checkOpen();
         queue.lock.lock();
         try {
-            return statsOf(countsNow(), queue.stats, queue.clock.nanos());
+            long now = queue.clock.nanos();
+            return statsOf(countsNow(), queue.stats, now, rateOf(queue.rate, Result.Scope.QUEUE, null, now));
         } finally {
             queue.lock.unlock();
         }
@@ -192,7 +195,9 @@ final class InMemoryReads<T> {
             JobCounts counts = group == null
                     ? new JobCounts(0, 0, 0, keptCompleted, keptFailed)
                     : new JobCounts(group.waiting, group.delayed, group.active, keptCompleted, keptFailed);
-            return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, queue.clock.nanos());
+            long now = queue.clock.nanos();
+            QueueStats.Rate rate = rateOf(queue.groups.rateOf(key), Result.Scope.GROUP, key, now);
+            return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, now, rate);
         } finally {
             queue.lock.unlock();
         }
@@ -208,7 +213,7 @@ final class InMemoryReads<T> {
         }
     }
 
-    private static QueueStats statsOf(JobCounts counts, Group.Stats s, long now) {
+    private static QueueStats statsOf(JobCounts counts, Group.Stats s, long now, QueueStats.Rate rate) {
         return new QueueStats(
                 counts,
                 s.added,
@@ -216,7 +221,23 @@ final class InMemoryReads<T> {
                 s.failed,
                 s.completions.perSecond(now),
                 s.waitTime.summary(),
-                s.processingTime.summary());
+                s.processingTime.summary(),
+                rate);
+    }
+
+    /** {@code rate} as configured and as it runs for the queue ({@code key} null) or the group {@code key}. */
+    private static QueueStats.Rate rateOf(QueueRate rate, Result.Scope scope, Group.Key key, long now) {
+        if (rate == null) {
+            return null;
+        }
+        String rateKey = key == null ? InMemoryQueue.QUEUE_KEY : key.rateKey();
+        dev.sluice.internal.adaptive.RateChange last = rate.lastChange(rateKey);
+        return new QueueStats.Rate(
+                rate.policy(),
+                rate.policy().perSecond(),
+                rate.perSecond(rateKey, now),
+                rate.cuts(rateKey),
+                last == null ? null : AdaptiveSignals.publicChange(scope, key == null ? null : key.name(), last));
     }
 
     Optional<byte[]> payloadBytes(String id) {

@@ -252,6 +252,8 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
                 case AttemptEnd.RateLimited limited ->
                     attempts.rateLimited(job.record, job.token, limited.result(), now, events);
                 case AttemptEnd.RunAgain again -> attempts.runAgain(job.record, job.token, again.delay(), now, events);
+                case AttemptEnd.Overloaded overloaded ->
+                    attempts.overloaded(job.record, job.token, overloaded.result(), now, events);
                 case AttemptEnd.Failed failed ->
                     attempts.fail(
                             job.record,

@@ -2,7 +2,7 @@ package dev.sluice.internal.adaptive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.internal.adaptive.RateChange.Reason;
+import dev.sluice.queue.RateChange.Reason;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.sluice.internal.adaptive.RateChange.Reason;
 import dev.sluice.internal.adaptive.RateControl.Step;
 import dev.sluice.internal.adaptive.Signal.Loss;
+import dev.sluice.queue.RateChange.Reason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -348,22 +348,63 @@ class RateControlTest {
     }
 
     @Test
-    void theBaselineLatencyIsTheLowestOfLateCreepingUpSlowly() {
+    void theBaselineLatencyFollowsTheShortRunThroughTheWarmUp() {
         ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Latency(10_000_000), T0)
                 .state();
         assertThat(state.shortLatency()).isEqualTo(10e6);
         assertThat(state.baselineLatency()).isEqualTo(10e6);
-        ControlState up =
-                next(state, new Signal.Latency(20_000_000), T0 + 30 * S).state();
+        ControlState up = next(state, new Signal.Latency(20_000_000), T0 + 1).state();
         assertThat(up.shortLatency()).isCloseTo(12e6, within(1e-3));
-        assertThat(up.baselineLatency()).as("doubling in a minute").isCloseTo(10e6 * Math.sqrt(2), within(1e-3));
+        assertThat(up.baselineLatency()).isCloseTo(12e6, within(1e-3));
+    }
+
+    @Test
+    void theBaselineLatencyIsTheLowestShortRunAverageOfLateCreepingUpSlowly() {
+        ControlState state = RateControl.start(SETTINGS, T0);
+        for (int i = 0; i < RateControl.LATENCY_WARM_UP; i++) {
+            state = next(state, new Signal.Latency(10_000_000), T0 + i).state();
+        }
+        assertThat(state.shortLatency()).isCloseTo(10e6, within(1e-3));
+        assertThat(state.baselineLatency()).isCloseTo(10e6, within(1e-3));
+        long at = T0 + RateControl.LATENCY_WARM_UP - 1;
+        ControlState up =
+                next(state, new Signal.Latency(20_000_000), at + 30 * S).state();
+        assertThat(up.shortLatency()).isCloseTo(12e6, within(1e-3));
+        assertThat(up.baselineLatency())
+                .as("the short run, below the crept baseline")
+                .isCloseTo(12e6, within(1e-3));
+        ControlState slow =
+                next(state, new Signal.Latency(100_000_000), at + 30 * S).state();
+        assertThat(slow.shortLatency()).isCloseTo(28e6, within(1e-3));
+        assertThat(slow.baselineLatency()).as("doubling in a minute").isCloseTo(10e6 * Math.sqrt(2), within(1e-3));
         ControlState soon =
-                next(up, new Signal.Latency(20_000_000), T0 + 30 * S + 1).state();
+                next(slow, new Signal.Latency(100_000_000), at + 30 * S + 1).state();
         assertThat(soon.baselineLatency()).isCloseTo(10e6 * Math.sqrt(2), within(1.0));
-        ControlState down = next(up, new Signal.Latency(5_000_000), T0 + 31 * S).state();
+        ControlState down = next(up, new Signal.Latency(5_000_000), at + 31 * S).state();
         assertThat(down.shortLatency()).isCloseTo(12e6 * 0.8 + 5e6 * 0.2, within(1e-3));
-        assertThat(down.latencyAt()).isEqualTo(T0 + 31 * S);
-        assertThat(down.baselineLatency()).isEqualTo(5e6);
+        assertThat(down.latencyAt()).isEqualTo(at + 31 * S);
+        assertThat(down.baselineLatency()).isCloseTo(10.6e6, within(1e-3));
+    }
+
+    @Test
+    void oneSlowCallAmongVaryingTimesIsNotTakenForQueueing() {
+        ControlSettings settings = ControlSettings.between(10, 1000); // tolerating three times the baseline
+        ControlState state = RateControl.start(settings, T0);
+        for (int i = 0; i < 100; i++) {
+            RateControl.Step step = RateControl.next(
+                    settings, state, new Signal.Latency((20 + 40L * (i % 2)) * 1_000_000), T0 + i * S / 50);
+            assertThat(step.change()).isNull();
+            state = step.state();
+        }
+        Step outlier = RateControl.next(settings, state, new Signal.Latency(250_000_000), T0 + 2 * S + 1);
+        assertThat(outlier.change())
+                .as("20 and 60 ms in turn, then one of 250 ms")
+                .isNull();
+        Step another = RateControl.next(settings, outlier.state(), new Signal.Latency(250_000_000), T0 + 2 * S + 2);
+        assertThat(another.change())
+                .as("and then another: the downstream slows")
+                .isNotNull();
+        assertThat(another.change().reason()).isEqualTo(Reason.GRADIENT);
     }
 
     @Test

@@ -38,12 +38,13 @@ class AttemptRulesTest {
     void aRateLimitPausesUntilNowPlusRetryAfterUntilMaxRateLimitsIsExceeded() {
         Result.RateLimited limited = new Result.RateLimited(Result.Scope.GROUP, Duration.ofSeconds(2));
 
-        assertThat(AttemptRules.afterRateLimit(0, 2, limited, NOW))
+        assertThat(AttemptRules.afterRateLimit(0, 2, limited.retryAfter(), NOW))
                 .isEqualTo(new Next(Next.Kind.RATE_LIMITED, 3_000_000_000L, null));
-        assertThat(AttemptRules.afterRateLimit(1, 2, limited, NOW).kind()).isEqualTo(Next.Kind.RATE_LIMITED);
-        assertThat(AttemptRules.afterRateLimit(2, 2, limited, NOW))
+        assertThat(AttemptRules.afterRateLimit(1, 2, limited.retryAfter(), NOW).kind())
+                .isEqualTo(Next.Kind.RATE_LIMITED);
+        assertThat(AttemptRules.afterRateLimit(2, 2, limited.retryAfter(), NOW))
                 .isEqualTo(Next.fail("rate limited 3 times, more than maxRateLimits 2"));
-        assertThat(AttemptRules.afterRateLimit(0, 0, limited, NOW))
+        assertThat(AttemptRules.afterRateLimit(0, 0, limited.retryAfter(), NOW))
                 .isEqualTo(Next.fail("rate limited 1 times, more than maxRateLimits 0"));
     }
 

@@ -11,9 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * How an attempt ended, as the queue script's finish command takes it: the kind ({@code c} completed, {@code f}
- * failed, {@code r} rate-limited, {@code a} run again, {@code i} interrupted), its arguments, the result's bytes of a
- * completed job, the error of a failed one, and what the listeners and metrics hear ({@code detail}: the
- * rate-limited result, the run-again delay or the retry delay).
+ * failed, {@code r} rate-limited, {@code o} overloaded, {@code a} run again, {@code i} interrupted), its arguments, the
+ * result's bytes of a completed job, the error of a failed one, and what the listeners and metrics hear ({@code
+ * detail}: the rate-limited or overloaded result, the run-again delay or the retry delay).
  */
 record Ending(String how, List<String> args, byte[] value, Throwable error, Object detail) {
     /** The ending of an attempt that ended as {@code end}. */
@@ -32,6 +32,18 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
                         null,
                         limited);
             }
+            case AttemptEnd.Overloaded o -> {
+                Result.Overloaded overloaded = o.result();
+                yield new Ending(
+                        "o",
+                        List.of(
+                                overloaded.scope().name(),
+                                Long.toString(RedisJobQueue.micros(overloaded.retryAfter())),
+                                AttemptEnd.overloadedNote(overloaded)),
+                        null,
+                        null,
+                        overloaded);
+            }
             case AttemptEnd.RunAgain again ->
                 new Ending("a", List.of(Long.toString(RedisJobQueue.micros(again.delay()))), null, null, again.delay());
             case AttemptEnd.Failed failed -> failed("FAILED", failed.reason(), failed.error(), failed.retryDelay());
@@ -46,12 +58,24 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
             case "failed" -> events.add(l -> l.onFailed(job));
             case "retrying" -> events.add(l -> l.onRetrying(job, error, (Duration) detail));
             case "rate-limited" -> {
-                Result.RateLimited limited = (Result.RateLimited) detail;
-                events.add(l -> l.onRateLimited(job, limited.scope(), limited.retryAfter()));
+                Result.Scope scope = scope();
+                Duration retryAfter = detail instanceof Result.RateLimited limited
+                        ? limited.retryAfter()
+                        : ((Result.Overloaded) detail).retryAfter();
+                events.add(l -> l.onRateLimited(job, scope, retryAfter));
             }
             case "rescheduled" -> events.add(l -> l.onRescheduled(job, (Duration) detail));
             default -> {}
         }
+    }
+
+    /** The scope of a rate-limited or overloaded ending; null for the others. */
+    Result.Scope scope() {
+        return switch (detail) {
+            case Result.RateLimited limited -> limited.scope();
+            case Result.Overloaded overloaded -> overloaded.scope();
+            case null, default -> null;
+        };
     }
 
     /** A failed attempt ({@code outcome} FAILED or TIMED_OUT), retried after {@code retryDelay} (null: fails now). */

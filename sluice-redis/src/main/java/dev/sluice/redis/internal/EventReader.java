@@ -3,6 +3,7 @@ package dev.sluice.redis.internal;
 import dev.sluice.SluiceException;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.RateChange;
 import dev.sluice.queue.Result;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -12,6 +13,7 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -390,6 +392,9 @@ final class EventReader<T> {
         if (kind.equals("removed")) {
             return new QueueEvents.Item<>(number, null, () -> queue.removedBeforeFinishing(id));
         }
+        if (kind.equals("rate-changed")) {
+            return new QueueEvents.Item<>(number, listeners ? rateChanged(entry) : null, null);
+        }
         boolean ends = awaited && (kind.equals("completed") || kind.equals("failed"));
         if (!listeners && !ends) {
             return new QueueEvents.Item<>(number, null, null);
@@ -428,6 +433,24 @@ final class EventReader<T> {
             default -> null; // an event of a newer version of Sluice: nothing to tell
         };
         return new QueueEvents.Item<>(number, listeners ? event : null, ends ? () -> queue.finished(job.get()) : null);
+    }
+
+    /**
+     * A rate-changed event as queue-adaptive.lua packs it: {kind, false, false, scope, group or false, reason,
+     * signal, value, from, to, at (µs)}.
+     */
+    private static <T> Consumer<QueueListener<T>> rateChanged(List<Object> entry) {
+        long at = Replies.number(entry.get(10));
+        RateChange change = new RateChange(
+                Result.Scope.valueOf(Replies.text(entry.get(3))),
+                Replies.textOrNull(entry.get(4)),
+                RateChange.Reason.valueOf(Replies.text(entry.get(5))),
+                Replies.text(entry.get(6)),
+                Double.parseDouble(Replies.text(entry.get(7))),
+                Double.parseDouble(Replies.text(entry.get(8))),
+                Double.parseDouble(Replies.text(entry.get(9))),
+                Instant.ofEpochSecond(Math.floorDiv(at, 1_000_000), Math.floorMod(at, 1_000_000) * 1000L));
+        return l -> l.onRateChanged(change);
     }
 
     /** A value made when first asked for, once, whichever thread asks. */

@@ -1,5 +1,7 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -237,6 +239,7 @@ final class LimitScript {
             case SlidingWindowCounter ignored -> "counter";
             case SlidingWindowLog ignored -> "log";
             case ConcurrencyLimit ignored -> "leases";
+            case AdaptiveRate adaptive -> throw Limits.adaptiveRefused("a limiter", adaptive);
         };
     }
 
@@ -249,6 +252,7 @@ final class LimitScript {
             case SlidingWindowCounter window -> window.window().toNanos();
             case SlidingWindowLog log -> log.window().toNanos();
             case ConcurrencyLimit concurrency -> concurrency.leaseTimeout().toNanos();
+            case AdaptiveRate adaptive -> throw Limits.adaptiveRefused("a limiter", adaptive);
         };
     }
 

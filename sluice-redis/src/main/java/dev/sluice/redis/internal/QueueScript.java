@@ -17,6 +17,7 @@ final class QueueScript {
     /** The files of the queue library, by concern, in the order they are joined ({@code queue-state.lua} has why). */
     static final List<String> FILES = List.of(
             "queue-state.lua",
+            "queue-adaptive-rule.lua",
             "queue-records.lua",
             "queue-meta.lua",
             "queue-rates.lua",
@@ -26,6 +27,7 @@ final class QueueScript {
             "queue-held.lua",
             "queue-housekeeping.lua",
             "queue-events.lua",
+            "queue-adaptive.lua",
             "queue-claim.lua",
             "queue-add.lua",
             "queue-finish.lua",

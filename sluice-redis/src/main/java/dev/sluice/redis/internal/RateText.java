@@ -1,5 +1,6 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
 import dev.sluice.limit.RatePolicy;
@@ -11,7 +12,9 @@ import java.time.Duration;
 /**
  * A queue's or a group's rate as the queue script stores it: {@code <kind>|<span>|<limit>|<policy>}, the first
  * three as the limiter algorithms read them ({@link LimitScript#policyArgs}), the last the policy's own values, so
- * that every process reads back the policy that was set. Empty for no rate.
+ * that every process reads back the policy that was set. An {@link AdaptiveRate} is stored as its ceiling, followed
+ * by {@code ;A,<ceiling per second>,<floor>,<start>,<cut>,<climb in µs>} (the scripts read them: queue-adaptive.lua)
+ * and {@code ,<climb in ns>}. Empty for no rate.
  */
 final class RateText {
     private RateText() {}
@@ -20,6 +23,11 @@ final class RateText {
     static String encode(RatePolicy rate) {
         if (rate == null) {
             return "";
+        }
+        if (rate instanceof AdaptiveRate adaptive) {
+            long climb = adaptive.climb().toNanos();
+            return encode(adaptive.ceiling()) + ";A," + number(adaptive.perSecond()) + "," + number(adaptive.floor())
+                    + "," + number(adaptive.start()) + "," + number(adaptive.cut()) + "," + climb / 1000 + "," + climb;
         }
         String[] args = LimitScript.policyArgs(rate);
         String policy = switch (rate) {
@@ -30,6 +38,7 @@ final class RateText {
             case FixedWindow w -> "F," + w.limit() + "," + w.window().toNanos();
             case SlidingWindowCounter w -> "C," + w.limit() + "," + w.window().toNanos();
             case SlidingWindowLog w -> "L," + w.limit() + "," + w.window().toNanos();
+            case AdaptiveRate a -> throw new IllegalStateException("encoded above: " + a);
         };
         return args[0] + "|" + args[1] + "|" + args[2] + "|" + policy;
     }
@@ -38,6 +47,16 @@ final class RateText {
     static RatePolicy decode(String stored) {
         if (stored == null || stored.isEmpty()) {
             return null;
+        }
+        int adaptive = stored.indexOf(";A,");
+        if (adaptive >= 0) {
+            String[] a = stored.substring(adaptive + 3).split(",");
+            return new AdaptiveRate(
+                    decode(stored.substring(0, adaptive)),
+                    Double.parseDouble(a[1]),
+                    Double.parseDouble(a[2]),
+                    Double.parseDouble(a[3]),
+                    Duration.ofNanos(Long.parseLong(a[5])));
         }
         String[] v = stored.substring(stored.lastIndexOf('|') + 1).split(",");
         return switch (v[0]) {
@@ -48,6 +67,11 @@ final class RateText {
             case "L" -> SlidingWindowLog.of(Long.parseLong(v[1]), nanos(v[2]));
             default -> throw new IllegalStateException("the queue script stored an unknown rate: " + stored);
         };
+    }
+
+    /** {@code x} exactly, as Java reads it back and Lua's tonumber too. */
+    private static String number(double x) {
+        return Double.toString(x);
     }
 
     private static Duration nanos(String value) {

@@ -1,8 +1,12 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.QueueStats;
+import dev.sluice.queue.RateChange;
+import dev.sluice.queue.Result;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -67,13 +71,16 @@ final class RedisStats {
     /** The queue's statistics, this process's pending ones written first. */
     QueueStats stats() {
         writeStats();
-        return parse(Replies.list(queue.calls.call(false, "stats", "")));
+        return parse(Replies.list(queue.calls.call(false, "stats", "")), Result.Scope.QUEUE, null);
     }
 
     /** A group's statistics ({@code null}: the jobs without a group), this process's pending ones written first. */
     QueueStats stats(String group) {
         writeStats();
-        return parse(Replies.list(queue.calls.call(false, "stats", group == null ? "=" : "=" + group)));
+        return parse(
+                Replies.list(queue.calls.call(false, "stats", group == null ? "=" : "=" + group)),
+                Result.Scope.GROUP,
+                group);
     }
 
     /** The groups that hold jobs or statistics, by name. */
@@ -88,7 +95,7 @@ final class RedisStats {
         return List.copyOf(names);
     }
 
-    private static QueueStats parse(List<Object> r) {
+    private static QueueStats parse(List<Object> r, Result.Scope scope, String group) {
         JobCounts counts = new JobCounts(
                 Replies.number(r.get(0)),
                 Replies.number(r.get(1)),
@@ -102,7 +109,42 @@ final class RedisStats {
                 Replies.number(r.get(4)),
                 Replies.number(r.get(5)) / 60.0,
                 latency(r.get(8)),
-                latency(r.get(9)));
+                latency(r.get(9)),
+                r.size() > 11 ? rate(r.subList(11, r.size()), scope, group) : null);
+    }
+
+    /**
+     * The rate the stats command described: its stored form, current value, cuts and last change (see
+     * adaptive.describe in queue-adaptive.lua); null for none.
+     */
+    private static QueueStats.Rate rate(List<Object> described, Result.Scope scope, String group) {
+        RatePolicy policy = RateText.decode(Replies.textOrNull(described.get(0)));
+        if (policy == null) {
+            return null;
+        }
+        Object current = described.get(1);
+        double now = current == null ? policy.perSecond() : Double.parseDouble(Replies.text(current));
+        long cuts = described.size() > 2 && described.get(2) != null ? Replies.number(described.get(2)) : 0;
+        String last = described.size() > 3 ? Replies.textOrNull(described.get(3)) : null;
+        return new QueueStats.Rate(policy, policy.perSecond(), now, cuts, change(last, scope, group));
+    }
+
+    /** A change stored as {@code reason|signal|value|from|to|at(µs)}; null for none. */
+    static RateChange change(String stored, Result.Scope scope, String group) {
+        if (stored == null || stored.isEmpty()) {
+            return null;
+        }
+        String[] v = stored.split("\\|", -1);
+        long at = Long.parseLong(v[5]);
+        return new RateChange(
+                scope,
+                scope == Result.Scope.QUEUE ? null : group,
+                RateChange.Reason.valueOf(v[0]),
+                v[1],
+                Double.parseDouble(v[2]),
+                Double.parseDouble(v[3]),
+                Double.parseDouble(v[4]),
+                Instant.ofEpochSecond(Math.floorDiv(at, 1_000_000), Math.floorMod(at, 1_000_000) * 1000L));
     }
 
     private static QueueStats.Latency latency(Object reply) {

@@ -1,5 +1,7 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.limit.Limits;
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -31,6 +33,7 @@ final class Shares {
             case SlidingWindowLog log -> new SlidingWindowLog(part(log.limit(), share), log.window());
             case ConcurrencyLimit concurrency ->
                 new ConcurrencyLimit(part(concurrency.maxConcurrent(), share), concurrency.leaseTimeout());
+            case AdaptiveRate adaptive -> throw Limits.adaptiveRefused("a limiter", adaptive);
         };
     }
 

@@ -341,7 +341,7 @@ final class WorkerCalls<T> {
             case "a" -> Job.Attempt.Outcome.RESCHEDULED;
             default -> Job.Attempt.Outcome.INTERRUPTED;
         };
-        Result.Scope scope = r.ending.detail() instanceof Result.RateLimited limited ? limited.scope() : null;
+        Result.Scope scope = r.ending.scope();
         String group = r.job.job.group();
         queue.calls.measure(() -> queue.metrics.ended(group, ending, outcome, scope, processing));
     }

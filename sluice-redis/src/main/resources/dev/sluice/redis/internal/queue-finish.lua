@@ -6,10 +6,10 @@
 local finishCommand
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- finish: ARGV = how many endings, then each ending: id, token, how ('c' completed, 'f' failed, 'r'
--- rate-limited, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not ('0'), then
--- per kind: c: result ('' none, else '=' .. bytes); f:
--- outcome, reason, class, trace, retry delay (-1: fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note;
--- a: delay; i: reason. Then how many jobs to claim next, lease, maxStalls, the claims' reference (the caller's
+-- rate-limited, 'o' overloaded, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not
+-- ('0'), then per kind: c: result ('' none, else '=' .. bytes); f:
+-- outcome, reason, class, trace, retry delay (-1: fail now); r and o: scope ('GROUP' or 'QUEUE'), retry-after, note;
+-- a: delay; i: reason. Adaptive rates hear the endings first (queue-adaptive.lua). Then how many jobs to claim next, lease, maxStalls, the claims' reference (the caller's
 -- name for this call: each job claimed carries it while active), how many references of the caller's earlier
 -- calls whose replies it lost follow, and those references. The endings are recorded in order, then the jobs
 -- that the lost calls claimed go back to waiting (releaseLostClaims), then the claims are made; their wait and processing times and completions per second are the caller's to record
@@ -19,7 +19,7 @@ do -- this file's own locals end with it (see Files in queue-state.lua)
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
 -- jobs claimed, each {id, when it became ready, payload, the job's record as the call wrote it} (see claim())}.
 -- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
-local ENDING_ARGS = { c = 1, f = 5, r = 3, a = 1, i = 1 }
+local ENDING_ARGS = { c = 1, f = 5, r = 3, o = 3, a = 1, i = 1 }
 
 -- The ids of this call's endings that may complete without their records (held.complete): in a plain queue, while
 -- nothing listens, completions of jobs whose attempts are in B:j and whose snapshots are not wanted.
@@ -67,34 +67,39 @@ local function endOne(at, reply)
         saveJob(id, job)
         happened = 'retrying'
       end
+    elseif (how == 'r' or how == 'o') and job[R_RLIMITS] >= job[R_MAX_RL] then
+      endAttempt(job, 'RATE_LIMITED', ARG[arg + 2])
+      failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
+          .. job[R_MAX_RL])
+      happened = 'failed'
     elseif how == 'r' then
       local scope, after, note = ARG[arg], tonumber(ARG[arg + 1]), ARG[arg + 2]
       endAttempt(job, 'RATE_LIMITED', note)
-      if job[R_RLIMITS] >= job[R_MAX_RL] then
-        failForGood(id, job, 'rate limited ' .. (job[R_RLIMITS] + 1) .. ' times, more than maxRateLimits '
-            .. job[R_MAX_RL])
-        happened = 'failed'
-      else
-        job[R_RLIMITS] = job[R_RLIMITS] + 1
-        local untilAt = now + after
-        if scope == 'GROUP' then
-          local gid = groupName(job)
-          local g = group(gid)
-          if untilAt > g[G_PAUSED] then
-            g[G_PAUSED] = untilAt
-            touchGroup(gid)
-            if g[G_INRING] == 1 then
-              call('LREM', RING, 0, gid)
-              g[G_INRING] = 0
-            end
+      job[R_RLIMITS] = job[R_RLIMITS] + 1
+      local untilAt = now + after
+      if scope == 'GROUP' then
+        local gid = groupName(job)
+        local g = group(gid)
+        if untilAt > g[G_PAUSED] then
+          g[G_PAUSED] = untilAt
+          touchGroup(gid)
+          if g[G_INRING] == 1 then
+            call('LREM', RING, 0, gid)
+            g[G_INRING] = 0
           end
-        elseif untilAt > mnum('pausedUntil', -NEVER) then
-          mset('pausedUntil', int(untilAt))
         end
-        makeWaiting(id, job, true)
-        saveJob(id, job)
-        happened = 'rate-limited'
+      elseif untilAt > mnum('pausedUntil', -NEVER) then
+        mset('pausedUntil', int(untilAt))
       end
+      makeWaiting(id, job, true)
+      saveJob(id, job)
+      happened = 'rate-limited'
+    elseif how == 'o' then
+      endAttempt(job, 'RATE_LIMITED', ARG[arg + 2])
+      job[R_RLIMITS] = job[R_RLIMITS] + 1
+      waitOrDelay(id, job, tonumber(ARG[arg + 1]))
+      saveJob(id, job)
+      happened = 'rate-limited'
     elseif how == 'a' then
       local delay = tonumber(ARG[arg])
       endAttempt(job, 'RESCHEDULED', nil)
@@ -153,6 +158,22 @@ local function releaseLostClaims(refs)
   end
 end
 
+-- Tells the adaptive rates the endings of this call whose tokens still own their jobs, before any is recorded: their
+-- events come before the endings' own, which the caller builds from the reply.
+local function hearEndings()
+  local at = 4
+  for _ = 1, tonumber(ARG[3]) do
+    local id, token, how = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2]
+    local job = loadJob(id)
+    if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
+      local refusal = how == 'r' or how == 'o'
+      adaptive.ended(job, how, ARG[at + 4], refusal and ARG[at + 4] or nil, refusal and tonumber(ARG[at + 5]) or 0)
+    end
+    at = at + 4 + ENDING_ARGS[how]
+  end
+  adaptive.save()
+end
+
 function finishCommand()
   local reply = { 0, 0, now }
   local at = 4
@@ -167,7 +188,8 @@ function finishCommand()
   end
   quick = {}
   local records = ids
-  if held.plain() and not events.listened() then
+  local adapting = adaptive.on()
+  if held.plain() and not events.listened() and not adapting then
     held.read(ids)
     records = {}
     for k = 1, #ids do
@@ -179,6 +201,9 @@ function finishCommand()
     end
   end
   prefetchJobs(records)
+  if adapting then
+    hearEndings()
+  end
   -- an active job's payload is in B:p until it ends: those of the wanted snapshots, and of the jobs that a
   -- completion or failure may keep (finish() moves a kept job's payload into its record), are read at once
   local read = {}

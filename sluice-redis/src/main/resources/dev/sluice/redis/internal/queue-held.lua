@@ -14,6 +14,7 @@
 local history, startAttempt, endAttempt
 
 do -- this file's own locals end with it (see Files in queue-state.lua)
+local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the latest ones
 -- A job's attempts: its history (a list of {attempt, started, ended, outcome, error}), one more started, the last
 -- ended.
 function history(job)

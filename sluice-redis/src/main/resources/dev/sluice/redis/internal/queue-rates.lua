@@ -27,10 +27,13 @@ end
 
 -- Whether a rate's state carries over from rate old to rate new (stored forms, '' for none): both are rates of
 -- the same kind. If not, the new rate starts from a fresh state (a new generation of its state keys; the old
--- ones expire by themselves), as the in-memory engine makes a new rate.
+-- ones expire by themselves), as the in-memory engine makes a new rate. An adaptive rate carries over only to itself.
 local function adoptable(old, new)
   if not old or old == '' or new == '' then
     return false
+  end
+  if string.find(old, ';A,', 1, true) or string.find(new, ';A,', 1, true) then
+    return old == new
   end
   return string.match(old, '^(%a+)|') == string.match(new, '^(%a+)|')
 end
@@ -72,8 +75,8 @@ function callRates.allows(scope, rate)
     end
     local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
     local key = B .. ':rate:' .. scope
+    span, limit = adaptive.scaled(scope, rate, kind, tonumber(span), tonumber(limit))
     local view = LIMIT.view(kind, key, key .. ':aux', span)
-    limit = tonumber(limit)
     local allowed, remaining, retry = LIMIT.decide(view, limit, 1, false)
     if allowed == 0 then
       return false, math.ceil(tonumber(retry) / 1000)

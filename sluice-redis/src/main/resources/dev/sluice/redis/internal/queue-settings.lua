@@ -56,6 +56,9 @@ local RATE_GENERATIONS = { rate = 'rgq', grate = 'rgd' }
 
 -- Sets setting name to value: for a group, '<concurrency>|<maxQueued>|<rate>', or '' for no own limits.
 local function setSetting(name, value)
+  if string.find(value, ';A,', 1, true) then
+    mset('ad', 1) -- the finish reads every ending's record from now on (see queue-adaptive.lua)
+  end
   local gid = string.match(name, '^gl:(.*)$')
   if gid then
     local c, w, rate = string.match(value, '^(%d+)|(%d+)|(.*)$')

@@ -105,4 +105,3 @@ local R_REPEAT, R_SCHEDULED, R_CLAIM, R_PAYLOAD = 33, 34, 35, 36
 local G_WAITING, G_DELAYED, G_ACTIVE, G_PAUSED, G_INRING, G_HELD, G_PARKED = 1, 2, 3, 4, 5, 6, 7
 
 local KEEP_ALL = 2147483647 -- Retention.keepAll()'s count
-local MAX_HISTORY = 100 -- Job.MAX_ATTEMPTS_RECORDED: the first attempt and the latest ones

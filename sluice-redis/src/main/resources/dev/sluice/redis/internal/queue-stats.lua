@@ -196,7 +196,7 @@ end
 COMMANDS = {}
 
 -- stats: ARGV: '' for the queue, else '=' .. group name ('=' alone: the ungrouped jobs). Replies {waiting,
--- delayed, active, then statsOf}.
+-- delayed, active, then statsOf, then the rate as adaptive.describe() tells it}.
 -- repPop: takes the oldest event of pending runs (see entry()); replies it, or nil.
 COMMANDS.repPop = function()
   local event = call('LPOP', REP.todo)
@@ -214,6 +214,7 @@ COMMANDS.stats = function()
     reply[7] = call('LLEN', KEPT.c)
     reply[8] = call('LLEN', KEPT.f)
     reply[11] = mnum('added', 0)
+    reply[12], reply[13], reply[14], reply[15] = adaptive.describe('q:' .. int(mnum('rgq', 0)), m('rate'))
     return reply
   end
   local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
@@ -222,6 +223,8 @@ COMMANDS.stats = function()
   for _, v in ipairs(statsOf(gid)) do
     reply[#reply + 1] = v
   end
+  local _, _, rate, rateScope = limitsOf(gid)
+  reply[12], reply[13], reply[14], reply[15] = adaptive.describe(rateScope, rate)
   return reply
 end
 

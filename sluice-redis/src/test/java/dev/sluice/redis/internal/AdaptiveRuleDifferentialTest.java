@@ -8,6 +8,7 @@ import dev.sluice.internal.adaptive.ControlState;
 import dev.sluice.internal.adaptive.RateChange;
 import dev.sluice.internal.adaptive.RateControl;
 import dev.sluice.internal.adaptive.Signal;
+import dev.sluice.queue.RateChange.Reason;
 import dev.sluice.testkit.redis.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * random histories of every kind of signal (times in microseconds there, nanoseconds here).
  */
 class AdaptiveRuleDifferentialTest {
-    private static final Path RULE = Path.of("src/main/resources/dev/sluice/redis/internal/adaptive-rule.lua");
+    private static final Path RULE = Path.of("src/main/resources/dev/sluice/redis/internal/queue-adaptive-rule.lua");
     private static final long US = 1_000;
 
     /** Reads the signals of ARGV from the 10th on, applies each, and replies each step's state and change. */
@@ -104,7 +105,7 @@ class AdaptiveRuleDifferentialTest {
     void theLuaRuleMovesTheRateAsTheJavaRuleDoesOverRandomHistories() {
         ControlSettings settings =
                 new ControlSettings(5, 400, 120, 0.85, Duration.ofMillis(250), Duration.ofSeconds(3), 0.8, 3);
-        Set<RateChange.Reason> seen = EnumSet.noneOf(RateChange.Reason.class);
+        Set<Reason> seen = EnumSet.noneOf(Reason.class);
         for (long seed = 1; seed <= 40; seed++) {
             Random random = new Random(seed);
             long start = 1_700_000_000_000_000L + random.nextInt(1_000_000);

@@ -1,5 +1,6 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.FixedWindow;
@@ -62,6 +63,7 @@ abstract class LimitScriptDifferential {
             case SlidingWindowCounter window -> window.window().toNanos();
             case SlidingWindowLog log -> log.window().toNanos();
             case ConcurrencyLimit concurrency -> concurrency.leaseTimeout().toNanos();
+            case AdaptiveRate adaptive -> throw new IllegalArgumentException("no limiter takes " + adaptive);
         };
     }
 

@@ -1,7 +1,7 @@
 -- The adaptive rate's rule, as sluice-core's RateControl states it (the Java is the specification; the differential
 -- test AdaptiveRuleDifferentialTest holds this copy to it): the next state of a controlled rate from its settings, its
--- state, a signal and now. Times in microseconds (Redis's clock), rates in jobs per second. Not yet part of a
--- library: the queue scripts will call it once adaptive rates are wired (issue 20).
+-- state, a signal and now. Times in microseconds (the queue's clock), rates in jobs per second. The queue applies it
+-- in queue-adaptive.lua.
 -- Keys: none. Cost: a few arithmetic operations per signal, no command.
 --
 -- settings: floor, ceiling, start, cut, episode, climb, appLimited, latencyTolerance.
@@ -134,8 +134,11 @@ local function latency(settings, state, signal, now)
   local first = state.latencies == 0
   local shortRun = first and sample or state.shortLatency * (1 - SHORT_WEIGHT) + sample * SHORT_WEIGHT
   local creep = 2 ^ (math.max(0, now - state.latencyAt) / BASELINE_DOUBLING)
-  local baseline = first and sample or math.min(sample, state.baselineLatency * creep)
   local heard = math.min(LATENCY_WARM_UP, state.latencies + 1)
+  local baseline = shortRun
+  if heard >= LATENCY_WARM_UP then
+    baseline = math.min(shortRun, state.baselineLatency * creep)
+  end
   local measured = copy(state)
   measured.shortLatency, measured.baselineLatency, measured.latencyAt, measured.latencies =
     shortRun, baseline, now, heard

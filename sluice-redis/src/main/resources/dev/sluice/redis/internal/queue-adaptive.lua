@@ -1,0 +1,178 @@
+-- Adaptive rates: a queue's or a group's rate whose stored form ends in
+-- ';A,<ceiling>,<floor>,<start>,<cut>,<climb>,<climb in ns>' (jobs per second, the climb in us; see RateText.java) is moved by the rule of queue-adaptive-rule.lua from what attempts tell when
+-- they end, as the in-memory engine's AdaptiveSignals does: every ending of an attempt that still owned its job is a
+-- report to the queue's adaptive rate and to its group's (one attempt started, and whether it succeeded or was
+-- refused), a completion also its processing time, and a refusal (rate-limited 'r', overloaded 'o', a timed-out
+-- failure) a loss to the nearest adaptive rate of its scope: for GROUP the group's, else the queue's; for QUEUE the
+-- queue's, else the group's. A claim enforces the rate's policy scaled to the current rate (adaptive.scaled).
+-- Keys: B:ad:<rate scope> (a hash: the rule's state, 's', the rate over the ceiling, and 'last', its last change;
+-- expires a day after its last signal), B:m ('ad': 1 once the queue or a group has had an adaptive rate).
+-- Events: 'rate-changed' {scope ('QUEUE' or 'GROUP'), group name or false, reason, signal, value, from, to (as
+-- text: MessagePack's readers here cut floats), at}.
+-- Cost: per call of a queue with adaptive rates, an HGETALL and an HSET per rate heard; a rule step per signal.
+
+do -- this file's own locals end with it (see Files in queue-state.lua)
+local EPISODE = 250000 -- us: a congestion episode, ControlSettings.DEFAULT_EPISODE
+local APP_LIMITED = 0.8
+local LATENCY_TOLERANCE = 3
+local KEEP = 86400000 -- ms: how long a rate's state outlives its last signal
+local FIELDS = { 'rate', 'lastGood', 'cutTo', 'cutAt', 'episodeEnds', 'quietUntil', 'grown', 'windowStart',
+  'windowStarted', 'windowSucceeded', 'windowRefused', 'delivered', 'shortLatency', 'baselineLatency', 'latencyAt',
+  'latencies', 'told', 'held', 'cuts' }
+
+-- The settings of a stored rate, or nil if it is not adaptive.
+local function settingsOf(rate)
+  local ceiling, floor, start, cut, climb = string.match(rate or '', ';A,([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),')
+  if ceiling == nil then
+    return nil
+  end
+  return { floor = tonumber(floor), ceiling = tonumber(ceiling), start = tonumber(start), cut = tonumber(cut),
+    episode = EPISODE, climb = tonumber(climb), appLimited = APP_LIMITED, latencyTolerance = LATENCY_TOLERANCE }
+end
+
+-- Whether the queue or one of its groups has had an adaptive rate (the finish then reads each ending's record).
+function adaptive.on()
+  return mnum('ad', 0) == 1
+end
+
+-- The span and limit a claim enforces for rate (its kind, span and limit as stored) in scope: scaled to the rate's
+-- current value as AdaptiveRate.scaledTo does; unchanged if it is not adaptive.
+function adaptive.scaled(scope, rate, kind, span, limit)
+  local settings = settingsOf(rate)
+  if settings == nil then
+    return span, limit
+  end
+  local share = tonumber(call('HGET', B .. ':ad:' .. scope, 's') or '') or settings.start / settings.ceiling
+  if share >= 1 then
+    return span, limit
+  end
+  if kind == 'gcra' then
+    span = math.ceil(span / share)
+  end
+  return span, math.max(1, math.floor(limit * share))
+end
+
+-- This call's rates heard: scope -> { settings, state, changed, scopeName, group }.
+local heard = {}
+
+local function rateOf(scope, rate, scopeName, group)
+  local r = heard[scope]
+  if r == nil then
+    local settings = settingsOf(rate)
+    if settings == nil then
+      return nil
+    end
+    local flat = call('HGETALL', B .. ':ad:' .. scope)
+    local state
+    if #flat == 0 then
+      state = adaptive.start(settings, now)
+    else
+      state = {}
+      for i = 1, #flat, 2 do
+        local v = flat[i + 1]
+        if v == '' then
+          state[flat[i]] = false -- no cut yet, nothing held
+        else
+          state[flat[i]] = tonumber(v) or v
+        end
+      end
+    end
+    r = { settings = settings, state = state, scopeName = scopeName, group = group }
+    heard[scope] = r
+  end
+  return r
+end
+
+local function tell(r, signal)
+  local state, change = adaptive.next(r.settings, r.state, signal, now)
+  r.state, r.changed = state, true
+  if change then
+    r.last = table.concat({ change.reason, change.signal, format('%.17g', change.value), format('%.17g', change.from),
+      format('%.17g', change.to), format('%d', change.at) }, '|')
+    emit('rate-changed', nil, nil, r.scopeName, r.group, change.reason, change.signal, format('%.17g', change.value),
+      format('%.17g', change.from), format('%.17g', change.to), change.at)
+  end
+end
+
+-- Hears the ending of job (which its token still owned) of kind how ('c', 'f', 'r', 'o'; others tell nothing);
+-- outcome is a failure's ('FAILED' or 'TIMED_OUT'), scope a refusal's ('GROUP' or 'QUEUE'), after its retry-after in
+-- us.
+function adaptive.ended(job, how, outcome, scope, after)
+  if how ~= 'c' and how ~= 'f' and how ~= 'r' and how ~= 'o' then
+    return
+  end
+  local gid = groupName(job)
+  local _, _, groupRate, groupScope = limitsOf(gid)
+  local g = rateOf(groupScope, groupRate, 'GROUP', gid ~= 'u' and sub(gid, 2) or false)
+  local q = rateOf('q:' .. int(mnum('rgq', 0)), m('rate'), 'QUEUE', false)
+  if g == nil and q == nil then
+    return
+  end
+  local started = job[R_STARTED]
+  local timedOut = how == 'f' and outcome == 'TIMED_OUT'
+  local refused = how == 'r' or how == 'o' or timedOut
+  local report = { kind = 'report', started = 1, succeeded = how == 'c' and 1 or 0, refused = refused and 1 or 0,
+    stale = false }
+  for _, r in ipairs({ g or false, q or false }) do
+    if r then
+      tell(r, report)
+      if how == 'c' then
+        tell(r, { kind = 'latency', us = math.max(0, now - started) })
+      end
+    end
+  end
+  if refused then
+    local target
+    if timedOut or scope == 'GROUP' then
+      target = g or q
+    else
+      target = q or g
+    end
+    tell(target, { kind = 'loss', lossKind = how == 'r' and 'rate-limited' or 'overloaded', sentAt = started,
+      retryAfter = after or 0 })
+  end
+end
+
+local function text(v)
+  if v == false or v == nil then
+    return ''
+  end
+  if type(v) == 'number' then
+    return format('%.17g', v)
+  end
+  return v
+end
+
+-- Writes the states this call changed, and forgets them.
+function adaptive.save()
+  for scope, r in pairs(heard) do
+    if r.changed then
+      local key = B .. ':ad:' .. scope
+      local args = { 's', text(r.state.rate / r.settings.ceiling), 'last', text(r.last or r.state.last) }
+      for _, field in ipairs(FIELDS) do
+        args[#args + 1] = field
+        args[#args + 1] = text(r.state[field])
+      end
+      call('HSET', key, spread(args))
+      call('PEXPIRE', key, KEEP)
+    end
+  end
+  heard = {}
+end
+
+-- For the statistics: rate (stored form; '' or nil for none) of scope as stored, its current value in jobs per
+-- second as text, its cuts, and its last change as 'reason|signal|value|from|to|at' (false when not adaptive, or
+-- none yet).
+function adaptive.describe(scope, rate)
+  if rate == nil or rate == '' then
+    return false, false, false, false
+  end
+  local settings = settingsOf(rate)
+  if settings == nil then
+    return rate, false, false, false
+  end
+  local stored = call('HMGET', B .. ':ad:' .. scope, 's', 'cuts', 'last')
+  local share = tonumber(stored[1] or '') or settings.start / settings.ceiling
+  return rate, format('%.17g', share * settings.ceiling), tonumber(stored[2] or '0'), stored[3] or false
+end
+end
