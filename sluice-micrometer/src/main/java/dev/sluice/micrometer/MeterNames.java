@@ -53,6 +53,24 @@ public final class MeterNames {
     /** Timer: from an attempt's start to its end; tags {@link #QUEUE}, {@link #OUTCOME}. */
     public static final String QUEUE_PROCESSING = "sluice.queue.processing";
 
+    /** Gauge: a queue's rate in force, jobs per second (an adaptive rate's current one; NaN: none); tag {@link #QUEUE}. */
+    public static final String QUEUE_RATE = "sluice.queue.rate";
+
+    /** Gauge: a queue's rate as set (an adaptive rate's ceiling), jobs per second; tag {@link #QUEUE}. */
+    public static final String QUEUE_RATE_CONFIGURED = "sluice.queue.rate.configured";
+
+    /** Gauge: how many times a queue's adaptive rate was cut since it started; tag {@link #QUEUE}. */
+    public static final String QUEUE_RATE_CUTS = "sluice.queue.rate.cuts";
+
+    /** Gauge: as {@link #QUEUE_RATE}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_RATE = "sluice.queue.group.rate";
+
+    /** Gauge: as {@link #QUEUE_RATE_CONFIGURED}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_RATE_CONFIGURED = "sluice.queue.group.rate.configured";
+
+    /** Gauge: as {@link #QUEUE_RATE_CUTS}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
+    public static final String GROUP_RATE_CUTS = "sluice.queue.group.rate.cuts";
+
     /** Gauge: as {@link #QUEUE_JOBS}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #STATE}. */
     public static final String GROUP_JOBS = "sluice.queue.group.jobs";
 
@@ -131,7 +149,14 @@ public final class MeterNames {
                     "Jobs of one group their processor returned as rate-limited, by what they paused"),
             Map.entry(GROUP_JOBS_RESCHEDULED, "Jobs of one group their processor asked to run again later"),
             Map.entry(GROUP_WAIT, "Time from a job of one group being ready to the start of its attempt"),
-            Map.entry(GROUP_PROCESSING, "Time from the start of an attempt of one group's job to its end"));
+            Map.entry(GROUP_PROCESSING, "Time from the start of an attempt of one group's job to its end"),
+            Map.entry(QUEUE_RATE, "A queue's rate in force, in jobs per second (an adaptive rate's current one)"),
+            Map.entry(QUEUE_RATE_CONFIGURED, "A queue's rate as set (an adaptive rate's ceiling), in jobs per second"),
+            Map.entry(QUEUE_RATE_CUTS, "Times a queue's adaptive rate was cut since it started"),
+            Map.entry(GROUP_RATE, "One group's rate in force, in jobs per second (an adaptive rate's current one)"),
+            Map.entry(
+                    GROUP_RATE_CONFIGURED, "One group's rate as set (an adaptive rate's ceiling), in jobs per second"),
+            Map.entry(GROUP_RATE_CUTS, "Times one group's adaptive rate was cut since it started"));
 
     private MeterNames() {}
 

@@ -41,6 +41,8 @@ final class QueueMeters implements QueueMetrics {
         this.meters = new MeterSet(registry, options);
         this.jobs = new JobMeters(meters, JobMeters.Names.QUEUE, tags);
         StateGauges.register(meters, MeterNames.QUEUE_JOBS, tags, queue::counts, clock);
+        RateGauges.register(
+                meters, RateGauges.Names.QUEUE, tags, () -> queue.stats().rate(), clock);
         this.selection = new GroupSelection(options, clock, this::drop);
     }
 
@@ -60,6 +62,12 @@ final class QueueMeters implements QueueMetrics {
                 MeterNames.GROUP_JOBS,
                 groupTags,
                 () -> queue.stats(name).counts(),
+                clock);
+        RateGauges.register(
+                groupMeters,
+                RateGauges.Names.GROUP,
+                groupTags,
+                () -> queue.stats(name).rate(),
                 clock);
         Group group = new Group(groupMeters, new JobMeters(groupMeters, JobMeters.Names.GROUP, groupTags));
         if (removed) {

@@ -1,15 +1,20 @@
 package dev.sluice.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.AdaptiveRate;
+import dev.sluice.limit.Gcra;
 import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -141,6 +146,39 @@ abstract class BindingContract {
                 .as("the retry waited from its backoff's end, not from its first attempt")
                 .isLessThan(15);
         assertThat(count(MeterNames.QUEUE_JOBS_RETRIED, "queue", "retries")).isEqualTo(1);
+    }
+
+    @Test
+    void anAdaptiveRateShowsItsRateInForceItsConfiguredRateAndItsCuts() {
+        SluiceMetrics.bind(
+                sluice, registry, MetricsOptions.builder().groups("acme").build());
+        JobQueue<String> queue = sluice.queue(
+                "carrier",
+                Codec.utf8(),
+                QueueOptions.builder()
+                        .rate(AdaptiveRate.of(Gcra.of(100, Duration.ofSeconds(1), 100)))
+                        .groupDefaults(GroupLimits.builder()
+                                .rate(AdaptiveRate.of(Gcra.of(40, Duration.ofSeconds(1), 40)))
+                                .build())
+                        .build());
+        JobQueue<String> plain = sluice.queue("plain", Codec.utf8());
+        queue.add(
+                "job", "x", JobOptions.builder().group("acme").jobId("refused").build());
+        workers.add(queue.worker(
+                job -> Result.overloaded(Result.Scope.GROUP, Duration.ofHours(1)), WorkerOptions.concurrency(1)));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(gauge(MeterNames.GROUP_RATE_CUTS, "queue", "carrier", "group", "acme"))
+                        .isEqualTo(1));
+
+        assertThat(gauge(MeterNames.GROUP_RATE, "queue", "carrier", "group", "acme"))
+                .isCloseTo(34.0, within(1e-9));
+        assertThat(gauge(MeterNames.GROUP_RATE_CONFIGURED, "queue", "carrier", "group", "acme"))
+                .isEqualTo(40.0);
+        assertThat(gauge(MeterNames.QUEUE_RATE, "queue", "carrier")).isEqualTo(100.0);
+        assertThat(gauge(MeterNames.QUEUE_RATE_CONFIGURED, "queue", "carrier")).isEqualTo(100.0);
+        assertThat(gauge(MeterNames.QUEUE_RATE_CUTS, "queue", "carrier")).isZero();
+        assertThat(gauge(MeterNames.QUEUE_RATE, "queue", "plain")).isNaN();
+        assertThat(plain.stats().rate()).isNull();
     }
 
     @Test
