@@ -3,7 +3,9 @@ package dev.sluice.demo;
 import dev.sluice.Sluice;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.RateLimiter;
 import dev.sluice.limit.RatePolicy;
+import dev.sluice.limit.TokenBucket;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,10 +28,12 @@ final class PartnerApi implements AutoCloseable {
     }
 
     private final Sluice partner;
+    private final RateLimiter global;
     private final LimitChain<String> limits;
     private final double failureRate;
     private final SluiceClock clock;
     final LongAdder tooManyRequests = new LongAdder();
+    final LongAdder global429 = new LongAdder();
     final LongAdder unavailable = new LongAdder();
     final LongAdder ok = new LongAdder();
 
@@ -41,9 +45,10 @@ final class PartnerApi implements AutoCloseable {
     PartnerApi(RatePolicy perTenant, RatePolicy global, double failureRate) {
         this.partner = Sluice.inMemory();
         this.clock = partner.clock();
+        this.global = partner.limiter(GLOBAL_LIMITER, global);
         this.limits = partner.<String>chain()
                 .layer(partner.limiter(TENANT_LIMITER, perTenant), tenant -> tenant)
-                .layer(partner.limiter(GLOBAL_LIMITER, global), "all")
+                .layer(this.global, "all")
                 .build();
         this.failureRate = failureRate;
     }
@@ -54,6 +59,9 @@ final class PartnerApi implements AutoCloseable {
         if (decision.denied()) {
             // A 429 comes back at once. Retry-After in whole milliseconds, rounded up so it is never early.
             tooManyRequests.increment();
+            if (decision.limiter().equals(GLOBAL_LIMITER)) {
+                global429.increment();
+            }
             long millis = Math.ceilDiv(decision.retryAfterNanos(), 1_000_000L);
             return new Response(
                     429, Duration.ofMillis(millis), decision.limiter().equals(GLOBAL_LIMITER));
@@ -68,6 +76,11 @@ final class PartnerApi implements AutoCloseable {
         }
         ok.increment();
         return Response.OK;
+    }
+
+    /** The partner's capacity for all our calls together changes to {@code perSecond} (a bucket of one second). */
+    void globalPerSecond(long perSecond) {
+        global.setPolicy(TokenBucket.perSecond(perSecond));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sluice.demo;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.Gcra;
@@ -47,11 +48,13 @@ import java.util.function.ToLongFunction;
  *       other one does. Each request needs a permit of its client's limit AND room in its tenant's backlog,
  *       taken all or nothing (a request refused for a full backlog keeps its client permit).
  *   <li>L2 queue: each admitted request becomes a job of the queue {@code deliveries}, grouped by tenant, under
- *       a queue-wide rate and a rate and concurrency per tenant. Tenants are served round-robin.
+ *       a queue-wide rate and a rate and concurrency per tenant, both rates adaptive: each 429 cuts the rate of its
+ *       scope and the rate climbs back as calls succeed. Tenants are served round-robin.
  *   <li>L3 workers: twenty virtual threads call the partner API for each job. A 429 with Retry-After pauses
  *       only the tenant that got it (the whole queue, for the API's global limit); a 503 is retried with
  *       exponential backoff and jitter.
- *   <li>Downstream: {@link PartnerApi}, with limits of its own that the queue does not know.
+ *   <li>Downstream: {@link PartnerApi}, with limits of its own that the queue does not know; its capacity for all
+ *       our calls falls for the middle third of the traffic and comes back ({@link CapacityDrop}).
  * </ol>
  *
  * After the ingress closes, the queue drains, the worker closes with a deadline, and a table per tenant shows
@@ -73,6 +76,7 @@ final class QueueDemo {
     // Downstream, hidden from the queue
     private static final long API_TENANT_PER_SECOND = 15;
     private static final long API_GLOBAL_PER_SECOND = 50;
+    private static final long API_GLOBAL_LOW_PER_SECOND = 20;
     private static final double API_FAILURE_RATE = 0.05;
 
     private static final String CLIENT_LIMITER = "ingress-client";
@@ -146,9 +150,11 @@ final class QueueDemo {
                     "deliveries",
                     Codec.utf8(),
                     QueueOptions.builder()
-                            .rate(Gcra.of(QUEUE_PER_SECOND, SECOND, QUEUE_BURST))
+                            .rate(AdaptiveRate.of(Gcra.of(QUEUE_PER_SECOND, SECOND, QUEUE_BURST))
+                                    .withFloor(5))
                             .groupDefaults(GroupLimits.builder()
-                                    .rate(TokenBucket.of(TENANT_BURST, TENANT_PER_SECOND, SECOND))
+                                    .rate(AdaptiveRate.of(TokenBucket.of(TENANT_BURST, TENANT_PER_SECOND, SECOND))
+                                            .withFloor(2))
                                     .concurrency(TENANT_CONCURRENCY)
                                     .build())
                             .maxQueued(10_000)
@@ -162,6 +168,7 @@ final class QueueDemo {
                                     .build())
                             .build());
             queue.addListener(new Tracker());
+            CapacityDrop drop = new CapacityDrop(api, queue, API_GLOBAL_PER_SECOND, API_GLOBAL_LOW_PER_SECOND, length);
 
             // L3: the workers, calling the partner API.
             Worker<String> worker = queue.worker(job -> deliver(api, job), WorkerOptions.concurrency(WORKERS));
@@ -169,12 +176,12 @@ final class QueueDemo {
             printIntro();
             long ingressEnd = started + length.toNanos();
             List<Thread> clients = startClients(clock, ingress, queue, ingressEnd);
-            Progress progress = new Progress(api, queue);
+            Progress progress = new Progress(api, queue, drop);
             progress.header();
             long nextTick = started + TICK;
             while (nextTick <= ingressEnd) {
                 clock.sleep(nextTick - clock.nanos());
-                progress.row(Duration.ofNanos(nextTick - started), "");
+                progress.row(Duration.ofNanos(nextTick - started), drop.at(nextTick - started));
                 nextTick += TICK;
             }
             for (Thread client : clients) {
@@ -200,6 +207,7 @@ final class QueueDemo {
 
             printTable();
             printVerdict(api, queue, closed, Duration.ofNanos(drainedAt - closedAt));
+            drop.printVerdict(out);
             out.printf("%nWall time %.1f s.%n", (clock.nanos() - started) / 1e9);
         }
     }
@@ -355,13 +363,15 @@ final class QueueDemo {
     private final class Progress {
         private final PartnerApi api;
         private final JobQueue<String> queue;
+        private final CapacityDrop drop;
         private final Map<String, Long> lastDone = new LinkedHashMap<>();
         private long last429;
         private long last503;
 
-        Progress(PartnerApi api, JobQueue<String> queue) {
+        Progress(PartnerApi api, JobQueue<String> queue, CapacityDrop drop) {
             this.api = api;
             this.queue = queue;
+            this.drop = drop;
             tallies.keySet().forEach(tenant -> lastDone.put(tenant, 0L));
         }
 
@@ -373,7 +383,7 @@ final class QueueDemo {
             for (String tenant : tallies.keySet()) {
                 line.append(String.format(" %-11s", tenant));
             }
-            out.println(line.append("  api 429  api 503"));
+            out.println(line.append("  api 429  api 503  rate"));
         }
 
         void row(Duration at, String note) {
@@ -386,7 +396,8 @@ final class QueueDemo {
             }
             long now429 = api.tooManyRequests.sum();
             long now503 = api.unavailable.sum();
-            line.append(String.format("  %7s  %7s", "+" + (now429 - last429), "+" + (now503 - last503)));
+            line.append(String.format(
+                    "  %7s  %7s  %5s", "+" + (now429 - last429), "+" + (now503 - last503), drop.rateCell()));
             last429 = now429;
             last503 = now503;
             if (!note.isEmpty()) {
@@ -413,17 +424,19 @@ final class QueueDemo {
                         + " nothing%n",
                 CLIENT_PER_SECOND, TENANT_BACKLOG);
         out.printf(
-                "  L2 queue     'deliveries': %d starts/s in all (GCRA, bursts of %d); per tenant %d/s (token bucket)"
-                        + " and %d at once;%n               tenants served round-robin%n",
+                "  L2 queue     'deliveries': at most %d starts/s in all (GCRA, bursts of %d); per tenant %d/s (token"
+                        + " bucket) and %d at once;%n               both rates adaptive (a 429 cuts, success climbs"
+                        + " back); tenants served round-robin%n",
                 QUEUE_PER_SECOND, QUEUE_BURST, TENANT_PER_SECOND, TENANT_CONCURRENCY);
         out.printf(
                 "  L3 workers   %d virtual threads calling the partner API; a 503 is retried (%d attempts, exponential"
                         + " backoff, jitter)%n",
                 WORKERS, ATTEMPTS);
         out.printf(
-                "  partner API  limits of its own, unknown to the queue: %d/s per tenant, %d/s in all; past them 429 +"
-                        + " Retry-After;%n               %.0f%% of calls fail with a 503%n",
-                API_TENANT_PER_SECOND, API_GLOBAL_PER_SECOND, API_FAILURE_RATE * 100);
+                "  partner API  limits of its own, unknown to the queue: %d/s per tenant, %d/s in all (%d/s for the"
+                        + " middle third);%n               past them 429 + Retry-After; %.0f%% of calls fail with a"
+                        + " 503%n",
+                API_TENANT_PER_SECOND, API_GLOBAL_PER_SECOND, API_GLOBAL_LOW_PER_SECOND, API_FAILURE_RATE * 100);
     }
 
     private void printTable() {
@@ -522,10 +535,7 @@ final class QueueDemo {
                 millis(quietWorstP99),
                 noisy.tenant,
                 millis(noisyP99));
-        out.printf(
-                "  %-8s paused only the tenant that got them; the queue-wide %d/s kept the API's global %d/s quiet"
-                        + " (%d global 429s)%n",
-                "429s", QUEUE_PER_SECOND, API_GLOBAL_PER_SECOND, global429);
+        out.printf("  %-8s paused only the tenant that got them (%d from the API's global limit)%n", "429s", global429);
         out.printf(
                 "  %-8s %.1f s, then the worker closed (%d finished while closing, %d returned to the queue)%n",
                 "drain", drain.toNanos() / 1e9, closed.finished(), closed.returned());
