@@ -155,7 +155,8 @@ final class EventReader<T> {
                             queueEvents.stop();
                         }
                     }
-                } catch (SluiceException | io.lettuce.core.RedisException e) {
+                } catch (SluiceException | io.lettuce.core.RedisException | IllegalStateException e) {
+                    // IllegalStateException: a cluster client's connections closed under the read (the engine closes)
                     if (stopped) {
                         break;
                     }
