@@ -1,5 +1,7 @@
 package dev.sluice.queue;
 
+import java.time.Duration;
+
 /**
  * The job a {@link Processor} is running, and what the processor may report while it runs.
  *
@@ -48,4 +50,20 @@ public interface JobContext<T> {
      * @return {@code true} once the attempt has ended
      */
     boolean isCancelled();
+
+    /**
+     * Tells an {@link dev.sluice.limit.AdaptiveRate} what the downstream said of its quota in its answer (the IETF
+     * {@code RateLimit} field's {@code r} and {@code t}, or {@code X-RateLimit-Remaining} and {@code -Reset}): the
+     * rate goes down to {@code remaining / resetIn} when that is less, and does not climb until the quota resets. The
+     * rate told is the nearest adaptive one of {@code scope}: for {@code GROUP} the job's group's (else the queue's),
+     * for {@code QUEUE} the queue's (else the group's); without one, nothing happens. Heard at once by every worker,
+     * also when the attempt has ended. Every engine's context does this; a context of your own (a test double)
+     * ignores it unless it overrides this method.
+     *
+     * @param scope whose rate the quota bounds
+     * @param remaining calls the quota has left, 0 or more
+     * @param resetIn how long until the quota resets, above 0 and at most about 73 years
+     * @throws IllegalArgumentException if scope is null, remaining negative, or resetIn null, zero, negative or longer
+     */
+    default void quota(Result.Scope scope, long remaining, Duration resetIn) {}
 }

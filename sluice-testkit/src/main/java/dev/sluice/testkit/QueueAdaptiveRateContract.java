@@ -8,6 +8,7 @@ import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.Gcra;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
+import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.QueueListener;
@@ -270,6 +271,96 @@ public abstract class QueueAdaptiveRateContract extends QueueContractSupport {
         queue.setRate(HUNDRED);
         assertThat(queue.options().rate()).isEqualTo(HUNDRED);
         assertThat(queue.stats().rate().perSecond()).isEqualTo(100.0);
+    }
+
+    @Test
+    void aQuotaTheDownstreamAnnouncesBoundsTheRate() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        List<RateChange> changes = heard(queue);
+        queue.add("n", "p", withId("generous"));
+        queue.add("n", "p", withId("tight"));
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            if (ctx.job().id().equals("generous")) {
+                ctx.quota(Result.Scope.QUEUE, 1_000, ONE_SECOND); // allows more than the rate: nothing changes
+            } else {
+                ctx.quota(Result.Scope.GROUP, 20, Duration.ofSeconds(10)); // no group rate: the queue's
+            }
+            return Result.done();
+        });
+
+        worker.runDue();
+        told(queue);
+
+        assertThat(changes).hasSize(1);
+        RateChange quota = changes.get(0);
+        assertThat(quota.reason()).isEqualTo(RateChange.Reason.QUOTA);
+        assertThat(quota.signal()).isEqualTo("quota");
+        assertThat(quota.value()).isEqualTo(2.0);
+        assertThat(quota.from()).isEqualTo(100.0);
+        assertThat(quota.to()).isEqualTo(2.0);
+        assertThat(queue.stats().rate().perSecond()).isEqualTo(2.0);
+        assertThat(queue.stats().rate().cuts()).as("a quota is no cut").isZero();
+    }
+
+    @Test
+    void aQuotaWithBadValuesIsRefusedAndChangesNothing() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        queue.add("n", "p", withId("j"));
+        List<String> refused = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            for (Runnable bad : List.<Runnable>of(
+                    () -> ctx.quota(null, 1, ONE_SECOND),
+                    () -> ctx.quota(Result.Scope.QUEUE, -1, ONE_SECOND),
+                    () -> ctx.quota(Result.Scope.QUEUE, 1, Duration.ZERO),
+                    () -> ctx.quota(Result.Scope.QUEUE, 1, null))) {
+                try {
+                    bad.run();
+                } catch (IllegalArgumentException e) {
+                    refused.add(e.getMessage());
+                }
+            }
+            return Result.done();
+        });
+
+        worker.runDue();
+
+        assertThat(refused)
+                .containsExactly(
+                        "quota scope must be GROUP or QUEUE, was null",
+                        "quota remaining must be 0 or more, was -1",
+                        "quota resetIn must be a duration above 0, was 0 ns",
+                        "quota resetIn must be a duration above 0, was null");
+        assertThat(queue.stats().rate().perSecond()).isEqualTo(100.0);
+        assertThat(stateOf(queue, "j")).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
+    void aTimedOutAttemptCutsTheRate() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .rate(HUNDRED)
+                .jobDefaults(JobOptions.builder()
+                        .timeout(Duration.ofMillis(500))
+                        .attempts(2)
+                        .build())
+                .build());
+        List<RateChange> changes = heard(queue);
+        queue.add("n", "p", withId("slow"));
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            if (ctx.attempt() == 1) {
+                clock.advance(Duration.ofMillis(500)); // past the timeout: the attempt ends TIMED_OUT
+                Thread.interrupted(); // its thread was interrupted: clear it for what the test does next
+            }
+            return Result.done();
+        });
+
+        worker.runDue();
+        told(queue);
+
+        assertThat(changes).isNotEmpty();
+        RateChange cut = changes.get(0);
+        assertThat(cut.reason()).isEqualTo(RateChange.Reason.CUT);
+        assertThat(cut.signal()).isEqualTo("overloaded");
+        assertThat(cut.to()).isCloseTo(85.0, within(1e-9));
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.time.Duration;
  * to the queue's rate and to the job's group's (one attempt started, and whether it succeeded or was refused), a
  * success also its processing time, and a refusal (a rate limit, an overload, a timeout) a loss to the nearest
  * adaptive rate of its scope: for GROUP the group's, else the queue's; for QUEUE the queue's, else the group's.
- * The Redis engine's finish script does the same (queue-adaptive.lua).
+ * A quota a processor passes on goes to that nearest rate too. The Redis engine's finish script does the same
+ * (queue-adaptive.lua), and its {@code adapt} command for a quota.
  */
 final class AdaptiveSignals {
     private AdaptiveSignals() {}
@@ -36,7 +37,7 @@ final class AdaptiveSignals {
         }
         report(queue, group, new Signal.Report(1, 0, timedOut ? 1 : 0, null), now, events);
         if (timedOut) {
-            loss(
+            nearest(
                     queue,
                     group,
                     Result.Scope.GROUP,
@@ -61,7 +62,21 @@ final class AdaptiveSignals {
         }
         report(queue, group, new Signal.Report(1, 0, 1, null), now, events);
         Signal.Loss.Kind kind = limited ? Signal.Loss.Kind.RATE_LIMITED : Signal.Loss.Kind.OVERLOADED;
-        loss(queue, group, scope, new Signal.Loss(kind, startedAt, AttemptRules.nanos(retryAfter)), now, events);
+        nearest(queue, group, scope, new Signal.Loss(kind, startedAt, AttemptRules.nanos(retryAfter)), now, events);
+    }
+
+    /** A quota the downstream announced, to the nearest adaptive rate of {@code scope}. */
+    static <T> void quota(
+            InMemoryQueue<T> queue,
+            Group group,
+            Result.Scope scope,
+            long remaining,
+            long resetNanos,
+            long now,
+            Events<T> events) {
+        if (heard(queue, group)) {
+            nearest(queue, group, scope, new Signal.Quota(remaining, resetNanos), now, events);
+        }
     }
 
     private static boolean heard(InMemoryQueue<?> queue, Group group) {
@@ -74,14 +89,15 @@ final class AdaptiveSignals {
         tell(queue, group, Result.Scope.QUEUE, queueRate(queue), report, now, events);
     }
 
-    private static <T> void loss(
-            InMemoryQueue<T> queue, Group group, Result.Scope scope, Signal.Loss loss, long now, Events<T> events) {
+    /** Tells {@code signal} to the nearest adaptive rate of {@code scope}: see the class's description. */
+    private static <T> void nearest(
+            InMemoryQueue<T> queue, Group group, Result.Scope scope, Signal signal, long now, Events<T> events) {
         QueueRate groupRate = groupRate(queue, group);
         boolean toGroup = scope == Result.Scope.GROUP ? groupRate != null : queueRate(queue) == null;
         if (toGroup) {
-            tell(queue, group, Result.Scope.GROUP, groupRate, loss, now, events);
+            tell(queue, group, Result.Scope.GROUP, groupRate, signal, now, events);
         } else {
-            tell(queue, group, Result.Scope.QUEUE, queueRate(queue), loss, now, events);
+            tell(queue, group, Result.Scope.QUEUE, queueRate(queue), signal, now, events);
         }
     }
 

@@ -400,6 +400,20 @@ final class InMemoryAttempts<T> {
     }
 
     /** A running job's progress, reported by its processor; nothing if {@code token} no longer owns it. */
+    /** Tells the nearest adaptive rate of {@code scope} for {@code job} of a quota the downstream announced. */
+    void quota(JobRecord job, Result.Scope scope, long remaining, long resetNanos) {
+        Events<T> events;
+        queue.lock.lock();
+        try {
+            events = queue.events();
+            AdaptiveSignals.quota(
+                    queue, queue.groups.group(job), scope, remaining, resetNanos, queue.clock.nanos(), events);
+        } finally {
+            queue.lock.unlock();
+        }
+        queue.fire(events);
+    }
+
     void progress(JobRecord job, int token, int percent) {
         Events<T> events;
         queue.lock.lock();

@@ -4,6 +4,7 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.Processor;
+import dev.sluice.queue.Result;
 import dev.sluice.queue.WorkerOptions;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -393,6 +394,12 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
                 throw new IllegalArgumentException("progress must be between 0 and 100, was " + percent);
             }
             queue.attempts.progress(claim.record, claim.token, percent);
+        }
+
+        @Override
+        public void quota(Result.Scope scope, long remaining, Duration resetIn) {
+            long resetNanos = QueueChecks.checkQuota(scope, remaining, resetIn);
+            queue.attempts.quota(claim.record, scope, remaining, resetNanos);
         }
 
         @Override

@@ -8,6 +8,7 @@ import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
 import dev.sluice.queue.QueueFullException;
 import dev.sluice.queue.QueueOptions;
+import dev.sluice.queue.Result;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.DurationText;
@@ -272,4 +273,19 @@ public final class QueueChecks {
     public static final String NULL_RESULT = "processor returned null, a mistake in the processor that another"
             + " attempt would repeat, so the job failed without a retry; return Result.done(), Result.done(value),"
             + " Result.runAgainAfter(delay) or Result.rateLimited(...), or throw to have the attempt retried";
+
+    /** Fails unless the arguments of {@code JobContext.quota} are valid; returns {@code resetIn} in nanoseconds. */
+    public static long checkQuota(Result.Scope scope, long remaining, Duration resetIn) {
+        if (scope == null) {
+            throw new IllegalArgumentException("quota scope must be GROUP or QUEUE, was null");
+        }
+        if (remaining < 0) {
+            throw new IllegalArgumentException("quota remaining must be 0 or more, was " + remaining);
+        }
+        if (resetIn == null || resetIn.isNegative() || resetIn.isZero()) {
+            throw new IllegalArgumentException("quota resetIn must be a duration above 0, was "
+                    + (resetIn == null ? "null" : DurationText.format(resetIn)));
+        }
+        return AttemptRules.nanos(resetIn);
+    }
 }

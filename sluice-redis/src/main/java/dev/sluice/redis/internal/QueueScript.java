@@ -63,6 +63,7 @@ final class QueueScript {
             "finish",
             "renew",
             "progress",
+            "adapt",
             "owns",
             "get",
             "counts",

@@ -1,8 +1,11 @@
 package dev.sluice.redis.internal;
 
+import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobContext;
 import dev.sluice.queue.QueueListener;
+import dev.sluice.queue.Result;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -49,6 +52,20 @@ final class RedisJobContext<T> implements JobContext<T> {
         } finally {
             queue.calls.deliver(sequenced.ticket(), events);
         }
+    }
+
+    @Override
+    public void quota(Result.Scope scope, long remaining, Duration resetIn) {
+        long resetNanos = QueueChecks.checkQuota(scope, remaining, resetIn);
+        QueueCalls.Sequenced sequenced = queue.calls.callInOrder(
+                true,
+                queue.calls.arguments(
+                        "adapt",
+                        claimed.scope,
+                        scope.name(),
+                        Long.toString(remaining),
+                        Long.toString(Math.max(1, resetNanos / 1000))));
+        queue.calls.deliver(sequenced.ticket(), List.of()); // its rate change, if any, is told from the stream
     }
 
     @Override

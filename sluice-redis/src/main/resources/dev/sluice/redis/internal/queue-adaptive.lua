@@ -52,8 +52,13 @@ function adaptive.scaled(scope, rate, kind, span, limit)
   return span, math.max(1, math.floor(limit * share))
 end
 
--- This call's rates heard: scope -> { settings, state, changed, scopeName, group }.
+-- This call's rates heard: scope -> { settings, state, changed, scopeName, group, last }.
 local heard = {}
+
+-- Starts a call's hearing: nothing heard yet (a call that failed half way left nothing to write).
+function adaptive.begin()
+  heard = {}
+end
 
 local function rateOf(scope, rate, scopeName, group)
   local r = heard[scope]
@@ -94,6 +99,22 @@ local function tell(r, signal)
   end
 end
 
+-- The adaptive rates of group gid and of the queue, as this call holds them (nil: not adaptive).
+local function ratesOf(gid)
+  local _, _, groupRate, groupScope = limitsOf(gid)
+  local g = rateOf(groupScope, groupRate, 'GROUP', gid ~= 'u' and sub(gid, 2) or false)
+  local q = rateOf('q:' .. int(mnum('rgq', 0)), m('rate'), 'QUEUE', false)
+  return g, q
+end
+
+-- The nearest adaptive rate of scope: for GROUP the group's, else the queue's; for QUEUE the other way round.
+local function nearest(g, q, scope)
+  if scope == 'GROUP' then
+    return g or q
+  end
+  return q or g
+end
+
 -- Hears the ending of job (which its token still owned) of kind how ('c', 'f', 'r', 'o'; others tell nothing);
 -- outcome is a failure's ('FAILED' or 'TIMED_OUT'), scope a refusal's ('GROUP' or 'QUEUE'), after its retry-after in
 -- us.
@@ -101,10 +122,7 @@ function adaptive.ended(job, how, outcome, scope, after)
   if how ~= 'c' and how ~= 'f' and how ~= 'r' and how ~= 'o' then
     return
   end
-  local gid = groupName(job)
-  local _, _, groupRate, groupScope = limitsOf(gid)
-  local g = rateOf(groupScope, groupRate, 'GROUP', gid ~= 'u' and sub(gid, 2) or false)
-  local q = rateOf('q:' .. int(mnum('rgq', 0)), m('rate'), 'QUEUE', false)
+  local g, q = ratesOf(groupName(job))
   if g == nil and q == nil then
     return
   end
@@ -122,14 +140,8 @@ function adaptive.ended(job, how, outcome, scope, after)
     end
   end
   if refused then
-    local target
-    if timedOut or scope == 'GROUP' then
-      target = g or q
-    else
-      target = q or g
-    end
-    tell(target, { kind = 'loss', lossKind = how == 'r' and 'rate-limited' or 'overloaded', sentAt = started,
-      retryAfter = after or 0 })
+    tell(nearest(g, q, timedOut and 'GROUP' or scope), { kind = 'loss',
+      lossKind = how == 'r' and 'rate-limited' or 'overloaded', sentAt = started, retryAfter = after or 0 })
   end
 end
 
@@ -174,5 +186,20 @@ function adaptive.describe(scope, rate)
   local stored = call('HMGET', B .. ':ad:' .. scope, 's', 'cuts', 'last')
   local share = tonumber(stored[1] or '') or settings.start / settings.ceiling
   return rate, format('%.17g', share * settings.ceiling), tonumber(stored[2] or '0'), stored[3] or false
+end
+
+-- adapt: a quota a processor passed on (JobContext.quota). ARGV: the job's group ('u' or 'g<name>'), the scope
+-- ('GROUP' or 'QUEUE'), the calls remaining, the time until the quota resets (us). Replies 1 if an adaptive rate heard
+-- it, else 0.
+COMMANDS.adapt = function()
+  adaptive.begin()
+  local g, q = ratesOf(ARG[3])
+  local target = nearest(g, q, ARG[4])
+  if target == nil then
+    return 0
+  end
+  tell(target, { kind = 'quota', remaining = tonumber(ARG[5]), reset = tonumber(ARG[6]) })
+  adaptive.save()
+  return 1
 end
 end

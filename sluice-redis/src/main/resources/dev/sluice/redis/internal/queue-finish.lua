@@ -161,6 +161,7 @@ end
 -- Tells the adaptive rates the endings of this call whose tokens still own their jobs, before any is recorded: their
 -- events come before the endings' own, which the caller builds from the reply.
 local function hearEndings()
+  adaptive.begin()
   local at = 4
   for _ = 1, tonumber(ARG[3]) do
     local id, token, how = ARG[at], tonumber(ARG[at + 1]), ARG[at + 2]
