@@ -1,5 +1,6 @@
 package dev.sluice.spring;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.ConcurrencyLimit;
 import dev.sluice.limit.FixedWindow;
 import dev.sluice.limit.Gcra;
@@ -141,7 +142,30 @@ final class Declarations {
         given.put("period", rate.period());
         given.put("refill", rate.refill());
         given.put("burst", rate.burst());
-        return (RatePolicy) policy(prefix, given, ratePolicies());
+        RatePolicy ceiling = (RatePolicy) policy(prefix, given, ratePolicies());
+        SluiceProperties.Adaptive adaptive = rate.adaptive();
+        if (adaptive == null || Boolean.FALSE.equals(adaptive.enabled())) {
+            return ceiling;
+        }
+        String at = prefix + "adaptive.";
+        AdaptiveRate made = AdaptiveRate.of(ceiling);
+        if (adaptive.floor() != null) {
+            AdaptiveRate before = made;
+            made = core(at + "floor", adaptive.floor(), () -> before.withFloor(adaptive.floor()));
+        }
+        if (adaptive.start() != null) {
+            AdaptiveRate before = made;
+            made = core(at + "start", adaptive.start(), () -> before.withStart(adaptive.start()));
+        }
+        if (adaptive.cut() != null) {
+            AdaptiveRate before = made;
+            made = core(at + "cut", adaptive.cut(), () -> before.withCut(adaptive.cut()));
+        }
+        if (adaptive.climb() != null) {
+            AdaptiveRate before = made;
+            made = core(at + "climb", adaptive.climb(), () -> before.withClimb(adaptive.climb()));
+        }
+        return made;
     }
 
     private static LimitPolicy policy(String prefix, Map<String, Object> given, List<String> allowed) {

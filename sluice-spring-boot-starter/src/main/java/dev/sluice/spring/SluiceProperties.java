@@ -90,8 +90,22 @@ public record SluiceProperties(
      * @param period as {@link Limiter#period()}
      * @param refill as {@link Limiter#refill()}
      * @param burst as {@link Limiter#burst()}
+     * @param adaptive when set, the rate is an {@link dev.sluice.limit.AdaptiveRate} with this policy as its ceiling
      */
-    public record Rate(String policy, Long limit, Duration window, Duration period, Long refill, Long burst) {}
+    public record Rate(
+            String policy, Long limit, Duration window, Duration period, Long refill, Long burst, Adaptive adaptive) {}
+
+    /**
+     * What makes a rate adaptive ({@link dev.sluice.limit.AdaptiveRate}): any of these set, or {@code enabled=true}
+     * for the defaults.
+     *
+     * @param enabled {@code false} to turn the adaptive rate off while keeping its settings; on when any is set
+     * @param floor the least the rate may be, in jobs per second (a hundredth of the ceiling unless set)
+     * @param start the rate before any signal, in jobs per second (the ceiling unless set)
+     * @param cut what a cut leaves of the rate, above 0 and below 1 (0.85 unless set)
+     * @param climb how long the rate takes to climb back after a cut (3 s unless set)
+     */
+    public record Adaptive(Boolean enabled, Double floor, Double start, Double cut, Duration climb) {}
 
     /**
      * A queue, and the worker this application runs on it.

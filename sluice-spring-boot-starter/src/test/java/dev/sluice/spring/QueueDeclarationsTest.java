@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.Sluice;
+import dev.sluice.limit.AdaptiveRate;
+import dev.sluice.limit.Gcra;
+import dev.sluice.limit.TokenBucket;
 import dev.sluice.queue.Backoff;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
@@ -12,6 +15,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
+import dev.sluice.queue.QueueOptions;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Retention;
@@ -197,6 +201,51 @@ class QueueDeclarationsTest {
                         .getDescription())
                 .startsWith("Invalid Sluice configuration: property 'sluice.queues.mail.repeat[0].cron' has the"
                         + " value 'at three': ");
+    }
+
+    @Test
+    void makesTheRatesOfItsPropertiesAdaptive() {
+        runner.withPropertyValues(
+                        "sluice.queues.calls.rate.policy=gcra",
+                        "sluice.queues.calls.rate.limit=200",
+                        "sluice.queues.calls.rate.period=1s",
+                        "sluice.queues.calls.rate.burst=20",
+                        "sluice.queues.calls.rate.adaptive.floor=5",
+                        "sluice.queues.calls.rate.adaptive.climb=10s",
+                        "sluice.queues.calls.group.rate.policy=token-bucket",
+                        "sluice.queues.calls.group.rate.limit=10",
+                        "sluice.queues.calls.group.rate.period=1s",
+                        "sluice.queues.calls.group.rate.adaptive.enabled=true",
+                        "sluice.queues.plain.rate.policy=gcra",
+                        "sluice.queues.plain.rate.limit=10",
+                        "sluice.queues.plain.rate.period=1s",
+                        "sluice.queues.plain.rate.adaptive.enabled=false",
+                        "sluice.queues.plain.rate.adaptive.floor=1")
+                .run(context -> {
+                    SluiceRegistry registry = context.getBean(SluiceRegistry.class);
+                    QueueOptions calls = registry.queue("calls").options();
+                    assertThat(calls.rate())
+                            .isEqualTo(AdaptiveRate.of(Gcra.of(200, Duration.ofSeconds(1), 20))
+                                    .withFloor(5)
+                                    .withClimb(Duration.ofSeconds(10)));
+                    assertThat(calls.groupDefaults().rate())
+                            .isEqualTo(AdaptiveRate.of(TokenBucket.of(10, Duration.ofSeconds(1))));
+                    assertThat(registry.queue("plain").options().rate())
+                            .isEqualTo(Gcra.of(10, Duration.ofSeconds(1), 10));
+                });
+    }
+
+    @Test
+    void refusesAnAdaptiveFloorAboveTheCeilingNamingTheProperty() {
+        assertThat(SluiceFailureAnalyzerTest.analysisOf(
+                                runner,
+                                "sluice.queues.calls.rate.policy=gcra",
+                                "sluice.queues.calls.rate.limit=10",
+                                "sluice.queues.calls.rate.period=1s",
+                                "sluice.queues.calls.rate.adaptive.floor=50")
+                        .getDescription())
+                .startsWith("Invalid Sluice configuration: property 'sluice.queues.calls.rate.adaptive.floor' has the"
+                        + " value '50.0': floor must be above 0 and at most the ceiling's rate (10.0 per second)");
     }
 
     @Test
