@@ -364,6 +364,127 @@ public abstract class QueueAdaptiveRateContract extends QueueContractSupport {
     }
 
     @Test
+    void aStaticRateShowsAsConfiguredInTheStatistics() {
+        Gcra ten = Gcra.of(10, ONE_SECOND, 2);
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .rate(ten)
+                .groupDefaults(
+                        GroupLimits.builder().rate(Gcra.of(4, ONE_SECOND, 1)).build())
+                .build());
+
+        QueueStats.Rate rate = queue.stats().rate();
+        assertThat(rate.configured()).isEqualTo(ten);
+        assertThat(rate.configuredPerSecond()).isEqualTo(10.0);
+        assertThat(rate.perSecond()).isEqualTo(10.0);
+        assertThat(rate.cuts()).isZero();
+        assertThat(rate.lastChange()).isNull();
+        assertThat(queue.stats("any").rate().perSecond()).isEqualTo(4.0);
+    }
+
+    @Test
+    void settingTheSameAdaptiveRateKeepsWhatItLearnedAndAnotherStartsOver() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        queue.add("n", "p", withId("refused"));
+        manualWorker(queue, ctx -> Result.overloaded(Result.Scope.QUEUE, Duration.ofHours(1)))
+                .runDue();
+        assertThat(queue.stats().rate().perSecond()).isCloseTo(85.0, within(1e-9));
+
+        queue.setRate(HUNDRED);
+        assertThat(queue.stats().rate().perSecond()).isCloseTo(85.0, within(1e-9));
+        assertThat(queue.stats().rate().cuts()).isEqualTo(1);
+
+        queue.setRate(HUNDRED.withFloor(2));
+        assertThat(queue.stats().rate().perSecond()).isEqualTo(100.0);
+        assertThat(queue.stats().rate().cuts()).isZero();
+    }
+
+    @Test
+    void withBothRatesAdaptiveEachRefusalCutsTheRateOfItsScope() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .rate(HUNDRED)
+                .groupDefaults(GroupLimits.builder().rate(HUNDRED).build())
+                .build());
+        queue.add("n", "p", inGroup("a1", "a"));
+        queue.add("n", "p", inGroup("b1", "b"));
+        manualWorker(
+                        queue,
+                        ctx -> Result.overloaded(
+                                ctx.job().group().equals("a") ? Result.Scope.GROUP : Result.Scope.QUEUE,
+                                Duration.ofHours(1)))
+                .runDue();
+
+        assertThat(queue.stats("a").rate().cuts()).isEqualTo(1);
+        assertThat(queue.stats("b").rate().cuts()).isZero();
+        assertThat(queue.stats().rate().cuts()).isEqualTo(1);
+        assertThat(queue.stats().rate().lastChange().signal()).isEqualTo("overloaded");
+    }
+
+    @Test
+    void aQueueWideRefusalWithOnlyGroupRatesCutsTheGroupsRate() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .groupDefaults(GroupLimits.builder().rate(HUNDRED).build())
+                .build());
+        List<RateChange> changes = heard(queue);
+        queue.add("n", "p", inGroup("a1", "a"));
+        manualWorker(queue, ctx -> Result.overloaded(Result.Scope.QUEUE, Duration.ofHours(1)))
+                .runDue();
+        told(queue);
+
+        assertThat(changes).hasSize(1);
+        assertThat(changes.get(0).scope()).isEqualTo(Result.Scope.GROUP);
+        assertThat(changes.get(0).group()).isEqualTo("a");
+        assertThat(queue.stats("a").rate().perSecond()).isCloseTo(85.0, within(1e-9));
+    }
+
+    @Test
+    void processingTimesFarAboveTheirUsualLowerTheRate() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        List<RateChange> changes = heard(queue);
+        for (int i = 0; i < 30; i++) {
+            queue.add("n", "p", withId("j" + i));
+        }
+        AtomicInteger ran = new AtomicInteger();
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            // 10 ms each for the first 25 (the usual), then 200 ms: the downstream queues the calls
+            clock.advance(Duration.ofMillis(ran.incrementAndGet() <= 25 ? 10 : 200));
+            return Result.done();
+        });
+
+        worker.runDue();
+        told(queue);
+
+        assertThat(changes).isNotEmpty();
+        RateChange gradient = changes.get(0);
+        assertThat(gradient.reason()).isEqualTo(RateChange.Reason.GRADIENT);
+        assertThat(gradient.signal()).isEqualTo("latency");
+        assertThat(gradient.value()).as("the short-run processing time, in ms").isGreaterThan(30.0);
+        assertThat(gradient.to()).isLessThan(100.0).isGreaterThan(50.0); // in proportion, or to what was delivered
+    }
+
+    @Test
+    void aGroupsRateClimbsBackWhileItsJobsUseIt() {
+        JobQueue<String> queue = newQueue(QueueOptions.builder()
+                .groupDefaults(GroupLimits.builder().rate(HUNDRED).build())
+                .build());
+        queue.add("n", "p", inGroup("refused", "a"));
+        for (int i = 0; i < 500; i++) {
+            queue.add("n", "p", inGroup("a" + i, "a"));
+        }
+        Worker<String> refusing =
+                manualWorker(queue, ctx -> Result.overloaded(Result.Scope.GROUP, Duration.ofHours(1)));
+        refusing.runDue();
+        refusing.close();
+        assertThat(queue.stats("a").rate().perSecond()).isCloseTo(85.0, within(1e-9));
+        Worker<String> worker = manualWorker(queue, ctx -> Result.done());
+        for (int step = 0; step < 400; step++) {
+            clock.advance(Duration.ofMillis(10));
+            worker.runDue();
+        }
+
+        assertThat(queue.stats("a").rate().perSecond()).isEqualTo(100.0);
+    }
+
+    @Test
     void aLimiterTakesNoAdaptiveRate() {
         assertThatThrownBy(() -> engine.limiter("api", HUNDRED))
                 .isInstanceOf(IllegalArgumentException.class)
