@@ -26,7 +26,8 @@ import dev.sluice.queue.RateChange.Reason;
  *       episode: at most as far as a cut, or for processing time to what was delivered when that is less.
  *   <li>A quota that allows less than the rate sets the rate to it, and the rate does not grow until the quota's
  *       window resets.
- *   <li>A stale signal holds the rate: no growth until it is heard again (losses still cut).
+ *   <li>A stale signal (a report naming it) holds the rate: no growth until that signal is heard again (a gauge of
+ *       its name), however many fresh reports come meanwhile; losses still cut.
  * </ul>
  */
 public final class RateControl {
@@ -166,9 +167,10 @@ public final class RateControl {
         long started = state.windowStarted() + report.started();
         long succeeded = state.windowSucceeded() + report.succeeded();
         long refused = state.windowRefused() + report.refused();
-        String held = report.stale();
+        // a stale signal holds the rate until that signal is heard again (see gauge): fresh reports do not lift it
+        String held = report.stale() != null ? report.stale() : state.held();
         RateChange told = null;
-        if (held != null && state.held() == null) {
+        if (report.stale() != null && state.held() == null) {
             told = new RateChange(Reason.HELD, held, 0, state.rate(), state.rate(), now);
         }
         long elapsed = now - state.windowStart();
@@ -177,7 +179,7 @@ public final class RateControl {
                     .windowStarted(started)
                     .windowSucceeded(succeeded)
                     .windowRefused(refused)
-                    .held(held == null ? state.held() : held);
+                    .held(held);
             return new Step(open.done(), told);
         }
         double lately = succeeded * 1e9 / elapsed;
@@ -209,10 +211,6 @@ public final class RateControl {
         }
         double rate = settings.clamp(Math.max(state.rate(), climbed));
         next.grown(grown).rate(rate);
-        if (state.held() != null) {
-            next.told(rate);
-            return new Step(next.done(), new RateChange(Reason.RESUMED, state.held(), 0, state.told(), rate, now));
-        }
         boolean step = rate >= state.told() * TOLD_STEP
                 || rate > state.told()
                         && (rate >= state.lastGood() && state.told() < state.lastGood() || rate >= settings.ceiling());
@@ -263,8 +261,14 @@ public final class RateControl {
     }
 
     private static Step gauge(ControlSettings settings, ControlState state, Signal.Gauge gauge, long now) {
+        RateChange resumed = null;
+        if (gauge.name().equals(state.held())) {
+            // the stale signal is heard again: the rate may move again, from the next window
+            resumed = new RateChange(Reason.RESUMED, gauge.name(), gauge.value(), state.rate(), state.rate(), now);
+            state = Draft.of(state).held(null).windowStart(now).done();
+        }
         if (gauge.value() <= gauge.threshold() || inEpisode(state, now)) {
-            return new Step(state, null);
+            return new Step(state, resumed);
         }
         return cut(
                 settings,

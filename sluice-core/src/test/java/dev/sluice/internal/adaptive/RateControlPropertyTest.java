@@ -32,7 +32,10 @@ class RateControlPropertyTest {
                                 Arbitraries.longs().between(0, 3_000))
                         .as((kind, retry) -> new Signal.Loss(kind, 0, retry * MS)),
                 Arbitraries.longs().between(0, 200).map(ms -> new Signal.Latency(ms * MS)),
-                Arbitraries.doubles().between(0, 3).map(v -> new Signal.Gauge("pool", v, 1)),
+                Combinators.combine(
+                                Arbitraries.of("pool", "redis-cpu"),
+                                Arbitraries.doubles().between(0, 3))
+                        .as((name, v) -> new Signal.Gauge(name, v, 1)),
                 Combinators.combine(
                                 Arbitraries.longs().between(0, 1_000),
                                 Arbitraries.longs().between(1, 5_000))
@@ -79,7 +82,12 @@ class RateControlPropertyTest {
             }
             state = next;
         }
-        // whatever happened, a rate used for two minutes with nothing lost and all delivered climbs to the ceiling
+        // whatever happened, once the stale signal is heard again, a rate used for two minutes with nothing lost and
+        // all delivered climbs to the ceiling
+        now += SETTINGS.episodeNanos();
+        state = RateControl.next(SETTINGS, state, new Signal.Gauge("redis-cpu", 0, 1), now)
+                .state();
+        assertThat(state.held()).isNull();
         for (int i = 0; i < 240; i++) {
             now += 500 * MS;
             state = RateControl.next(SETTINGS, state, new Signal.Report(1_000_000, 1_000_000, 0, null), now)

@@ -302,26 +302,35 @@ class RateControlTest {
         assertThat(stillHeld.change()).isNull();
         assertThat(stillHeld.state().rate()).isCloseTo(70, within(1e-9));
 
-        Step resumed = use(stillHeld.state(), ends + 3 * S);
-        assertThat(resumed.change().reason()).isEqualTo(Reason.RESUMED);
+        Step resumed = next(stillHeld.state(), new Signal.Gauge("redis-cpu", 0.3, 0.8), ends + 2 * S + 1);
+        assertThat(resumed.change())
+                .isEqualTo(new RateChange(Reason.RESUMED, "redis-cpu", 0.3, 70, 70, ends + 2 * S + 1));
         assertThat(resumed.state().held()).isNull();
-        // only the second since the last held tick counts
-        assertThat(resumed.state().rate()).isCloseTo(96.25, within(1e-9));
+        Step grows = use(resumed.state(), ends + 3 * S);
+        // only the second since it was heard again counts
+        assertThat(grows.state().rate()).isCloseTo(96.25, within(1e-6));
         assertThat(next(held.state(), limited(T0 + 3 * S), ends + S + 1).state().rate())
                 .as("losses cut while held")
                 .isCloseTo(49, within(1e-9));
     }
 
     @Test
-    void aHeldRateStaysHeldUntilAWindowClosesWithEveryReportFresh() {
+    void aHeldRateStaysHeldThroughFreshReportsUntilItsSignalIsHeardAgain() {
         ControlState held = next(cutOnce(), new Signal.Report(1_000, 0, 0, "redis-cpu"), T0 + 3 * S)
                 .state();
         ControlState fresh =
                 next(held, new Signal.Report(1, 0, 0, null), T0 + 3 * S + 1).state();
-        assertThat(fresh.held()).as("the window is open").isEqualTo("redis-cpu");
         Step closed = next(fresh, new Signal.Report(1_000, 0, 0, null), T0 + 4 * S);
-        assertThat(closed.change().reason()).isEqualTo(Reason.RESUMED);
-        assertThat(closed.state().held()).isNull();
+        assertThat(closed.change()).as("no window lifts it").isNull();
+        assertThat(closed.state().held()).isEqualTo("redis-cpu");
+        assertThat(closed.state().rate()).isCloseTo(70, within(1e-9));
+        Step other = next(closed.state(), new Signal.Gauge("pool", 0.1, 0.8), T0 + 4 * S + 1);
+        assertThat(other.state().held()).as("another gauge").isEqualTo("redis-cpu");
+        Step heard = next(other.state(), new Signal.Gauge("redis-cpu", 0.95, 0.8), T0 + 4 * S + 2);
+        assertThat(heard.state().held()).isNull();
+        assertThat(heard.change().reason())
+                .as("heard again, and above its threshold")
+                .isEqualTo(Reason.GRADIENT);
     }
 
     @Test

@@ -82,16 +82,16 @@ local function report(settings, state, signal, now)
   local started = state.windowStarted + signal.started
   local succeeded = state.windowSucceeded + signal.succeeded
   local refused = state.windowRefused + signal.refused
-  local held = signal.stale
+  local held = signal.stale or state.held
   local told = nil
-  if held and not state.held then
+  if signal.stale and not state.held then
     told = { reason = 'HELD', signal = held, value = 0, from = state.rate, to = state.rate, at = now }
   end
   local elapsed = now - state.windowStart
   local next = copy(state)
   if elapsed < WINDOW then
     next.windowStarted, next.windowSucceeded, next.windowRefused = started, succeeded, refused
-    next.held = held or state.held
+    next.held = held
     return next, told
   end
   local lately = succeeded * 1e6 / elapsed
@@ -116,10 +116,6 @@ local function report(settings, state, signal, now)
   end
   local rate = clamp(settings, math.max(state.rate, climbed))
   next.grown, next.rate = grown, rate
-  if state.held then
-    next.told = rate
-    return next, { reason = 'RESUMED', signal = state.held, value = 0, from = state.told, to = rate, at = now }
-  end
   local step = rate >= state.told * TOLD_STEP or (rate > state.told
     and ((rate >= state.lastGood and state.told < state.lastGood) or rate >= settings.ceiling))
   if not step then
@@ -156,8 +152,15 @@ local function latency(settings, state, signal, now)
 end
 
 local function gauge(settings, state, signal, now)
+  local resumed = nil
+  if state.held == signal.name then
+    resumed = { reason = 'RESUMED', signal = signal.name, value = signal.value, from = state.rate, to = state.rate,
+      at = now }
+    state = copy(state)
+    state.held, state.windowStart = false, now
+  end
   if signal.value <= signal.threshold or inEpisode(state, now) then
-    return state, nil
+    return state, resumed
   end
   return cut(settings, state, math.max(settings.cut, signal.threshold / signal.value), state.rate,
     now + settings.episode, now, 'GRADIENT', signal.name, signal.value)

@@ -180,8 +180,9 @@ class AdaptiveRuleDifferentialTest {
             }
             case "gauge" -> {
                 double value = random.nextInt(300) / 100.0;
-                args.addAll(List.of("pool", Double.toString(value), "1"));
-                return new Signal.Gauge("pool", value, 1);
+                String name = random.nextBoolean() ? "pool" : "redis-cpu";
+                args.addAll(List.of(name, Double.toString(value), "1"));
+                return new Signal.Gauge(name, value, 1);
             }
             default -> {
                 long remaining = random.nextInt(400);
