@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.DoubleSupplier;
 
 /**
  * A named queue of jobs in an engine ({@link dev.sluice.Sluice#queue}). Producers add jobs; {@link Worker}s
@@ -383,6 +384,30 @@ public interface JobQueue<T> {
      * @param rate a rate policy; {@code null} for none
      */
     void setRate(RatePolicy rate);
+
+    /**
+     * Follows a reading of this process that the queue's {@link dev.sluice.limit.AdaptiveRate} should respect (a
+     * connection pool's use, a Micrometer gauge's value, Redis's CPU utilisation): it is read at once and then once a
+     * second on the engine's clock while the queue is open, and a reading above {@code threshold} lowers the rate in
+     * proportion ({@link RateChange.Reason#GRADIENT}, at most once per congestion episode). A reading that throws or
+     * is NaN holds the rate where it is, told once ({@link RateChange.Reason#HELD}, and {@link
+     * RateChange.Reason#RESUMED} when it reads again) and logged once. Without an adaptive queue rate, readings change
+     * nothing. Following a gauge of the same name again replaces it.
+     *
+     * @param name what it measures, as rate changes name it: 1 to 128 of {@code [A-Za-z0-9._:-]}
+     * @param threshold the reading above which the rate goes down, finite and above 0
+     * @param reading what reads it; called on a thread of the engine's clock, so it should not block
+     * @throws IllegalArgumentException if the name is malformed, the threshold not finite and above 0, or the reading
+     *     null
+     */
+    void followGauge(String name, double threshold, DoubleSupplier reading);
+
+    /**
+     * Stops following the gauge {@code name}; nothing if the queue does not follow it.
+     *
+     * @param name the gauge's name
+     */
+    void unfollowGauge(String name);
 
     /**
      * Changes the queue-wide concurrency from now on.

@@ -1,6 +1,8 @@
 package dev.sluice.redis;
 
 import dev.sluice.Sluice;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.redis.internal.CpuUtilisation;
 import dev.sluice.redis.internal.RedisEngine;
 import dev.sluice.redis.internal.RedisSettings;
 import dev.sluice.time.DurationText;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.DoubleSupplier;
 import java.util.regex.Pattern;
 
 /**
@@ -84,6 +87,25 @@ public final class RedisSluice {
      */
     public static Optional<Throwable> connectFailure(Sluice sluice) {
         return engine(sluice).connectFailure();
+    }
+
+    /**
+     * Redis's CPU utilisation, for a queue to follow as a gauge of its {@link dev.sluice.limit.AdaptiveRate}: the
+     * change of {@code used_cpu_sys + used_cpu_user} over the wall time between readings (0.8: 80% of one core; Redis
+     * runs its commands on one), read by one process at a time, the others reading what it published. A process that
+     * finds nobody reading takes over within three seconds; until a figure is published the reading is NaN and the
+     * rate holds.
+     *
+     * <pre>{@code
+     * queue.followGauge("redis-cpu", 0.8, RedisSluice.cpuUtilisation(queue));
+     * }</pre>
+     *
+     * @param queue a queue of an engine built by this class
+     * @return the reading, for {@link dev.sluice.queue.JobQueue#followGauge}
+     * @throws IllegalArgumentException if {@code queue} is not a queue of an engine built by this class
+     */
+    public static DoubleSupplier cpuUtilisation(JobQueue<?> queue) {
+        return CpuUtilisation.of(queue);
     }
 
     private static RedisEngine engine(Sluice sluice) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -482,6 +483,88 @@ public abstract class QueueAdaptiveRateContract extends QueueContractSupport {
         }
 
         assertThat(queue.stats("a").rate().perSecond()).isEqualTo(100.0);
+    }
+
+    @Test
+    void aGaugeAboveItsThresholdLowersTheRate() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        List<RateChange> changes = heard(queue);
+        AtomicReference<Double> pool = new AtomicReference<>(0.5);
+        AtomicInteger reads = new AtomicInteger();
+
+        queue.followGauge("db-pool", 0.8, () -> {
+            reads.incrementAndGet();
+            return pool.get();
+        });
+        assertThat(reads).as("read at once").hasValue(1);
+        pool.set(1.6);
+        clock.advance(ONE_SECOND);
+        told(queue);
+
+        assertThat(reads).hasValue(2);
+        assertThat(changes).hasSize(1);
+        RateChange gradient = changes.get(0);
+        assertThat(gradient.reason()).isEqualTo(RateChange.Reason.GRADIENT);
+        assertThat(gradient.signal()).isEqualTo("db-pool");
+        assertThat(gradient.value()).isEqualTo(1.6);
+        assertThat(gradient.to()).isCloseTo(85.0, within(1e-9)); // at most a cut: 0.8 / 1.6 would halve it
+
+        queue.unfollowGauge("db-pool");
+        clock.advance(Duration.ofSeconds(3));
+        assertThat(reads).as("no longer read").hasValue(2);
+    }
+
+    @Test
+    void aGaugeThatCannotBeReadHoldsTheRateUntilItReadsAgain() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        List<RateChange> changes = heard(queue);
+        queue.add("n", "p", withId("refused"));
+        for (int i = 0; i < 800; i++) {
+            queue.add("n", "p", withId("j" + i));
+        }
+        Worker<String> refusing =
+                manualWorker(queue, ctx -> Result.overloaded(Result.Scope.QUEUE, Duration.ofHours(1)));
+        refusing.runDue();
+        refusing.close();
+        AtomicReference<Double> cpu = new AtomicReference<>(Double.NaN);
+        queue.followGauge("redis-cpu", 0.8, cpu::get);
+        Worker<String> worker = manualWorker(queue, ctx -> Result.done());
+        for (int step = 0; step < 400; step++) { // four seconds of use: it would climb back to 100
+            clock.advance(Duration.ofMillis(10));
+            worker.runDue();
+        }
+        told(queue);
+        assertThat(queue.stats().rate().perSecond()).as("held").isCloseTo(85.0, within(1e-9));
+        assertThat(changes)
+                .extracting(RateChange::reason)
+                .containsExactly(RateChange.Reason.CUT, RateChange.Reason.HELD);
+
+        cpu.set(0.2);
+        for (int step = 0; step < 400; step++) {
+            clock.advance(Duration.ofMillis(10));
+            worker.runDue();
+        }
+        told(queue);
+        assertThat(changes.get(2).reason()).isEqualTo(RateChange.Reason.RESUMED);
+        assertThat(changes.get(2).signal()).isEqualTo("redis-cpu");
+        assertThat(queue.stats().rate().perSecond()).as("climbing again").isGreaterThan(85.0);
+    }
+
+    @Test
+    void aGaugeWithBadValuesIsRefusedNamingThem() {
+        JobQueue<String> queue = queueAt(HUNDRED);
+        assertThatThrownBy(() -> queue.followGauge("no spaces", 1, () -> 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("gauge name must be 1 to 128 letters, digits or . _ - :, was 'no spaces'");
+        assertThatThrownBy(() -> queue.followGauge("pool", 0, () -> 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("gauge threshold must be finite and above 0, was 0.0");
+        assertThatThrownBy(() -> queue.followGauge("pool", Double.POSITIVE_INFINITY, () -> 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("gauge threshold must be finite");
+        assertThatThrownBy(() -> queue.followGauge("pool", 1, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("gauge reading must not be null");
     }
 
     @Test

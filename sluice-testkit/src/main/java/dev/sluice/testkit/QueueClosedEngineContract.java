@@ -112,6 +112,8 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("removeRepeatable(String)", () -> queue.removeRepeatable("r"));
         uses.put("repeatables()", queue::repeatables);
         uses.put("setRate(RatePolicy)", () -> queue.setRate(TokenBucket.perSecond(1)));
+        uses.put("followGauge(String,double,DoubleSupplier)", () -> queue.followGauge("pool", 1, () -> 0));
+        uses.put("unfollowGauge(String)", () -> queue.unfollowGauge("pool"));
         uses.put("setConcurrency(int)", () -> queue.setConcurrency(1));
         uses.put("setGroupDefaults(GroupLimits)", () -> queue.setGroupDefaults(GroupLimits.none()));
         uses.put("setGroupLimits(String,GroupLimits)", () -> queue.setGroupLimits("g", GroupLimits.none()));

@@ -79,6 +79,11 @@ final class AdaptiveSignals {
         }
     }
 
+    /** A signal of the whole queue (a gauge it follows, or its staleness) to the queue's adaptive rate, if any. */
+    static <T> void toQueueRate(InMemoryQueue<T> queue, Signal signal, long now, Events<T> events) {
+        tell(queue, null, Result.Scope.QUEUE, queueRate(queue), signal, now, events);
+    }
+
     private static boolean heard(InMemoryQueue<?> queue, Group group) {
         return queueRate(queue) != null || groupRate(queue, group) != null;
     }

@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.adaptive.Signal;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
@@ -273,6 +274,28 @@ final class InMemoryAdmin<T> implements QueueAdmin {
         } finally {
             queue.lock.unlock();
         }
+    }
+
+    @Override
+    public void gauge(String name, double value, double threshold) {
+        toQueueRate(new Signal.Gauge(name, Double.isInfinite(value) ? Double.MAX_VALUE : value, threshold));
+    }
+
+    @Override
+    public void gaugeStale(String name) {
+        toQueueRate(new Signal.Report(0, 0, 0, name));
+    }
+
+    private void toQueueRate(Signal signal) {
+        Events<T> events;
+        queue.lock.lock();
+        try {
+            events = queue.events();
+            AdaptiveSignals.toQueueRate(queue, signal, queue.clock.nanos(), events);
+        } finally {
+            queue.lock.unlock();
+        }
+        queue.fire(events);
     }
 
     /** Lets every group be looked at again under the new limits. */

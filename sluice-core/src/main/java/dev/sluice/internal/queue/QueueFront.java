@@ -1,5 +1,6 @@
 package dev.sluice.internal.queue;
 
+import dev.sluice.internal.limit.Limits;
 import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.Added;
 import dev.sluice.queue.GroupLimits;
@@ -12,6 +13,8 @@ import dev.sluice.time.SluiceClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
 
 /**
  * The calls of a queue's front that are the same on every engine, written once: adding and managing. Each checks that
@@ -45,6 +48,9 @@ public abstract class QueueFront<T> implements JobQueue<T> {
 
     /** The options this process opened the queue with: its job defaults, bounds and what a full queue does. */
     protected abstract QueueOptions opened();
+
+    /** The gauges this process follows for the queue, by name. */
+    private final ConcurrentHashMap<String, GaugeFollower> gauges = new ConcurrentHashMap<>();
 
     /** What {@link #options()} last read, to answer once the engine has closed. */
     private volatile QueueOptions lastRead;
@@ -149,6 +155,33 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     public final void setRate(RatePolicy rate) {
         checkOpen();
         admin().setRate(rate);
+    }
+
+    @Override
+    public final void followGauge(String name, double threshold, DoubleSupplier reading) {
+        Limits.checkName("gauge", name);
+        if (!(threshold > 0) || !Double.isFinite(threshold)) {
+            throw new IllegalArgumentException("gauge threshold must be finite and above 0, was " + threshold);
+        }
+        if (reading == null) {
+            throw new IllegalArgumentException("gauge reading must not be null");
+        }
+        checkOpen();
+        GaugeFollower follower = new GaugeFollower(name(), name, threshold, reading, clock(), admin(), this::isClosed);
+        GaugeFollower replaced = gauges.put(name, follower);
+        if (replaced != null) {
+            replaced.stop();
+        }
+        follower.start();
+    }
+
+    @Override
+    public final void unfollowGauge(String name) {
+        checkOpen();
+        GaugeFollower follower = gauges.remove(name);
+        if (follower != null) {
+            follower.stop();
+        }
     }
 
     @Override

@@ -156,6 +156,30 @@ final class RedisAdmin<T> implements QueueAdmin {
     }
 
     @Override
+    public void gauge(String name, double value, double threshold) {
+        adapt(
+                "gauge",
+                name,
+                Double.toString(Double.isInfinite(value) ? Double.MAX_VALUE : value),
+                Double.toString(threshold));
+    }
+
+    @Override
+    public void gaugeStale(String name) {
+        adapt("stale", name);
+    }
+
+    /** Tells the queue's adaptive rate a signal of the whole queue (the library's adapt command). */
+    private void adapt(String... signal) {
+        String[] args = new String[signal.length + 2];
+        args[0] = "u";
+        args[1] = "QUEUE";
+        System.arraycopy(signal, 0, args, 2, signal.length);
+        QueueCalls.Sequenced sequenced = queue.calls.callInOrder(true, queue.calls.arguments("adapt", args));
+        queue.calls.deliver(sequenced.ticket(), List.of()); // its rate change, if any, is told from the stream
+    }
+
+    @Override
     public Limits limits() {
         List<Object> reply = limitsOf(null);
         return new Limits(RateText.decode(Replies.textOrNull(reply.get(4))), bound(reply.get(3)), groupLimitsIn(reply));

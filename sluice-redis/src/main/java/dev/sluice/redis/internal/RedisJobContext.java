@@ -63,6 +63,7 @@ final class RedisJobContext<T> implements JobContext<T> {
                         "adapt",
                         claimed.scope,
                         scope.name(),
+                        "quota",
                         Long.toString(remaining),
                         Long.toString(Math.max(1, resetNanos / 1000))));
         queue.calls.deliver(sequenced.ticket(), List.of()); // its rate change, if any, is told from the stream

@@ -188,17 +188,28 @@ function adaptive.describe(scope, rate)
   return rate, format('%.17g', share * settings.ceiling), tonumber(stored[2] or '0'), stored[3] or false
 end
 
--- adapt: a quota a processor passed on (JobContext.quota). ARGV: the job's group ('u' or 'g<name>'), the scope
--- ('GROUP' or 'QUEUE'), the calls remaining, the time until the quota resets (us). Replies 1 if an adaptive rate heard
--- it, else 0.
+-- adapt: a signal outside an ending. ARGV: the group ('u' or 'g<name>'), the scope ('GROUP' or 'QUEUE'), the kind,
+-- then its values: 'quota' (JobContext.quota; to the nearest adaptive rate of the scope): the calls remaining, the
+-- time until the quota resets (us); 'gauge' (a gauge the queue follows; to the queue's adaptive rate): its name, value
+-- and threshold; 'stale': the name of a gauge that cannot be read. Replies 1 if an adaptive rate heard it, else 0.
 COMMANDS.adapt = function()
   adaptive.begin()
   local g, q = ratesOf(ARG[3])
-  local target = nearest(g, q, ARG[4])
+  local kind = ARG[5]
+  local target = q -- a gauge is the whole queue's
+  if kind == 'quota' then
+    target = nearest(g, q, ARG[4])
+  end
   if target == nil then
     return 0
   end
-  tell(target, { kind = 'quota', remaining = tonumber(ARG[5]), reset = tonumber(ARG[6]) })
+  if kind == 'quota' then
+    tell(target, { kind = 'quota', remaining = tonumber(ARG[6]), reset = tonumber(ARG[7]) })
+  elseif kind == 'gauge' then
+    tell(target, { kind = 'gauge', name = ARG[6], value = tonumber(ARG[7]), threshold = tonumber(ARG[8]) })
+  else
+    tell(target, { kind = 'report', started = 0, succeeded = 0, refused = 0, stale = ARG[6] })
+  end
   adaptive.save()
   return 1
 end
