@@ -89,6 +89,11 @@ public abstract class QueueContract {
     @DisplayName("adaptive rates: cut once per episode, enforced at once, climbing back, told; overloaded jobs")
     class AdaptiveRates extends QueueAdaptiveRateContract {}
 
+    /** Adaptive rates' other signals: quotas, timeouts, processing times, gauges. */
+    @Nested
+    @DisplayName("adaptive rates' other signals: quotas, timeouts, processing times, gauges")
+    class AdaptiveSignals extends QueueAdaptiveSignalsContract {}
+
     /** Queue and group rates and concurrency, changed at run time. */
     @Nested
     @DisplayName("queue and group rates and concurrency, changed at run time")
