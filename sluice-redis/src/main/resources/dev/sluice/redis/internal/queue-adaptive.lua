@@ -1,6 +1,7 @@
 -- Adaptive rates: a queue's or a group's rate whose stored form ends in
--- ';A,<ceiling>,<floor>,<start>,<cut>,<climb>,<climb in ns>' (jobs per second, the climb in us; see RateText.java) is moved by the rule of queue-adaptive-rule.lua from what attempts tell when
--- they end, as the in-memory engine's AdaptiveSignals does: every ending of an attempt that still owned its job is a
+-- ';A,<ceiling>,<floor>,<start>,<cut>,<climb>,<climb in ns>' (jobs per second, the climb in us; see RateText.java)
+-- is moved by the rule of queue-adaptive-rule.lua from what attempts tell when they end, as the in-memory engine's
+-- AdaptiveSignals does: every ending of an attempt that still owned its job is a
 -- report to the queue's adaptive rate and to its group's (one attempt started, and whether it succeeded or was
 -- refused), a completion also its processing time, and a refusal (rate-limited 'r', overloaded 'o', a timed-out
 -- failure) a loss to the nearest adaptive rate of its scope: for GROUP the group's, else the queue's; for QUEUE the
