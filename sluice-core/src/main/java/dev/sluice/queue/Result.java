@@ -93,8 +93,9 @@ public sealed interface Result {
 
     /**
      * The job could not run because the downstream is overloaded: it timed out, or answered 503 or another sign of
-     * too much load. The job runs again once {@code retryAfter} has passed (DELAYED until then), without using an
-     * attempt; the attempt is recorded as {@link Job.Attempt.Outcome#RATE_LIMITED} and counts against the job's
+     * too much load. The job runs again once {@code retryAfter} has passed, and at most a fifth of it later, at a point
+     * fixed by the job's id and its refusals so that jobs refused together come back spread (DELAYED until then),
+     * without using an attempt; the attempt is recorded as {@link Job.Attempt.Outcome#RATE_LIMITED} and counts against the job's
      * {@link JobOptions#maxRateLimits()}, as a rate limit does. Nothing pauses. An {@link
      * dev.sluice.limit.AdaptiveRate} of {@code scope} (the job's group's, or the queue's) is cut; without one, this
      * only delays the job. Listeners and metrics hear it as a rate limit of {@code scope} ({@link

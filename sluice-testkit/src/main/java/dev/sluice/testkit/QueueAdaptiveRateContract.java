@@ -16,8 +16,11 @@ import dev.sluice.queue.RateChange;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -85,14 +88,35 @@ public abstract class QueueAdaptiveRateContract extends AdaptiveContractSupport 
         assertThat(overloaded.attempts().get(0).outcome()).isEqualTo(Job.Attempt.Outcome.RATE_LIMITED);
         assertThat(overloaded.attempts().get(0).error()).isEqualTo("overloaded (GROUP), again after 2 s");
         assertThat(queue.stats().rate()).isNull();
+        // again after 2 s and up to a fifth more, at a point of its own
+        Instant runAt = overloaded.runAt();
+        assertThat(runAt).isBetween(START.plusSeconds(2), START.plusMillis(2_400));
 
-        clock.advanceNanos(2 * SECOND - 1);
+        clock.advanceNanos(Duration.between(START, runAt).toNanos() - 1);
         worker.runDue();
         assertThat(ran).containsExactly("a1", "a2");
         clock.advanceNanos(1);
         worker.runDue();
         assertThat(ran).containsExactly("a1", "a2", "a1");
         assertThat(stateOf(queue, "a1")).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
+    void overloadedJobsRefusedTogetherComeBackSpreadOverAFifthOfTheirDelay() {
+        JobQueue<String> queue = newQueue();
+        for (int i = 0; i < 20; i++) {
+            queue.add("n", "p", withId("j" + i));
+        }
+        manualWorker(queue, ctx -> Result.overloaded(Result.Scope.QUEUE, Duration.ofSeconds(10)))
+                .runDue();
+
+        Set<Instant> times = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            Instant runAt = job(queue, "j" + i).runAt();
+            assertThat(runAt).isBetween(START.plusSeconds(10), START.plusSeconds(12));
+            times.add(runAt);
+        }
+        assertThat(times).as("twenty jobs, twenty times").hasSize(20);
     }
 
     @Test

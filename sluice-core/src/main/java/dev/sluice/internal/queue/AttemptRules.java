@@ -87,6 +87,24 @@ public final class AttemptRules {
         return new Next(Next.Kind.RATE_LIMITED, saturatedAdd(now, nanos(retryAfter)), null);
     }
 
+    /**
+     * The wait of an overloaded job told to come back after {@code retryAfter}: that, plus up to a fifth more, at a
+     * point fixed by the job's id and how often it was refused before ({@code refusals}), so that jobs refused together
+     * do not all come back at the same instant, and every engine (every process) computes the same time.
+     */
+    public static Duration spread(Duration retryAfter, String jobId, int refusals) {
+        long nanos = nanos(retryAfter);
+        if (nanos <= 0 || nanos == Long.MAX_VALUE) {
+            return retryAfter;
+        }
+        int h = (jobId + ':' + refusals).hashCode();
+        h ^= h >>> 16;
+        h *= 0x45d9f3b;
+        h ^= h >>> 16;
+        double fraction = (h & 0xFFFFFF) / (double) (1 << 24);
+        return Duration.ofNanos(saturatedAdd(nanos, (long) (nanos / 5.0 * fraction)));
+    }
+
     /** Whether a job delayed (or waiting for a retry) until {@code runAt} is ready at {@code now}. */
     static boolean isDue(long runAt, long now) {
         return runAt <= now;

@@ -173,6 +173,7 @@ final class InMemoryAttempts<T> {
                 token,
                 limited.scope(),
                 limited.retryAfter(),
+                limited.retryAfter(),
                 AttemptEnd.rateLimitedNote(limited),
                 true,
                 now,
@@ -197,11 +198,13 @@ final class InMemoryAttempts<T> {
      * as a rate limit, and nothing pauses. False if the caller no longer owns the job.
      */
     boolean overloaded(JobRecord job, int token, Result.Overloaded overloaded, long now, Events<T> events) {
+        Duration wait = AttemptRules.spread(overloaded.retryAfter(), job.id, job.rateLimits);
         AttemptRules.Next next = refuse(
                 job,
                 token,
                 overloaded.scope(),
                 overloaded.retryAfter(),
+                wait,
                 AttemptEnd.overloadedNote(overloaded),
                 false,
                 now,
@@ -220,7 +223,7 @@ final class InMemoryAttempts<T> {
 
     /**
      * Ends an attempt the downstream refused ({@code limited}: rate-limited, else overloaded) and tells the adaptive
-     * rates; fails the job past its most rate limits, else counts one more. Null if the caller no longer owns the job,
+     * rates; fails the job past its most rate limits, else counts one more; it may run again after {@code wait}. Null if the caller no longer owns the job,
      * else what comes next (FAIL already done).
      */
     private AttemptRules.Next refuse(
@@ -228,6 +231,7 @@ final class InMemoryAttempts<T> {
             int token,
             Result.Scope scope,
             Duration retryAfter,
+            Duration wait,
             String note,
             boolean limited,
             long now,
@@ -238,8 +242,7 @@ final class InMemoryAttempts<T> {
         }
         endAttempt(job, now, Job.Attempt.Outcome.RATE_LIMITED, note);
         AdaptiveSignals.refused(queue, queue.groups.group(job), scope, limited, startedAt, retryAfter, now, events);
-        AttemptRules.Next next =
-                AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), retryAfter, now);
+        AttemptRules.Next next = AttemptRules.afterRateLimit(job.rateLimits, job.options.maxRateLimits(), wait, now);
         if (next.kind() == AttemptRules.Next.Kind.FAIL) {
             failPastMaxRateLimits(job, next, now, events);
         } else {

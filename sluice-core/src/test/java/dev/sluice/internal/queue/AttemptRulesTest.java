@@ -103,4 +103,23 @@ class AttemptRulesTest {
         assertThat(AttemptRules.nanos(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
         assertThat(AttemptRules.nanos(Duration.ofMillis(1500))).isEqualTo(1_500_000_000L);
     }
+
+    @Test
+    void anOverloadedJobsWaitIsSpreadOverAFifthMoreFixedByItsIdAndRefusals() {
+        Duration ten = Duration.ofSeconds(10);
+        Duration a = AttemptRules.spread(ten, "a", 0);
+        assertThat(a).isBetween(ten, Duration.ofSeconds(12)).isEqualTo(AttemptRules.spread(ten, "a", 0));
+        assertThat(AttemptRules.spread(ten, "a", 1)).isNotEqualTo(a);
+        assertThat(AttemptRules.spread(ten, "b", 0)).isNotEqualTo(a);
+        assertThat(AttemptRules.spread(Duration.ZERO, "a", 0)).isZero();
+        java.util.Set<Long> tenths = new java.util.HashSet<>();
+        for (int i = 0; i < 1_000; i++) {
+            Duration d = AttemptRules.spread(ten, "job-" + i, 0);
+            assertThat(d).isGreaterThanOrEqualTo(ten).isLessThan(Duration.ofSeconds(12));
+            tenths.add(d.toMillis() / 200);
+        }
+        assertThat(tenths)
+                .as("every tenth of the extra fifth is used")
+                .containsExactlyInAnyOrder(50L, 51L, 52L, 53L, 54L, 55L, 56L, 57L, 58L, 59L);
+    }
 }

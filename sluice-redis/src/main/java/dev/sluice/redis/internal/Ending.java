@@ -1,6 +1,7 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.AttemptEnd;
+import dev.sluice.internal.queue.AttemptRules;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
@@ -16,8 +17,8 @@ import java.util.function.Consumer;
  * detail}: the rate-limited or overloaded result, the run-again delay or the retry delay).
  */
 record Ending(String how, List<String> args, byte[] value, Throwable error, Object detail) {
-    /** The ending of an attempt that ended as {@code end}. */
-    static Ending of(AttemptEnd end) {
+    /** The ending of an attempt of job {@code id}, rate-limited {@code rateLimits} times before, that ended as {@code end}. */
+    static Ending of(AttemptEnd end, String id, int rateLimits) {
         return switch (end) {
             case AttemptEnd.Completed done -> new Ending("c", List.of(), done.value(), null, null);
             case AttemptEnd.RateLimited rateLimited -> {
@@ -38,8 +39,10 @@ record Ending(String how, List<String> args, byte[] value, Throwable error, Obje
                         "o",
                         List.of(
                                 overloaded.scope().name(),
-                                Long.toString(RedisJobQueue.micros(overloaded.retryAfter())),
-                                AttemptEnd.overloadedNote(overloaded)),
+                                Long.toString(RedisJobQueue.micros(
+                                        AttemptRules.spread(overloaded.retryAfter(), id, rateLimits))),
+                                AttemptEnd.overloadedNote(overloaded),
+                                Long.toString(RedisJobQueue.micros(overloaded.retryAfter()))),
                         null,
                         null,
                         overloaded);

@@ -183,7 +183,8 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
         public ClaimedJob<T> endAndClaim(ClaimedJob<T> finished, AttemptEnd ending, boolean claim) {
             seen = queue.idleSlots.announcements();
             if (ending != null) {
-                return end(finished, Ending.of(ending), claim, true).next();
+                return end(finished, Ending.of(ending, finished.id, finished.job.rateLimits()), claim, true)
+                        .next();
             }
             return calls().submit(new WorkerCalls.Request<>(this, null, null, true, true))
                     .next();
@@ -342,7 +343,8 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
             if (slot.running() != job) {
                 return;
             }
-            Ending ending = Ending.of(AttemptEnd.timedOut(job.attempt, job.job.options(), timeout));
+            Ending ending = Ending.of(
+                    AttemptEnd.timedOut(job.attempt, job.job.options(), timeout), job.id, job.job.rateLimits());
             try {
                 if (end(job, ending, false, false).owned()) {
                     slot.interruptAttempt(job);

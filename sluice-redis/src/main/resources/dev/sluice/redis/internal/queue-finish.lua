@@ -8,7 +8,8 @@ do -- this file's own locals end with it (see Files in queue-state.lua)
 -- finish: ARGV = how many endings, then each ending: id, token, how ('c' completed, 'f' failed, 'r'
 -- rate-limited, 'o' overloaded, 'a' run again, 'i' interrupted), whether to reply the job's snapshot ('1') or not
 -- ('0'), then per kind: c: result ('' none, else '=' .. bytes); f:
--- outcome, reason, class, trace, retry delay (-1: fail now); r and o: scope ('GROUP' or 'QUEUE'), retry-after, note;
+-- outcome, reason, class, trace, retry delay (-1: fail now); r: scope ('GROUP' or 'QUEUE'), retry-after, note; o: scope,
+-- the wait (the retry-after spread, see AttemptRules.spread), note, the retry-after;
 -- a: delay; i: reason. Adaptive rates hear the endings first (queue-adaptive.lua). Then how many jobs to claim next, lease, maxStalls, the claims' reference (the caller's
 -- name for this call: each job claimed carries it while active), how many references of the caller's earlier
 -- calls whose replies it lost follow, and those references. The endings are recorded in order, then the jobs
@@ -19,7 +20,7 @@ do -- this file's own locals end with it (see Files in queue-state.lua)
 -- what happened ('completed', 'failed', 'retrying', 'rate-limited', 'rescheduled', 'interrupted', ''); then the
 -- jobs claimed, each {id, when it became ready, payload, the job's record as the call wrote it} (see claim())}.
 -- How many arguments each kind of ending has after its id, token, kind and snapshot flag.
-local ENDING_ARGS = { c = 1, f = 5, r = 3, o = 3, a = 1, i = 1 }
+local ENDING_ARGS = { c = 1, f = 5, r = 3, o = 4, a = 1, i = 1 }
 
 -- The ids of this call's endings that may complete without their records (held.complete): in a plain queue, while
 -- nothing listens, completions of jobs whose attempts are in B:j and whose snapshots are not wanted.
@@ -117,7 +118,7 @@ local function endOne(at, reply)
     emit(happened, id, job, tonumber(ARG[arg + 4]), ARG[arg + 2] ~= '' and ARG[arg + 2] or false,
       errorMessage(ARG[arg + 2], ARG[arg + 3]))
   elseif happened == 'rate-limited' then
-    emit(happened, id, job, ARG[arg], tonumber(ARG[arg + 1]))
+    emit(happened, id, job, ARG[arg], tonumber(how == 'o' and ARG[arg + 3] or ARG[arg + 1])) -- the retry-after given
   elseif happened == 'rescheduled' then
     emit(happened, id, job, tonumber(ARG[arg]))
   elseif happened == 'completed' or happened == 'failed' then
@@ -168,7 +169,8 @@ local function hearEndings()
     local job = loadJob(id)
     if job and job[R_STATE] == 'a' and job[R_TOKEN] == token then
       local refusal = how == 'r' or how == 'o'
-      adaptive.ended(job, how, ARG[at + 4], refusal and ARG[at + 4] or nil, refusal and tonumber(ARG[at + 5]) or 0)
+      local after = how == 'r' and tonumber(ARG[at + 5]) or how == 'o' and tonumber(ARG[at + 7]) or 0
+      adaptive.ended(job, how, ARG[at + 4], refusal and ARG[at + 4] or nil, after)
     end
     at = at + 4 + ENDING_ARGS[how]
   end

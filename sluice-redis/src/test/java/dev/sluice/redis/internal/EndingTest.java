@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class EndingTest {
     @Test
     void aDoneResultCompletesWithItsBytes() {
-        Ending ending = Ending.of(new AttemptEnd.Completed("ok".getBytes(StandardCharsets.UTF_8)));
+        Ending ending = Ending.of(new AttemptEnd.Completed("ok".getBytes(StandardCharsets.UTF_8)), "j", 0);
 
         assertThat(ending.how()).isEqualTo("c");
         assertThat(ending.args()).isEmpty();
@@ -25,7 +25,7 @@ class EndingTest {
         Result.RateLimited limited =
                 (Result.RateLimited) Result.rateLimited(Result.Scope.GROUP, Duration.ofMillis(1500));
 
-        Ending ending = Ending.of(new AttemptEnd.RateLimited(limited));
+        Ending ending = Ending.of(new AttemptEnd.RateLimited(limited), "j", 0);
 
         assertThat(ending.how()).isEqualTo("r");
         assertThat(ending.args()).containsExactly("GROUP", "1500000", "rate limited (GROUP) for 1.5 s");
@@ -34,7 +34,7 @@ class EndingTest {
 
     @Test
     void runningAgainGivesItsDelayInMicroseconds() {
-        Ending ending = Ending.of(new AttemptEnd.RunAgain(Duration.ofSeconds(7)));
+        Ending ending = Ending.of(new AttemptEnd.RunAgain(Duration.ofSeconds(7)), "j", 0);
 
         assertThat(ending.how()).isEqualTo("a");
         assertThat(ending.args()).containsExactly("7000000");
@@ -45,7 +45,7 @@ class EndingTest {
     void aFailureForGoodIsNotRetriedAndCarriesTheErrorsClassAndTrace() {
         IllegalStateException error = new IllegalStateException("boom");
 
-        Ending ending = Ending.of(new AttemptEnd.Failed(error, "boom", null));
+        Ending ending = Ending.of(new AttemptEnd.Failed(error, "boom", null), "j", 0);
 
         assertThat(ending.how()).isEqualTo("f");
         List<String> args = ending.args();
@@ -61,7 +61,7 @@ class EndingTest {
 
     @Test
     void aTimedOutAttemptRetriedLaterGivesTheDelayAndNoErrorClass() {
-        Ending ending = Ending.of(new AttemptEnd.TimedOut("timed out after 1 s", Duration.ofMillis(250)));
+        Ending ending = Ending.of(new AttemptEnd.TimedOut("timed out after 1 s", Duration.ofMillis(250)), "j", 0);
 
         assertThat(ending.args()).containsExactly("TIMED_OUT", "timed out after 1 s", "", "", "250000");
         assertThat(ending.detail()).isEqualTo(Duration.ofMillis(250));
