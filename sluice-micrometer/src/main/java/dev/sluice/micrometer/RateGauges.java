@@ -6,29 +6,12 @@ import io.micrometer.core.instrument.Tags;
 import java.util.function.Supplier;
 
 /**
- * The rate of a queue or of a group, as gauges read when the registry reads them: the rate in force (an {@link
- * dev.sluice.limit.AdaptiveRate}'s current one), the configured one, and an adaptive rate's cuts. As {@link
- * StateGauges}, one read of the statistics serves each of the three once within a second; no rate, or a read that
- * fails, shows as NaN.
+ * The rate of a queue or of a group, as gauges: the rate in force (an {@link dev.sluice.limit.AdaptiveRate}'s
+ * current one), the configured one, and an adaptive rate's cuts, the three served by one read of the statistics per
+ * scrape ({@link ScrapeRead}); no rate shows as NaN.
  */
 final class RateGauges {
-    private enum Value {
-        IN_FORCE,
-        CONFIGURED,
-        CUTS
-    }
-
-    private final Supplier<QueueStats.Rate> read;
-    private final SluiceClock clock;
-    private QueueStats.Rate rate;
-    private boolean fresh;
-    private long readAt;
-    private int served;
-
-    private RateGauges(Supplier<QueueStats.Rate> read, SluiceClock clock) {
-        this.read = read;
-        this.clock = clock;
-    }
+    private RateGauges() {}
 
     /** The meters' names: of a queue's rate or of a group's. */
     record Names(String inForce, String configured, String cuts) {
@@ -40,34 +23,9 @@ final class RateGauges {
 
     /** Registers the three gauges of {@code names}, tagged with {@code tags}, reading {@code read}. */
     static void register(MeterSet meters, Names names, Tags tags, Supplier<QueueStats.Rate> read, SluiceClock clock) {
-        RateGauges gauges = new RateGauges(read, clock);
-        meters.gauge(names.inForce(), tags, gauges, g -> g.value(Value.IN_FORCE));
-        meters.gauge(names.configured(), tags, gauges, g -> g.value(Value.CONFIGURED));
-        meters.gauge(names.cuts(), tags, gauges, g -> g.value(Value.CUTS));
-    }
-
-    private synchronized double value(Value value) {
-        int bit = 1 << value.ordinal();
-        long now = clock.nanos();
-        if (!fresh || (served & bit) != 0 || now - readAt >= StateGauges.MAX_AGE_NANOS) {
-            served = 0;
-            readAt = now;
-            try {
-                rate = read.get();
-                fresh = true;
-            } catch (RuntimeException e) {
-                fresh = false;
-                return Double.NaN;
-            }
-        }
-        served |= bit;
-        if (rate == null) {
-            return Double.NaN;
-        }
-        return switch (value) {
-            case IN_FORCE -> rate.perSecond();
-            case CONFIGURED -> rate.configuredPerSecond();
-            case CUTS -> rate.cuts();
-        };
+        ScrapeRead<QueueStats.Rate> rate = new ScrapeRead<>(read, clock);
+        meters.gauge(names.inForce(), tags, rate, r -> r.value(0, QueueStats.Rate::perSecond));
+        meters.gauge(names.configured(), tags, rate, r -> r.value(1, QueueStats.Rate::configuredPerSecond));
+        meters.gauge(names.cuts(), tags, rate, r -> r.value(2, QueueStats.Rate::cuts));
     }
 }

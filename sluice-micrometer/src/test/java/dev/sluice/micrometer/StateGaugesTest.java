@@ -56,7 +56,7 @@ class StateGaugesTest {
         registerCounting();
 
         assertThat(read("waiting")).isEqualTo(1);
-        clock.advanceNanos(StateGauges.MAX_AGE_NANOS - 1);
+        clock.advanceNanos(ScrapeRead.MAX_AGE_NANOS - 1);
         assertThat(read("delayed")).as("the same read, 1 ns within its second").isEqualTo(2);
         clock.advanceNanos(1);
         assertThat(read("active")).as("a second old: read afresh").isEqualTo(6);
