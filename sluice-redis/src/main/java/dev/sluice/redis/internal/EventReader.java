@@ -13,7 +13,6 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -436,21 +435,12 @@ final class EventReader<T> {
         return new QueueEvents.Item<>(number, listeners ? event : null, ends ? () -> queue.finished(job.get()) : null);
     }
 
-    /**
-     * A rate-changed event as queue-adaptive.lua packs it: {kind, false, false, scope, group or false, reason,
-     * signal, value, from, to, at (µs)}.
-     */
+    /** A rate-changed event as queue-adaptive.lua packs it: {kind, false, false, scope, group or false, change}. */
     private static <T> Consumer<QueueListener<T>> rateChanged(List<Object> entry) {
-        long at = Replies.number(entry.get(10));
-        RateChange change = new RateChange(
+        RateChange change = RedisStats.change(
+                Replies.text(entry.get(5)),
                 Result.Scope.valueOf(Replies.text(entry.get(3))),
-                Replies.textOrNull(entry.get(4)),
-                RateChange.Reason.valueOf(Replies.text(entry.get(5))),
-                Replies.text(entry.get(6)),
-                Double.parseDouble(Replies.text(entry.get(7))),
-                Double.parseDouble(Replies.text(entry.get(8))),
-                Double.parseDouble(Replies.text(entry.get(9))),
-                Instant.ofEpochSecond(Math.floorDiv(at, 1_000_000), Math.floorMod(at, 1_000_000) * 1000L));
+                Replies.textOrNull(entry.get(4)));
         return l -> l.onRateChanged(change);
     }
 

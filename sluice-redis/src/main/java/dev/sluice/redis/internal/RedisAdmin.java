@@ -6,6 +6,7 @@ import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.Result;
 import java.time.Duration;
 import java.util.List;
 
@@ -170,13 +171,23 @@ final class RedisAdmin<T> implements QueueAdmin {
     }
 
     /** Tells the queue's adaptive rate a signal of the whole queue (the library's adapt command). */
-    private void adapt(String... signal) {
-        String[] args = new String[signal.length + 2];
-        args[0] = "u";
-        args[1] = "QUEUE";
-        System.arraycopy(signal, 0, args, 2, signal.length);
+    private void adapt(String kind, String... values) {
+        adapt(queue, "u", Result.Scope.QUEUE, kind, values);
+    }
+
+    /**
+     * Tells the nearest adaptive rate of {@code scope} for the jobs of {@code group} ({@code u} or {@code g<name>})
+     * the signal {@code kind} with its {@code values} (the library's adapt command); a change it makes is told to
+     * this process's listeners from the stream, as the other processes'.
+     */
+    static void adapt(RedisJobQueue<?> queue, String group, Result.Scope scope, String kind, String... values) {
+        String[] args = new String[values.length + 3];
+        args[0] = group;
+        args[1] = scope.name();
+        args[2] = kind;
+        System.arraycopy(values, 0, args, 3, values.length);
         QueueCalls.Sequenced sequenced = queue.calls.callInOrder(true, queue.calls.arguments("adapt", args));
-        queue.calls.deliver(sequenced.ticket(), List.of()); // its rate change, if any, is told from the stream
+        queue.calls.deliver(sequenced.ticket(), List.of());
     }
 
     @Override

@@ -57,16 +57,13 @@ final class RedisJobContext<T> implements JobContext<T> {
     @Override
     public void quota(Result.Scope scope, long remaining, Duration resetIn) {
         long resetNanos = QueueChecks.checkQuota(scope, remaining, resetIn);
-        QueueCalls.Sequenced sequenced = queue.calls.callInOrder(
-                true,
-                queue.calls.arguments(
-                        "adapt",
-                        claimed.scope,
-                        scope.name(),
-                        "quota",
-                        Long.toString(remaining),
-                        Long.toString(Math.max(1, resetNanos / 1000))));
-        queue.calls.deliver(sequenced.ticket(), List.of()); // its rate change, if any, is told from the stream
+        RedisAdmin.adapt(
+                queue,
+                claimed.scope,
+                scope,
+                "quota",
+                Long.toString(remaining),
+                Long.toString(Math.max(1, resetNanos / 1000)));
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RateChange;
 import dev.sluice.queue.Result;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -129,13 +128,15 @@ final class RedisStats {
         return new QueueStats.Rate(policy, policy.perSecond(), now, cuts, change(last, scope, group));
     }
 
-    /** A change stored as {@code reason|signal|value|from|to|at(µs)}; null for none. */
+    /**
+     * A change as queue-adaptive.lua writes it, in the statistics and in rate-changed events: {@code
+     * reason|signal|value|from|to|at(µs)}; null for none.
+     */
     static RateChange change(String stored, Result.Scope scope, String group) {
         if (stored == null || stored.isEmpty()) {
             return null;
         }
         String[] v = stored.split("\\|", -1);
-        long at = Long.parseLong(v[5]);
         return new RateChange(
                 scope,
                 scope == Result.Scope.QUEUE ? null : group,
@@ -144,7 +145,7 @@ final class RedisStats {
                 Double.parseDouble(v[2]),
                 Double.parseDouble(v[3]),
                 Double.parseDouble(v[4]),
-                Instant.ofEpochSecond(Math.floorDiv(at, 1_000_000), Math.floorMod(at, 1_000_000) * 1000L));
+                JobSnapshots.instant(Long.parseLong(v[5])));
     }
 
     private static QueueStats.Latency latency(Object reply) {

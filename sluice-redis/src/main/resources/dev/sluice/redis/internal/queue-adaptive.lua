@@ -8,8 +8,8 @@
 -- queue's, else the group's. A claim enforces the rate's policy scaled to the current rate (adaptive.scaled).
 -- Keys: B:ad:<rate scope> (a hash: the rule's state, 's', the rate over the ceiling, and 'last', its last change;
 -- expires a day after its last signal), B:m ('ad': 1 once the queue or a group has had an adaptive rate).
--- Events: 'rate-changed' {scope ('QUEUE' or 'GROUP'), group name or false, reason, signal, value, from, to (as
--- text: MessagePack's readers here cut floats), at}.
+-- Events: 'rate-changed' {scope ('QUEUE' or 'GROUP'), group name or false, the change as 'last' holds it (text:
+-- MessagePack's readers here cut floats)}.
 -- Cost: per call of a queue with adaptive rates, an HGETALL and an HSET per rate heard; a rule step per signal.
 
 do -- this file's own locals end with it (see Files in queue-state.lua)
@@ -93,10 +93,10 @@ local function tell(r, signal)
   local state, change = adaptive.next(r.settings, r.state, signal, now)
   r.state, r.changed = state, true
   if change then
+    -- 'reason|signal|value|from|to|at (us)': as the statistics and the event tell it (RedisStats.change reads it)
     r.last = table.concat({ change.reason, change.signal, format('%.17g', change.value), format('%.17g', change.from),
       format('%.17g', change.to), format('%d', change.at) }, '|')
-    emit('rate-changed', nil, nil, r.scopeName, r.group, change.reason, change.signal, format('%.17g', change.value),
-      format('%.17g', change.from), format('%.17g', change.to), change.at)
+    emit('rate-changed', nil, nil, r.scopeName, r.group, r.last)
   end
 end
 
