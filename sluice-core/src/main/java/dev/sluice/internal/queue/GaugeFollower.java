@@ -86,7 +86,8 @@ final class GaugeFollower {
                     LOG.info("gauge '{}' of queue '{}' reads again", name, queue);
                     stale = false;
                 }
-                admin.gauge(name, value, threshold);
+                // an infinite reading is told as the largest finite one, which every engine's rule takes
+                admin.gauge(name, Math.max(-Double.MAX_VALUE, Math.min(Double.MAX_VALUE, value)), threshold);
             }
         } catch (RuntimeException e) {
             LOG.debug("telling queue '{}' of gauge '{}' failed; it reads again in a second", queue, name, e);

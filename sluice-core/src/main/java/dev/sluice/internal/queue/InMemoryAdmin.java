@@ -278,7 +278,7 @@ final class InMemoryAdmin<T> implements QueueAdmin {
 
     @Override
     public void gauge(String name, double value, double threshold) {
-        toQueueRate(new Signal.Gauge(name, Double.isInfinite(value) ? Double.MAX_VALUE : value, threshold));
+        toQueueRate(new Signal.Gauge(name, value, threshold));
     }
 
     @Override

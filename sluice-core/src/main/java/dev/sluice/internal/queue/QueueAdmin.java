@@ -39,7 +39,7 @@ public interface QueueAdmin {
     GroupLimits groupLimits(String group);
 
     /** The queue-wide limits as they are now in the engine, set by any process. */
-    /** A gauge the queue follows read {@code value}: the queue's adaptive rate hears it (nothing if none). */
+    /** A gauge the queue follows read {@code value} (finite): the queue's adaptive rate hears it (nothing if none). */
     void gauge(String name, double value, double threshold);
 
     /** A gauge the queue follows cannot be read: the queue's adaptive rate holds until it is heard again. */

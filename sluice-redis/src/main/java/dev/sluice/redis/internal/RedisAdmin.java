@@ -158,11 +158,7 @@ final class RedisAdmin<T> implements QueueAdmin {
 
     @Override
     public void gauge(String name, double value, double threshold) {
-        adapt(
-                "gauge",
-                name,
-                Double.toString(Double.isInfinite(value) ? Double.MAX_VALUE : value),
-                Double.toString(threshold));
+        adapt("gauge", name, Double.toString(value), Double.toString(threshold));
     }
 
     @Override
