@@ -102,7 +102,7 @@ public final class QueueRate {
     }
 
     /** The rate {@code key} runs at now, in permits per second: an adaptive key's own, else the policy's. */
-    public double perSecond(String key, long now) {
+    public double perSecond(String key) {
         if (settings == null) {
             return policy.perSecond();
         }

@@ -175,8 +175,7 @@ final class InMemoryReads<T> {
         queue.checkOpen();
         queue.lock.lock();
         try {
-            long now = queue.clock.nanos();
-            return statsOf(countsNow(), queue.stats, now, rateOf(queue.rate, Result.Scope.QUEUE, null, now));
+            return statsOf(countsNow(), queue.stats, queue.clock.nanos(), rateOf(queue.rate, null));
         } finally {
             queue.lock.unlock();
         }
@@ -195,9 +194,8 @@ final class InMemoryReads<T> {
             JobCounts counts = group == null
                     ? new JobCounts(0, 0, 0, keptCompleted, keptFailed)
                     : new JobCounts(group.waiting, group.delayed, group.active, keptCompleted, keptFailed);
-            long now = queue.clock.nanos();
-            QueueStats.Rate rate = rateOf(queue.groups.rateOf(key), Result.Scope.GROUP, key, now);
-            return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, now, rate);
+            QueueStats.Rate rate = rateOf(queue.groups.rateOf(key), key);
+            return statsOf(counts, groupStats == null ? new Group.Stats() : groupStats, queue.clock.nanos(), rate);
         } finally {
             queue.lock.unlock();
         }
@@ -226,16 +224,17 @@ final class InMemoryReads<T> {
     }
 
     /** {@code rate} as configured and as it runs for the queue ({@code key} null) or the group {@code key}. */
-    private static QueueStats.Rate rateOf(QueueRate rate, Result.Scope scope, Group.Key key, long now) {
+    private static QueueStats.Rate rateOf(QueueRate rate, Group.Key key) {
         if (rate == null) {
             return null;
         }
+        Result.Scope scope = key == null ? Result.Scope.QUEUE : Result.Scope.GROUP;
         String rateKey = key == null ? InMemoryQueue.QUEUE_KEY : key.rateKey();
         dev.sluice.internal.adaptive.RateChange last = rate.lastChange(rateKey);
         return new QueueStats.Rate(
                 rate.policy(),
                 rate.policy().perSecond(),
-                rate.perSecond(rateKey, now),
+                rate.perSecond(rateKey),
                 rate.cuts(rateKey),
                 last == null ? null : AdaptiveSignals.publicChange(scope, key == null ? null : key.name(), last));
     }
