@@ -84,6 +84,11 @@ public abstract class QueueContract {
     @DisplayName("Result.rateLimited: group or queue pause, no attempt used")
     class RateLimitedResults extends QueueRateLimitedResultContract {}
 
+    /** After a pause by a rate-limited result, a rate ramps back up from a quarter. */
+    @Nested
+    @DisplayName("recovery: after a rate-limited pause, a rate ramps back up from a quarter")
+    class Recovery extends QueueRecoveryContract {}
+
     /** Adaptive rates: cut once per episode, enforced at once, climbing back, told and shown; overloaded jobs. */
     @Nested
     @DisplayName("adaptive rates: cut once per episode, enforced at once, climbing back, told; overloaded jobs")

@@ -20,7 +20,9 @@ import java.util.Map;
  *
  * <p>An {@link AdaptiveRate} gives each key a rate of its own, moved by {@link RateControl} from the signals the queue
  * hears ({@link #signal}), and enforced as the ceiling's policy scaled to it. The most recently used {@code maxKeys}
- * keys keep what they learned; another starts again.
+ * keys keep what they learned; another starts again. After a key's pause by a rate-limited result, its rate ramps back
+ * up ({@link Recovery}). A key's limiter state is re-expressed at the rate it runs at when a start next asks, as the
+ * Redis engine's limiter re-expresses it.
  */
 public final class QueueRate {
     private final String name;
@@ -31,18 +33,20 @@ public final class QueueRate {
     private RatePolicy policy;
     private ControlSettings settings;
     private Map<String, Control> controls;
+    private final Map<String, Applied> applied;
 
-    /** An adaptive key's control state and the algorithm enforcing its rate. */
+    /** An adaptive key's control state. */
     private static final class Control {
         ControlState state;
-        Algorithm algorithm;
         RateChange last;
 
-        Control(ControlState state, Algorithm algorithm) {
+        Control(ControlState state) {
             this.state = state;
-            this.algorithm = algorithm;
         }
     }
+
+    /** A key enforced at a rate other than the policy's first: the rate and the algorithm enforcing it. */
+    private record Applied(double perSecond, Algorithm algorithm) {}
 
     /** A rate called {@code name} (for messages) under {@code policy}, holding up to {@code maxKeys} groups. */
     public QueueRate(String name, RatePolicy policy, SluiceClock clock, int maxKeys) {
@@ -50,6 +54,7 @@ public final class QueueRate {
         this.clock = clock;
         this.maxKeys = maxKeys;
         this.table = new KeyTable(name, maxKeys, LimiterListener.none(), clock.nanos());
+        this.applied = lru(maxKeys);
         adopt(policy);
     }
 
@@ -58,17 +63,21 @@ public final class QueueRate {
         if (policy instanceof AdaptiveRate adaptive) {
             this.algorithm = Algorithm.of(name, adaptive.scaledTo(adaptive.start()), clock);
             this.settings = ControlSettings.of(adaptive);
-            this.controls = new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Control> eldest) {
-                    return size() > maxKeys;
-                }
-            };
+            this.controls = lru(maxKeys);
         } else {
             this.algorithm = Algorithm.of(name, policy, clock);
             this.settings = null;
             this.controls = null;
         }
+    }
+
+    private static <V> Map<String, V> lru(int maxKeys) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > maxKeys;
+            }
+        };
     }
 
     /** Whether this rate is adaptive. */
@@ -86,15 +95,7 @@ public final class QueueRate {
         }
         Control control = control(key, now);
         RateControl.Step step = RateControl.next(settings, control.state, signal, now);
-        double before = control.state.rate();
         control.state = step.state();
-        if (step.state().rate() != before) {
-            // what the key owes is owed at the new rate, as the Redis engine's limiter re-expresses it
-            Algorithm previous = control.algorithm;
-            control.algorithm = Algorithm.of(
-                    name, ((AdaptiveRate) policy).scaledTo(step.state().rate()), clock);
-            table.adopt(key, control.algorithm, previous, now);
-        }
         if (step.change() != null) {
             control.last = step.change();
         }
@@ -125,18 +126,36 @@ public final class QueueRate {
     private Control control(String key, long now) {
         Control control = controls.get(key);
         if (control == null) {
-            control = new Control(RateControl.start(settings, now), algorithm);
+            control = new Control(RateControl.start(settings, now));
             controls.put(key, control);
         }
         return control;
     }
 
-    private Algorithm algorithmOf(String key) {
-        if (controls == null) {
-            return algorithm;
+    /**
+     * The algorithm enforcing {@code key}'s rate at {@code now}: its adaptive rate, or the policy's, times the ramp's
+     * share after a pause that ended at {@code pausedUntil}. What the key owes under the algorithm it ran at last is
+     * re-expressed under this one.
+     */
+    private Algorithm algorithmOf(String key, long now, long pausedUntil) {
+        double first = settings == null ? policy.perSecond() : settings.start();
+        double perSecond = perSecond(key) * Recovery.share(pausedUntil, now);
+        Applied last = applied.get(key);
+        double lastPerSecond = last == null ? first : last.perSecond();
+        Algorithm lastAlgorithm = last == null ? algorithm : last.algorithm();
+        if (perSecond == lastPerSecond) {
+            return lastAlgorithm;
         }
-        Control control = controls.get(key);
-        return control == null ? algorithm : control.algorithm;
+        Algorithm next = perSecond == first
+                ? algorithm
+                : Algorithm.of(name, Scaled.rate(policy, perSecond / policy.perSecond()), clock);
+        table.adopt(key, next, lastAlgorithm, now);
+        if (next == algorithm) {
+            applied.remove(key);
+        } else {
+            applied.put(key, new Applied(perSecond, next));
+        }
+        return next;
     }
 
     /** The policy in force. */
@@ -160,19 +179,27 @@ public final class QueueRate {
         Algorithm previous = algorithm;
         adopt(policy);
         table.adopt(algorithm, previous, clock.nanos());
+        applied.clear(); // a key on a ramp starts it again from the new policy
     }
 
-    /** Nanoseconds until one permit for {@code key} may go, 0 if it may go now; takes nothing. */
-    public long peek(String key, long now) {
-        return nanosToWait(table.decide(key, algorithmOf(key), now, 1, false, null, 0));
+    /**
+     * Nanoseconds until one permit for {@code key} may go, 0 if it may go now; takes nothing. {@code pausedUntil}: when
+     * the key's last pause by a rate-limited result ended ({@link Long#MIN_VALUE}: never), for its ramp.
+     */
+    public long peek(String key, long now, long pausedUntil) {
+        return decide(key, now, pausedUntil, false);
     }
 
-    /** Takes one permit for {@code key} if it may go now (0), else returns the nanoseconds to wait. */
-    public long take(String key, long now) {
-        return nanosToWait(table.decide(key, algorithmOf(key), now, 1, true, null, 0));
+    /** Takes one permit for {@code key} if it may go now (0), else returns the nanoseconds to wait; as {@link #peek}. */
+    public long take(String key, long now, long pausedUntil) {
+        return decide(key, now, pausedUntil, true);
     }
 
-    private static long nanosToWait(Decision decision) {
-        return decision.allowed() ? 0 : Math.max(1, decision.retryAfterNanos());
+    private long decide(String key, long now, long pausedUntil, boolean take) {
+        Decision decision = table.decide(key, algorithmOf(key, now, pausedUntil), now, 1, take, null, 0);
+        if (decision.allowed()) {
+            return 0;
+        }
+        return Math.max(1, Recovery.waitWithin(decision.retryAfterNanos(), pausedUntil, now));
     }
 }

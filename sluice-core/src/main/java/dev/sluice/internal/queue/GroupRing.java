@@ -177,7 +177,7 @@ final class GroupRing {
             }
             QueueRate groupRate = rateOf(group.key);
             if (groupRate != null) {
-                long wait = groupRate.take(group.key.rateKey(), now);
+                long wait = groupRate.take(group.key.rateKey(), now, group.pausedUntil);
                 if (wait > 0) {
                     park(group, GroupRules.parkedForRate(wait, now));
                     continue;

@@ -28,7 +28,7 @@ final class InMemoryAttempts<T> {
             return null;
         }
         if (queue.rate != null) {
-            long wait = queue.rate.peek(InMemoryQueue.QUEUE_KEY, now);
+            long wait = queue.rate.peek(InMemoryQueue.QUEUE_KEY, now, queue.pausedUntil);
             if (wait > 0) {
                 queue.rateBlockedUntil = now + wait;
                 queue.wakeTimer.arm(queue.rateBlockedUntil);
@@ -40,7 +40,7 @@ final class InMemoryAttempts<T> {
             return null;
         }
         if (queue.rate != null) {
-            queue.rate.take(InMemoryQueue.QUEUE_KEY, now);
+            queue.rate.take(InMemoryQueue.QUEUE_KEY, now, queue.pausedUntil);
         }
         queue.waitingCount--;
         if (queue.blockedProducers > 0) {

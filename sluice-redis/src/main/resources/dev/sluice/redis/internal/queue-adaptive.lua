@@ -36,21 +36,14 @@ function adaptive.on()
   return mnum('ad', 0) == 1
 end
 
--- The span and limit a claim enforces for rate (its kind, span and limit as stored) in scope: scaled to the rate's
--- current value as AdaptiveRate.scaledTo does; unchanged if it is not adaptive.
-function adaptive.scaled(scope, rate, kind, span, limit)
+-- The share of its ceiling rate (as stored) runs at in scope, as AdaptiveRate.scaledTo takes it; 1 if it is not
+-- adaptive.
+function adaptive.share(scope, rate)
   local settings = settingsOf(rate)
   if settings == nil then
-    return span, limit
+    return 1
   end
-  local share = tonumber(call('HGET', B .. ':ad:' .. scope, 's') or '') or settings.start / settings.ceiling
-  if share >= 1 then
-    return span, limit
-  end
-  if kind == 'gcra' then
-    span = math.ceil(span / share)
-  end
-  return span, math.max(1, math.floor(limit * share))
+  return math.min(1, tonumber(call('HGET', B .. ':ad:' .. scope, 's') or '') or settings.start / settings.ceiling)
 end
 
 -- This call's rates heard: scope -> { settings, state, changed, scopeName, group, last }.

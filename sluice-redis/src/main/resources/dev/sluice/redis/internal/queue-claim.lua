@@ -164,7 +164,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts, rep
     return start(batch.gid, findGroup(batch.gid), batch.members, from, to, maxStalls, ref, attempts, reply)
   end
   if rate then
-    local may, wait = callRates.allows(rateScope, rate)
+    local may, wait = callRates.allows(rateScope, rate, mnum('pausedUntil', -NEVER))
     if not may then
       mset('rateBlocked', int(now + wait))
       return 0
@@ -187,7 +187,7 @@ local function claimOne(leaseFor, maxStalls, ref, rate, rateScope, attempts, rep
         local _, _, ownRate, ownScope = limitsOf(gid)
         groupRate, groupScope = ownRate, ownScope
         if groupRate ~= '' then
-          local may, wait = callRates.allows(groupScope, groupRate)
+          local may, wait = callRates.allows(groupScope, groupRate, g[G_PAUSED])
           if may then
             callRates.took(groupScope)
           else

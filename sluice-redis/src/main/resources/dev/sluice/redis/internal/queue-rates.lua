@@ -61,10 +61,24 @@ function callRates.settle(only)
   end
 end
 
--- Whether rate (as limitsOf gives it) lets one more start of this call go now in the state of scope; if not, in
--- how many microseconds (rounded up) one may. A start it allows is counted with callRates.took. The limiter
--- algorithm is limit-*.lua's, the same code as the limiters' script.
-function callRates.allows(scope, rate)
+-- The share of its rate a scope runs at now, its last pause by a rate-limited result having ended at pausedUntil
+-- (Recovery.share): a quarter in the first second after it, half in the next, then whole; and the time to the next
+-- step (nil once whole).
+function callRates.recovery(pausedUntil)
+  local since = now - pausedUntil
+  if since >= 2000000 then
+    return 1, nil
+  elseif since < 1000000 then
+    return 0.25, 1000000 - since
+  end
+  return 0.5, 2000000 - since
+end
+
+-- Whether rate (as limitsOf gives it) lets one more start of this call go now in the state of scope, last paused
+-- by a rate-limited result until pausedUntil; if not, in how many microseconds (rounded up) one may: at most until
+-- the ramp's next step. A start it allows is counted with callRates.took. The rate is scaled to its adaptive share
+-- and its ramp's as Scaled.rate does; the limiter algorithm is limit-*.lua's, the same code as the limiters' script.
+function callRates.allows(scope, rate, pausedUntil)
   local r = callRates.of[scope]
   if r == nil or r.left == 0 then
     callRates.settle(scope)
@@ -75,11 +89,19 @@ function callRates.allows(scope, rate)
     end
     local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
     local key = B .. ':rate:' .. scope
-    span, limit = adaptive.scaled(scope, rate, kind, tonumber(span), tonumber(limit))
+    local ramp, nextStep = callRates.recovery(pausedUntil)
+    local share = ramp * adaptive.share(scope, rate)
+    span, limit = tonumber(span), tonumber(limit)
+    if share < 1 then
+      if kind == 'gcra' then
+        span = math.ceil(span / share)
+      end
+      limit = math.max(1, math.floor(limit * share))
+    end
     local view = LIMIT.view(kind, key, key .. ':aux', span)
     local allowed, remaining, retry = LIMIT.decide(view, limit, 1, false)
     if allowed == 0 then
-      return false, math.ceil(tonumber(retry) / 1000)
+      return false, math.min(math.ceil(tonumber(retry) / 1000), nextStep or NEVER)
     end
     callRates.of[scope] = { view = view, limit = limit, left = remaining + 1, taken = 0 }
   end
