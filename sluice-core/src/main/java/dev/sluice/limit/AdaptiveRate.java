@@ -191,7 +191,8 @@ public record AdaptiveRate(RatePolicy ceiling, double floor, double start, doubl
     }
 
     private static long part(long permits, double share) {
-        return Math.max(1, (long) Math.floor(permits * share));
+        // a share worked out from rates may come a rounding error short of the whole number of permits it means
+        return Math.max(1, (long) Math.floor(permits * share * (1 + 1e-12)));
     }
 
     private static Duration stretch(Duration period, double share) {

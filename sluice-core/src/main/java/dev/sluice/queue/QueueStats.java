@@ -1,6 +1,9 @@
 package dev.sluice.queue;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * Statistics of a queue, or of one group.
@@ -60,21 +63,62 @@ public record QueueStats(
      * @param perSecond the rate in force, in jobs per second: the configured one unless adaptive
      * @param cuts how many times an adaptive rate was cut (by refusals, overloads or processing times) since it started
      * @param lastChange the last change of an adaptive rate told to listeners; {@code null} if none yet
+     * @param changes how many changes of an adaptive rate were told to listeners since it started, by reason (a reason
+     *     never told is absent); empty if the rate is not adaptive
      */
     public record Rate(
             dev.sluice.limit.RatePolicy configured,
             double configuredPerSecond,
             double perSecond,
             long cuts,
-            RateChange lastChange) {
+            RateChange lastChange,
+            Map<RateChange.Reason, Long> changes) {
+        /** Copies {@code changes} (null: none), in the order of the reasons. */
+        public Rate {
+            EnumMap<RateChange.Reason, Long> copy = new EnumMap<>(RateChange.Reason.class);
+            if (changes != null) {
+                copy.putAll(changes);
+            }
+            changes = Collections.unmodifiableMap(copy);
+        }
+
+        /**
+         * A rate whose changes are not counted.
+         *
+         * @param configured the rate policy set on the queue or group
+         * @param configuredPerSecond the configured rate, in jobs per second
+         * @param perSecond the rate in force, in jobs per second
+         * @param cuts how many times an adaptive rate was cut
+         * @param lastChange the last change told; {@code null} if none
+         */
+        public Rate(
+                dev.sluice.limit.RatePolicy configured,
+                double configuredPerSecond,
+                double perSecond,
+                long cuts,
+                RateChange lastChange) {
+            this(configured, configuredPerSecond, perSecond, cuts, lastChange, Map.of());
+        }
+
+        /**
+         * How many changes of {@code reason} were told.
+         *
+         * @param reason the reason
+         * @return the count, 0 if none
+         */
+        public long changes(RateChange.Reason reason) {
+            return changes.getOrDefault(reason, 0L);
+        }
+
         /**
          * The rate for people.
          *
-         * @return for example {@code Rate{170.0 of 200.0 /s, AdaptiveRate.of(...)}}
+         * @return for example {@code Rate{170.0 of 200.0 /s, AdaptiveRate.of(...), cuts=1, changes={CUT=1}}}
          */
         @Override
         public String toString() {
             return "Rate{" + perSecond + " of " + configuredPerSecond + " /s, " + configured + ", cuts=" + cuts
+                    + (changes.isEmpty() ? "" : ", changes=" + changes)
                     + (lastChange == null ? "" : ", last " + lastChange) + "}";
         }
     }

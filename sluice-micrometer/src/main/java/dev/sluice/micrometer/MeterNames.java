@@ -62,6 +62,12 @@ public final class MeterNames {
     /** Gauge: how many times a queue's adaptive rate was cut since it started; tag {@link #QUEUE}. */
     public static final String QUEUE_RATE_CUTS = "sluice.queue.rate.cuts";
 
+    /**
+     * Gauge: how many changes of a queue's adaptive rate were told since it started, by reason; tags {@link #QUEUE},
+     * {@link #REASON}.
+     */
+    public static final String QUEUE_RATE_CHANGES = "sluice.queue.rate.changes";
+
     /** Gauge: as {@link #QUEUE_RATE}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
     public static final String GROUP_RATE = "sluice.queue.group.rate";
 
@@ -70,6 +76,9 @@ public final class MeterNames {
 
     /** Gauge: as {@link #QUEUE_RATE_CUTS}, for one group; tags {@link #QUEUE}, {@link #GROUP}. */
     public static final String GROUP_RATE_CUTS = "sluice.queue.group.rate.cuts";
+
+    /** Gauge: as {@link #QUEUE_RATE_CHANGES}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #REASON}. */
+    public static final String GROUP_RATE_CHANGES = "sluice.queue.group.rate.changes";
 
     /** Gauge: as {@link #QUEUE_JOBS}, for one group; tags {@link #QUEUE}, {@link #GROUP}, {@link #STATE}. */
     public static final String GROUP_JOBS = "sluice.queue.group.jobs";
@@ -123,6 +132,12 @@ public final class MeterNames {
     /** Tag key: what a rate-limited job paused: {@code group} or {@code queue}. */
     public static final String SCOPE = "scope";
 
+    /**
+     * Tag key: why an adaptive rate changed: {@code cut}, {@code gradient}, {@code quota}, {@code climb}, {@code held},
+     * {@code resumed}.
+     */
+    public static final String REASON = "reason";
+
     /** What each meter measures, in the words a Prometheus scrape shows as its {@code # HELP} text. */
     private static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
             Map.entry(LIMITER_DECISIONS, "Decisions of a limiter, by outcome and by what they rest on"),
@@ -153,10 +168,12 @@ public final class MeterNames {
             Map.entry(QUEUE_RATE, "A queue's rate in force, in jobs per second (an adaptive rate's current one)"),
             Map.entry(QUEUE_RATE_CONFIGURED, "A queue's rate as set (an adaptive rate's ceiling), in jobs per second"),
             Map.entry(QUEUE_RATE_CUTS, "Times a queue's adaptive rate was cut since it started"),
+            Map.entry(QUEUE_RATE_CHANGES, "Changes of a queue's adaptive rate told since it started, by reason"),
             Map.entry(GROUP_RATE, "One group's rate in force, in jobs per second (an adaptive rate's current one)"),
             Map.entry(
                     GROUP_RATE_CONFIGURED, "One group's rate as set (an adaptive rate's ceiling), in jobs per second"),
-            Map.entry(GROUP_RATE_CUTS, "Times one group's adaptive rate was cut since it started"));
+            Map.entry(GROUP_RATE_CUTS, "Times one group's adaptive rate was cut since it started"),
+            Map.entry(GROUP_RATE_CHANGES, "Changes of one group's adaptive rate told since it started, by reason"));
 
     private MeterNames() {}
 

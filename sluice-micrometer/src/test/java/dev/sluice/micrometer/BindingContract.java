@@ -149,7 +149,7 @@ abstract class BindingContract {
     }
 
     @Test
-    void anAdaptiveRateShowsItsRateInForceItsConfiguredRateAndItsCuts() {
+    void anAdaptiveRateShowsItsRateInForceItsConfiguredRateItsCutsAndItsChangesByReason() {
         SluiceMetrics.bind(
                 sluice, registry, MetricsOptions.builder().groups("acme").build());
         JobQueue<String> queue = sluice.queue(
@@ -177,6 +177,12 @@ abstract class BindingContract {
         assertThat(gauge(MeterNames.QUEUE_RATE, "queue", "carrier")).isEqualTo(100.0);
         assertThat(gauge(MeterNames.QUEUE_RATE_CONFIGURED, "queue", "carrier")).isEqualTo(100.0);
         assertThat(gauge(MeterNames.QUEUE_RATE_CUTS, "queue", "carrier")).isZero();
+        assertThat(gauge(MeterNames.GROUP_RATE_CHANGES, "queue", "carrier", "group", "acme", "reason", "cut"))
+                .isEqualTo(1.0);
+        assertThat(gauge(MeterNames.GROUP_RATE_CHANGES, "queue", "carrier", "group", "acme", "reason", "climb"))
+                .isZero();
+        assertThat(gauge(MeterNames.QUEUE_RATE_CHANGES, "queue", "carrier", "reason", "cut"))
+                .isZero();
         assertThat(gauge(MeterNames.QUEUE_RATE, "queue", "plain")).isNaN();
         assertThat(plain.stats().rate()).isNull();
     }

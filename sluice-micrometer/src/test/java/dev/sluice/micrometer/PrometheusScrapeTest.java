@@ -122,7 +122,7 @@ class PrometheusScrapeTest {
             }
         }
 
-        assertThat(names).hasSize(29);
+        assertThat(names).hasSize(31);
         assertThat(names)
                 .allSatisfy(name -> assertThat(MeterNames.description(name)).isNotBlank());
     }

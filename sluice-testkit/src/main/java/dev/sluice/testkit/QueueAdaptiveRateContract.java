@@ -20,8 +20,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,6 +65,7 @@ public abstract class QueueAdaptiveRateContract extends AdaptiveContractSupport 
         assertThat(rate.perSecond()).isCloseTo(85.0, within(1e-9));
         assertThat(rate.cuts()).isEqualTo(1);
         assertThat(rate.lastChange()).isEqualTo(cut);
+        assertThat(rate.changes()).isEqualTo(Map.of(RateChange.Reason.CUT, 1L));
     }
 
     @Test
@@ -181,6 +184,9 @@ public abstract class QueueAdaptiveRateContract extends AdaptiveContractSupport 
         assertThat(last.reason()).isEqualTo(RateChange.Reason.CLIMB);
         assertThat(last.to()).isEqualTo(100.0);
         assertThat(changes).allSatisfy(c -> assertThat(c.to()).isBetween(1.0, 100.0));
+        assertThat(queue.stats().rate().changes())
+                .as("the statistics count every change told, by reason")
+                .isEqualTo(changes.stream().collect(Collectors.groupingBy(RateChange::reason, Collectors.counting())));
     }
 
     @Test

@@ -9,7 +9,9 @@ import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.Decision;
 import dev.sluice.limit.LimiterListener;
 import dev.sluice.limit.RatePolicy;
+import dev.sluice.queue.RateChange.Reason;
 import dev.sluice.time.SluiceClock;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -35,10 +37,11 @@ public final class QueueRate {
     private Map<String, Control> controls;
     private final Map<String, Applied> applied;
 
-    /** An adaptive key's control state. */
+    /** An adaptive key's control state, its last change told and how many of each reason were told. */
     private static final class Control {
         ControlState state;
         RateChange last;
+        final EnumMap<Reason, Long> changes = new EnumMap<>(Reason.class);
 
         Control(ControlState state) {
             this.state = state;
@@ -98,6 +101,7 @@ public final class QueueRate {
         control.state = step.state();
         if (step.change() != null) {
             control.last = step.change();
+            control.changes.merge(step.change().reason(), 1L, Long::sum);
         }
         return step.change();
     }
@@ -115,6 +119,12 @@ public final class QueueRate {
     public long cuts(String key) {
         Control control = controls == null ? null : controls.get(key);
         return control == null ? 0 : control.state.cuts();
+    }
+
+    /** How many changes of {@code key}'s adaptive rate were told, by reason; empty if none. */
+    public Map<Reason, Long> changes(String key) {
+        Control control = controls == null ? null : controls.get(key);
+        return control == null ? Map.of() : Map.copyOf(control.changes);
     }
 
     /** The last change told of {@code key}'s adaptive rate; null if none. */

@@ -236,7 +236,8 @@ final class InMemoryReads<T> {
                 rate.policy().perSecond(),
                 rate.perSecond(rateKey),
                 rate.cuts(rateKey),
-                last == null ? null : AdaptiveSignals.publicChange(scope, key == null ? null : key.name(), last));
+                last == null ? null : AdaptiveSignals.publicChange(scope, key == null ? null : key.name(), last),
+                rate.changes(rateKey));
     }
 
     Optional<byte[]> payloadBytes(String id) {

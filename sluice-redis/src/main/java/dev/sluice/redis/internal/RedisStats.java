@@ -6,7 +6,9 @@ import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RateChange;
 import dev.sluice.queue.Result;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -113,7 +115,7 @@ final class RedisStats {
     }
 
     /**
-     * The rate the stats command described: its stored form, current value, cuts and last change (see
+     * The rate the stats command described: its stored form, current value, cuts, last change and changes by reason (see
      * adaptive.describe in queue-adaptive.lua); null for none.
      */
     private static QueueStats.Rate rate(List<Object> described, Result.Scope scope, String group) {
@@ -125,7 +127,20 @@ final class RedisStats {
         double now = current == null ? policy.perSecond() : Double.parseDouble(Replies.text(current));
         long cuts = described.size() > 2 && described.get(2) != null ? Replies.number(described.get(2)) : 0;
         String last = described.size() > 3 ? Replies.textOrNull(described.get(3)) : null;
-        return new QueueStats.Rate(policy, policy.perSecond(), now, cuts, change(last, scope, group));
+        String told = described.size() > 4 ? Replies.textOrNull(described.get(4)) : null;
+        return new QueueStats.Rate(policy, policy.perSecond(), now, cuts, change(last, scope, group), changes(told));
+    }
+
+    /** The changes told by reason, as queue-adaptive.lua describes them: {@code reason|count|reason|count...}. */
+    static Map<RateChange.Reason, Long> changes(String told) {
+        Map<RateChange.Reason, Long> changes = new EnumMap<>(RateChange.Reason.class);
+        if (told != null && !told.isEmpty()) {
+            String[] v = told.split("\\|");
+            for (int i = 0; i + 1 < v.length; i += 2) {
+                changes.put(RateChange.Reason.valueOf(v[i]), Long.parseLong(v[i + 1]));
+            }
+        }
+        return changes;
     }
 
     /**

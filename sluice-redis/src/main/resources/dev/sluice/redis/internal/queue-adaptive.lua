@@ -90,6 +90,8 @@ local function tell(r, signal)
     r.last = table.concat({ change.reason, change.signal, format('%.17g', change.value), format('%.17g', change.from),
       format('%.17g', change.to), format('%d', change.at) }, '|')
     emit('rate-changed', nil, nil, r.scopeName, r.group, r.last)
+    r.told = r.told or {}
+    r.told[change.reason] = (r.told[change.reason] or 0) + 1
   end
 end
 
@@ -160,26 +162,43 @@ function adaptive.save()
         args[#args + 1] = text(r.state[field])
       end
       call('HSET', key, spread(args))
+      for reason, n in pairs(r.told or {}) do
+        call('HINCRBY', key, 'n:' .. reason, n)
+      end
       call('PEXPIRE', key, KEEP)
     end
   end
   heard = {}
 end
 
+-- The reasons of a change, as RateChange.Reason names them: the hash of a rate counts each's changes in 'n:<reason>'.
+adaptive.REASONS = { 'CUT', 'GRADIENT', 'QUOTA', 'CLIMB', 'HELD', 'RESUMED' }
+
 -- For the statistics: rate (stored form; '' or nil for none) of scope as stored, its current value in jobs per
--- second as text, its cuts, and its last change as 'reason|signal|value|from|to|at' (false when not adaptive, or
--- none yet).
+-- second as text, its cuts, its last change as 'reason|signal|value|from|to|at' (false when not adaptive, or
+-- none yet), and the changes told by reason, as 'reason|count|reason|count...' ('' for none).
 function adaptive.describe(scope, rate)
   if rate == nil or rate == '' then
-    return false, false, false, false
+    return false, false, false, false, false
   end
   local settings = settingsOf(rate)
   if settings == nil then
-    return rate, false, false, false
+    return rate, false, false, false, false
   end
-  local stored = call('HMGET', B .. ':ad:' .. scope, 's', 'cuts', 'last')
+  local fields = { 's', 'cuts', 'last' }
+  for _, reason in ipairs(adaptive.REASONS) do
+    fields[#fields + 1] = 'n:' .. reason
+  end
+  local stored = call('HMGET', B .. ':ad:' .. scope, spread(fields))
+  local told = {}
+  for i, reason in ipairs(adaptive.REASONS) do
+    if stored[3 + i] then
+      told[#told + 1] = reason .. '|' .. stored[3 + i]
+    end
+  end
   local share = tonumber(stored[1] or '') or settings.start / settings.ceiling
-  return rate, format('%.17g', share * settings.ceiling), tonumber(stored[2] or '0'), stored[3] or false
+  return rate, format('%.17g', share * settings.ceiling), tonumber(stored[2] or '0'), stored[3] or false,
+    table.concat(told, '|')
 end
 
 -- adapt: a signal outside an ending. ARGV: the group ('u' or 'g<name>'), the scope ('GROUP' or 'QUEUE'), the kind,

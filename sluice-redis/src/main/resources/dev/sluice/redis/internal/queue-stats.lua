@@ -214,7 +214,8 @@ COMMANDS.stats = function()
     reply[7] = call('LLEN', KEPT.c)
     reply[8] = call('LLEN', KEPT.f)
     reply[11] = mnum('added', 0)
-    reply[12], reply[13], reply[14], reply[15] = adaptive.describe('q:' .. int(mnum('rgq', 0)), m('rate'))
+    reply[12], reply[13], reply[14], reply[15], reply[16] =
+      adaptive.describe('q:' .. int(mnum('rgq', 0)), m('rate'))
     return reply
   end
   local gid = scope == '=' and 'u' or 'g' .. sub(scope, 2)
@@ -224,7 +225,7 @@ COMMANDS.stats = function()
     reply[#reply + 1] = v
   end
   local _, _, rate, rateScope = limitsOf(gid)
-  reply[12], reply[13], reply[14], reply[15] = adaptive.describe(rateScope, rate)
+  reply[12], reply[13], reply[14], reply[15], reply[16] = adaptive.describe(rateScope, rate)
   return reply
 end
 
