@@ -60,8 +60,10 @@ public final class AdaptiveBench {
         List<Contender> list = new ArrayList<>();
         ControlSettings sluice = ControlSettings.between(5, 400).startingAt(200);
         list.add(new Contender("sluice", s -> new Controllers.Sluice("sluice", sluice, false)));
-        list.add(new Contender(
-                "sluice, 4 processes", 4, s -> new Controllers.Sluice("sluice, 4 processes", sluice, false)));
+        for (int processes : new int[] {4, 16, 64}) {
+            String name = "sluice, " + processes + " processes";
+            list.add(new Contender(name, processes, s -> new Controllers.Sluice(name, sluice, false)));
+        }
         list.add(new Contender("sluice-pausing", s -> new Controllers.Sluice("sluice-pausing", sluice, true)));
         list.add(new Contender("static-200", s -> new Controllers.Static("static-200", 200)));
         list.add(new Contender("static-50", s -> new Controllers.Static("static-50", 50)));
@@ -84,7 +86,17 @@ public final class AdaptiveBench {
                 Scenario.latencyOnly(),
                 Scenario.noisyNeighbour(),
                 Scenario.slowDrift(),
-                Scenario.appLimitedThenBacklog());
+                Scenario.appLimitedThenBacklog(),
+                Scenario.processesJoiningAndLeaving(),
+                Scenario.staleGauge());
+    }
+
+    /**
+     * Whether {@code contender} runs on {@code scenario}: not one of several processes where the scenario says how
+     * many are live (it would repeat the run of one).
+     */
+    static boolean runs(Scenario scenario, Contender contender) {
+        return scenario.processes() == null || contender.processes() == 1;
     }
 
     static Result run(Scenario scenario, Contender contender, int seeds) {
@@ -92,9 +104,9 @@ public final class AdaptiveBench {
         List<Simulation.Second> first = null;
         for (long seed = 1; seed <= seeds; seed++) {
             Controller controller = contender.make().apply(scenario);
-            List<Simulation.Second> trace = Simulation.run(scenario, controller, seed, contender.processes());
+            Simulation.Trace trace = Simulation.run(scenario, controller, seed, contender.processes());
             if (first == null) {
-                first = trace;
+                first = trace.seconds();
             }
             runs.add(Figures.of(scenario, trace));
         }
@@ -117,7 +129,9 @@ public final class AdaptiveBench {
         List<Result> results = new ArrayList<>();
         for (Scenario scenario : scenarios()) {
             for (Contender contender : contenders()) {
-                results.add(run(scenario, contender, seeds));
+                if (runs(scenario, contender)) {
+                    results.add(run(scenario, contender, seeds));
+                }
             }
         }
         long wall = Instant.now().getEpochSecond() - began.getEpochSecond();
@@ -146,7 +160,9 @@ public final class AdaptiveBench {
             new Column("overshoot", "peak overshoot", Figures::overshoot, v -> pct(v)),
             new Column("excessAttempts", "attempts over capacity", Figures::excess, v -> num(v, 0)),
             new Column("cutsInDrop", "cuts while low", Figures::cutsInDrop, v -> num(v, 1)),
-            new Column("worstLatencyMs", "worst second's p99 latency (ms)", Figures::worstLatencyMs, v -> num(v, 0)));
+            new Column("worstLatencyMs", "worst second's p99 latency (ms)", Figures::worstLatencyMs, v -> num(v, 0)),
+            new Column("waitP99Seconds", "wait p99 (s)", Figures::waitP99, v -> num(v, 1)),
+            new Column("fairness", "fairness (Jain)", Figures::fairness, v -> num(v, 3)));
 
     private record Column(String key, String label, ToDoubleFunction<Figures> figure, DoubleFunction<String> text) {}
 
@@ -180,7 +196,9 @@ public final class AdaptiveBench {
                 .append(seeds)
                 .append(
                         " seeds per cell; mean ± half-width of the 95% interval). How the simulation works and what each"
-                                + " controller is: docs/adaptive-simulation.md.\n");
+                                + " controller is: docs/adaptive-simulation.md. —: the scenario has no such moment or"
+                                + " figure (a wait with a backlog that never empties), or it never came. Where a scenario"
+                                + " sets how many processes are live, the contenders of one process run with them.\n");
         String scenario = null;
         int plot = 0;
         for (Result r : results) {
@@ -201,7 +219,7 @@ public final class AdaptiveBench {
             md.append("| ").append(r.controller()).append(" |");
             for (Column c : COLUMNS) {
                 Interval i = r.of(c.figure());
-                md.append(' ').append(Double.isNaN(i.mean()) ? "" : c.text().apply(i.mean()));
+                md.append(' ').append(Double.isNaN(i.mean()) ? "—" : c.text().apply(i.mean()));
                 if (!Double.isNaN(i.halfWidth()) && i.halfWidth() > 0) {
                     md.append(" ± ").append(c.text().apply(i.halfWidth()));
                 }

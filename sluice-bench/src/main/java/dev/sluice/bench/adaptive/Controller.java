@@ -36,6 +36,9 @@ interface Controller {
      */
     default void tick(int started, int succeeded, int refused, double utilisation, long now) {}
 
+    /** The application's gauge went stale ({@code true}) or is heard again ({@code false}) at {@code now}. */
+    default void gaugeStale(boolean stale, long now) {}
+
     /** How many times it lowered its limit. */
     default long cuts() {
         return 0;

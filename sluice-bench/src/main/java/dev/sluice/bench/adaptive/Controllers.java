@@ -309,13 +309,17 @@ final class Controllers {
 
     /**
      * Sluice's controller: {@link RateControl} hearing 429s, processing times and ticks; a refused job waits its
-     * Retry-After (with jitter). With {@code pauses}, a 429 that cuts also pauses the queue for its Retry-After.
+     * Retry-After (with jitter). With {@code pauses}, a 429 that cuts also pauses the queue for its Retry-After. While
+     * the application's gauge is stale its reports name it (the rate holds); a reading of it when it is heard again
+     * lets the rate move.
      */
     static final class Sluice extends Named {
+        private static final String GAUGE = "gauge";
         private final ControlSettings settings;
         private final boolean pauses;
         private ControlState state;
         private long pausedUntil;
+        private String stale;
 
         Sluice(String name, ControlSettings settings, boolean pauses) {
             super(name, Mode.RATE);
@@ -352,8 +356,17 @@ final class Controllers {
 
         @Override
         public void tick(int started, int succeeded, int refused, double utilisation, long now) {
-            state = RateControl.next(settings, state, new Signal.Report(started, succeeded, refused, null), now)
+            state = RateControl.next(settings, state, new Signal.Report(started, succeeded, refused, stale), now)
                     .state();
+        }
+
+        @Override
+        public void gaugeStale(boolean stale, long now) {
+            this.stale = stale ? GAUGE : null;
+            if (!stale) {
+                state = RateControl.next(settings, state, new Signal.Gauge(GAUGE, 0, 1), now)
+                        .state();
+            }
         }
 
         @Override

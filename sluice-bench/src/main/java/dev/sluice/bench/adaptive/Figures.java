@@ -16,6 +16,9 @@ import java.util.List;
  * @param cutsInDrop how many times the controller lowered its limit while the capacity was low
  * @param worstLatencyMs the highest of the seconds' 99th percentiles of a served attempt's latency (after the first
  *     2 s), milliseconds: what a job waits at the downstream
+ * @param waitP99 the 99th percentile of a job's wait from its arrival to the start of its served attempt, seconds
+ *     (NaN for a backlog that never empties)
+ * @param fairness Jain's fairness index of the jobs the processes served, each over its share (1 for one process)
  */
 record Figures(
         double goodput,
@@ -25,12 +28,15 @@ record Figures(
         double overshoot,
         double excess,
         double cutsInDrop,
-        double worstLatencyMs) {
+        double worstLatencyMs,
+        double waitP99,
+        double fairness) {
 
     /** The seconds over which the 429s' share counts for safety. */
     static final int SAFETY_WINDOW = 5;
 
-    static Figures of(Scenario scenario, List<Simulation.Second> seconds) {
+    static Figures of(Scenario scenario, Simulation.Trace trace) {
+        List<Simulation.Second> seconds = trace.seconds();
         double served = 0;
         double possible = 0;
         double attempts = 0;
@@ -62,7 +68,9 @@ record Figures(
                 Math.max(0, overshoot),
                 excess,
                 cutsInDrop(scenario, seconds),
-                worstLatency);
+                worstLatency,
+                trace.waitP99Ms() / 1e3,
+                trace.fairness());
     }
 
     private static double safeAfter(Scenario scenario, List<Simulation.Second> seconds) {

@@ -22,6 +22,11 @@ record Profile(List<Phase> phases) {
         return new Profile(List.copyOf(phases));
     }
 
+    /** The highest value it takes. */
+    double max() {
+        return phases.stream().mapToDouble(Phase::value).max().orElseThrow();
+    }
+
     /** The value at {@code now} nanoseconds. */
     double at(long now) {
         double t = now / 1e9;

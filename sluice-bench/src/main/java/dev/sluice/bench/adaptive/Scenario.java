@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * One simulated stretch: the downstream's capacity over time and its kind, the demand (jobs arriving per second;
- * infinite: a backlog that never empties), how long it runs, what a 429 says, and when the capacity drops and returns
- * (the metrics' phases; negative: none).
+ * infinite: a backlog that never empties), how long it runs, what a 429 says, when the capacity drops and returns
+ * (the metrics' phases; negative: none), how many processes are live over time (null: as many as the contender runs),
+ * and when the application's gauge goes stale and is heard again (seconds; negative: never).
  */
 record Scenario(
         String name,
@@ -15,10 +16,26 @@ record Scenario(
         Downstream.Kind kind,
         Downstream.RetryAfter retryAfter,
         int dropAt,
-        int returnAt) {
+        int returnAt,
+        Profile processes,
+        int staleFrom,
+        int staleUntil) {
 
     private static final Profile ENDLESS = Profile.constant(Double.POSITIVE_INFINITY);
     private static final Profile DROP = Profile.steps(0, 200, 60, 50, 120, 200);
+
+    /** A scenario whose processes are the contender's, its gauge never stale. */
+    Scenario(
+            String name,
+            Profile capacity,
+            Profile demand,
+            int seconds,
+            Downstream.Kind kind,
+            Downstream.RetryAfter retryAfter,
+            int dropAt,
+            int returnAt) {
+        this(name, capacity, demand, seconds, kind, retryAfter, dropAt, returnAt, null, -1, -1);
+    }
 
     /** 200 jobs/s, 50 for a minute, 200 again; a backlog that never empties; 429s with latency growing. */
     static Scenario dropAndReturn(Downstream.RetryAfter retryAfter) {
@@ -96,5 +113,43 @@ record Scenario(
                 Downstream.RetryAfter.ONE_SECOND,
                 -1,
                 60);
+    }
+
+    /**
+     * The drop of {@link #dropAndReturn} (Retry-After 1 s) with processes joining and leaving: 16 at first, 4 from
+     * 30 s (twelve leave as a process dies: what they had not reported is lost), 64 from 90 s, 16 from 150 s.
+     */
+    static Scenario processesJoiningAndLeaving() {
+        return new Scenario(
+                "200 -> 50 -> 200, processes 16 -> 4 -> 64 -> 16",
+                DROP,
+                ENDLESS,
+                180,
+                Downstream.Kind.REFUSES,
+                Downstream.RetryAfter.ONE_SECOND,
+                60,
+                120,
+                Profile.steps(0, 16, 30, 4, 90, 64, 150, 16),
+                -1,
+                -1);
+    }
+
+    /**
+     * The drop of {@link #dropAndReturn} (Retry-After 1 s) with the application's gauge stale from 90 s to 140 s,
+     * over the capacity's return at 120 s.
+     */
+    static Scenario staleGauge() {
+        return new Scenario(
+                "200 -> 50 -> 200, gauge stale 90-140 s",
+                DROP,
+                ENDLESS,
+                180,
+                Downstream.Kind.REFUSES,
+                Downstream.RetryAfter.ONE_SECOND,
+                60,
+                120,
+                null,
+                90,
+                140);
     }
 }
