@@ -10,8 +10,9 @@ import dev.sluice.queue.RateChange.Reason;
  *
  * <ul>
  *   <li>A loss cuts the rate once per congestion episode: to {@code cut} times the rate, or, where the downstream
- *       delivered of late even less (a sudden drop), to what it delivered; never below the floor. The climb returns
- *       to the rate cut from, or after a drop to what was delivered.
+ *       delivered of late even less (a sudden drop), to what it delivered but no less than {@link #DEEPEST_CUT} of
+ *       the rate; never below the floor. The climb returns to what the downstream delivered of late (the rate cut
+ *       from if it delivered more or nothing yet): a rate that overshot the capacity is not the one to come back to.
  *       Losses within the episode's time, or of attempts that started before the cut, change nothing (a burst of
  *       429s answering requests sent at the old rate is one signal, not many). A retry-after is the queue's to
  *       honour (the job, or the scope it names, waits): it does not move the rate.
@@ -23,7 +24,9 @@ import dev.sluice.queue.RateChange.Reason;
  *       below the rate teaches nothing.
  *   <li>Processing time above {@code latencyTolerance} times its baseline (the lowest of late: the time without
  *       waiting in the downstream's queues), or a gauge above its threshold, lowers the rate in proportion, once per
- *       episode: at most as far as a cut, or for processing time to what was delivered when that is less.
+ *       episode: at most as far as a cut, or for processing time to what was delivered when that is less (no less
+ *       than {@link #DEEPEST_CUT} of the rate); never while the rate is no more than the downstream delivered, as
+ *       its queue then drains and a slow answer tells of the past.
  *   <li>A quota that allows less than the rate sets the rate to it, and the rate does not grow until the quota's
  *       window resets.
  *   <li>A stale signal (a report naming it) holds the rate: no growth until that signal is heard again (a gauge of
@@ -50,6 +53,9 @@ public final class RateControl {
     static final double GROWTH_OVER_DELIVERED = 2;
 
     private static final double DELIVERED_WEIGHT = 0.3;
+
+    /** A loss cuts the rate to no less than this share of it, however little was delivered. */
+    static final double DEEPEST_CUT = 0.5;
 
     private RateControl() {}
 
@@ -116,15 +122,17 @@ public final class RateControl {
             return new Step(state, null);
         }
         String signal = loss.kind() == Signal.Loss.Kind.RATE_LIMITED ? "rate-limited" : "overloaded";
-        // a downstream that delivered less than a cut would leave (a sudden drop): straight to what it delivered,
-        // and the climb returns there; else a cut as CUBIC's, back to the rate cut from
+        // a downstream that delivered less than a cut would leave (a sudden drop): down to what it delivered, but to
+        // no less than half the rate at once (right after a drop, slowed successes lag fast refusals, and what was
+        // delivered reads low); else a cut as CUBIC's. Either way the climb returns to what it delivered (the rate cut
+        // from if more, or nothing heard yet): a rate that overshot the capacity is not the one to come back to.
         double from = state.rate();
         boolean drop = state.delivered() > 0 && state.delivered() < from * settings.cut();
         return cut(
                 settings,
                 state,
-                drop ? state.delivered() / from : settings.cut(),
-                drop ? state.delivered() : from,
+                drop ? Math.max(DEEPEST_CUT, state.delivered() / from) : settings.cut(),
+                state.delivered() > 0 ? Math.min(from, state.delivered()) : from,
                 saturatedAdd(now, settings.episodeNanos()),
                 now,
                 Reason.CUT,
@@ -239,14 +247,16 @@ public final class RateControl {
                 .latencies(heard)
                 .done();
         double allowed = baseline * settings.latencyTolerance();
-        if (heard < LATENCY_WARM_UP || shortRun <= allowed || inEpisode(state, now)) {
+        // a rate no more than the downstream delivers lets its queue drain: a slow answer is the queue's past
+        boolean draining = state.delivered() > 0 && state.rate() <= state.delivered();
+        if (heard < LATENCY_WARM_UP || shortRun <= allowed || inEpisode(state, now) || draining) {
             return new Step(measured, null);
         }
         double from = state.rate();
         double factor = Math.max(settings.cut(), allowed / shortRun);
-        // jobs queue at the downstream: no more than it delivered of late
+        // jobs queue at the downstream: no more than it delivered of late (as a loss's cut, no less than half)
         if (state.delivered() > 0 && state.delivered() < from * factor) {
-            factor = state.delivered() / from;
+            factor = Math.max(DEEPEST_CUT, state.delivered() / from);
         }
         return cut(
                 settings,

@@ -142,7 +142,15 @@ class RateControlTest {
                 next(start, new Signal.Report(1_000, 9, 0, null), T0 + S / 10).state();
         ControlState gentle = next(more, limited(T0 + S / 10), T0 + S / 10 + 1).state();
         assertThat(gentle.rate()).isCloseTo(more.rate() * 0.7, within(1e-9));
-        assertThat(gentle.lastGood()).as("back to the rate cut from").isCloseTo(more.rate(), within(1e-9));
+        assertThat(gentle.lastGood())
+                .as("back to what was delivered, not to the rate that overshot it")
+                .isCloseTo(90, within(1e-9));
+        assertThat(gentle.cutTo()).isCloseTo(90 * 0.7, within(1e-9));
+
+        ControlState unheard = next(start, limited(T0), T0 + 1).state();
+        assertThat(unheard.lastGood())
+                .as("nothing delivered heard yet: back to the rate cut from")
+                .isEqualTo(100.0);
     }
 
     @Test
@@ -157,7 +165,30 @@ class RateControlTest {
                 next(heard, new Signal.Report(1_000, 5, 6, null), T0 + S / 5).state();
         assertThat(most.delivered()).isCloseTo(50, within(1e-9));
         ControlState cut = next(most, limited(T0 + S / 5), T0 + S / 5 + 1).state();
-        assertThat(cut.rate()).as("cut to what was delivered").isCloseTo(50, within(1e-9));
+        assertThat(most.rate() / 2).as("the rate grew in the first window").isGreaterThan(50);
+        assertThat(cut.rate())
+                .as("cut toward what was delivered, but to no less than half the rate at once")
+                .isCloseTo(most.rate() / 2, within(1e-9));
+        assertThat(cut.lastGood()).as("the climb returns to what was delivered").isCloseTo(50, within(1e-9));
+    }
+
+    @Test
+    void processingTimeDoesNotCutARateTheDownstreamKeepsUpWith() {
+        // 12 in 100 ms: 120 a second delivered, more than the rate of 100
+        ControlState state = next(RateControl.start(SETTINGS, T0), new Signal.Report(1_000, 12, 0, null), T0 + S / 10)
+                .state();
+        for (int i = 0; i < RateControl.LATENCY_WARM_UP; i++) {
+            state = next(state, new Signal.Latency(10_000_000), T0 + S / 10 + i).state();
+        }
+        assertThat(state.rate()).isLessThanOrEqualTo(state.delivered());
+
+        Step slow = next(state, new Signal.Latency(1_000_000_000), T0 + S);
+
+        assertThat(slow.change())
+                .as("its queue drains: a slow answer tells of the past")
+                .isNull();
+        assertThat(slow.state().rate()).isEqualTo(state.rate());
+        assertThat(slow.state().shortLatency()).as("but it is heard").isGreaterThan(state.shortLatency());
     }
 
     @Test

@@ -22,6 +22,7 @@ local SHORT_WEIGHT = 0.2
 local DELIVERED_WEIGHT = 0.3
 local BASELINE_DOUBLING = 60e6 -- us
 local GROWTH_OVER_DELIVERED = 2
+local DEEPEST_CUT = 0.5 -- a cut leaves at least this share of the rate
 
 local function copy(state)
   local next = {}
@@ -74,7 +75,8 @@ local function loss(settings, state, signal, now)
   end
   local from = state.rate
   local drop = state.delivered > 0 and state.delivered < from * settings.cut
-  return cut(settings, state, drop and state.delivered / from or settings.cut, drop and state.delivered or from,
+  return cut(settings, state, drop and math.max(DEEPEST_CUT, state.delivered / from) or settings.cut,
+    state.delivered > 0 and math.min(from, state.delivered) or from,
     now + settings.episode, now, 'CUT', signal.lossKind, signal.retryAfter / 1e6)
 end
 
@@ -139,13 +141,15 @@ local function latency(settings, state, signal, now)
   measured.shortLatency, measured.baselineLatency, measured.latencyAt, measured.latencies =
     shortRun, baseline, now, heard
   local allowed = baseline * settings.latencyTolerance
-  if heard < LATENCY_WARM_UP or shortRun <= allowed or inEpisode(state, now) then
+  -- a rate no more than the downstream delivers lets its queue drain: a slow answer is the queue's past
+  local draining = state.delivered > 0 and state.rate <= state.delivered
+  if heard < LATENCY_WARM_UP or shortRun <= allowed or inEpisode(state, now) or draining then
     return measured, nil
   end
   local from = state.rate
   local factor = math.max(settings.cut, allowed / shortRun)
   if state.delivered > 0 and state.delivered < from * factor then
-    factor = state.delivered / from
+    factor = math.max(DEEPEST_CUT, state.delivered / from)
   end
   local good = state.delivered > 0 and math.min(from, state.delivered) or from
   return cut(settings, measured, factor, good, now + settings.episode, now, 'GRADIENT', 'latency', shortRun / 1e3)
