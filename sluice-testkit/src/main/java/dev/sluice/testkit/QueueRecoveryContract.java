@@ -1,7 +1,9 @@
 package dev.sluice.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.sluice.limit.AdaptiveRate;
 import dev.sluice.limit.Gcra;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobQueue;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * How a scope with a rate comes back from a pause by {@link Result#rateLimited}: at a quarter of its rate (and of its
  * burst) in the first second after the pause, half in the next, then whole, instead of releasing at once every job
- * that waited through the pause.
+ * that waited through the pause; an adaptive rate at its cut rate, climbing by its rule.
  */
 public abstract class QueueRecoveryContract extends QueueContractSupport {
     /** For subclasses, one per engine. */
@@ -127,6 +129,27 @@ public abstract class QueueRecoveryContract extends QueueContractSupport {
         assertThat(Ramp.of(starts, "b", end))
                 .as("group b was never paused: its burst, then 8 a second")
                 .isEqualTo(new Ramp(8, 15, 8, 7));
+    }
+
+    @Test
+    void anAdaptiveRateResumesAtItsCutRateWithoutARamp() {
+        JobQueue<String> queue =
+                newQueue(QueueOptions.builder().rate(AdaptiveRate.of(EIGHT)).build());
+        for (int i = 0; i < 20; i++) {
+            queue.add("n", "p", withId(String.format("j%02d", i)));
+        }
+        List<Start> starts = new ArrayList<>();
+        Worker<String> worker = limitingOnce(queue, "j00", Result.Scope.QUEUE, starts);
+        worker.runDue();
+        long end = clock.nanos() + SECOND;
+        clock.advanceNanos(SECOND);
+
+        worker.runDue();
+
+        assertThat(queue.stats().rate().perSecond()).isCloseTo(8 * 0.85, within(1e-9));
+        assertThat(Ramp.of(starts, "j", end).atOnce())
+                .as("the cut rate's burst (85% of 8, rounded down): the cut and the climb are its ramp")
+                .isEqualTo(6);
     }
 
     @Test

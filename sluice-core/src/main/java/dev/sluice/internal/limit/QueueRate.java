@@ -22,8 +22,8 @@ import java.util.Map;
  *
  * <p>An {@link AdaptiveRate} gives each key a rate of its own, moved by {@link RateControl} from the signals the queue
  * hears ({@link #signal}), and enforced as the ceiling's policy scaled to it. The most recently used {@code maxKeys}
- * keys keep what they learned; another starts again. After a key's pause by a rate-limited result, its rate ramps back
- * up ({@link Recovery}). A key's limiter state is re-expressed at the rate it runs at when a start next asks, as the
+ * keys keep what they learned; another starts again. After a key's pause by a rate-limited result, a rate that is not
+ * adaptive ramps back up ({@link Recovery}); an adaptive one resumes at its cut rate and climbs by its rule. A key's limiter state is re-expressed at the rate it runs at when a start next asks, as the
  * Redis engine's limiter re-expresses it.
  */
 public final class QueueRate {
@@ -149,7 +149,7 @@ public final class QueueRate {
      */
     private Algorithm algorithmOf(String key, long now, long pausedUntil) {
         double first = settings == null ? policy.perSecond() : settings.start();
-        double perSecond = perSecond(key) * Recovery.share(pausedUntil, now);
+        double perSecond = perSecond(key) * recovery(pausedUntil, now);
         Applied last = applied.get(key);
         double lastPerSecond = last == null ? first : last.perSecond();
         Algorithm lastAlgorithm = last == null ? algorithm : last.algorithm();
@@ -210,6 +210,12 @@ public final class QueueRate {
         if (decision.allowed()) {
             return 0;
         }
-        return Math.max(1, Recovery.waitWithin(decision.retryAfterNanos(), pausedUntil, now));
+        long wait = decision.retryAfterNanos();
+        return Math.max(1, settings == null ? Recovery.waitWithin(wait, pausedUntil, now) : wait);
+    }
+
+    /** The ramp's share after a pause; an adaptive rate has none, as its cut and climb are its ramp. */
+    private double recovery(long pausedUntil, long now) {
+        return settings == null ? Recovery.share(pausedUntil, now) : 1;
     }
 }

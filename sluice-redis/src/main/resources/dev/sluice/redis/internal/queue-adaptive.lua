@@ -36,12 +36,12 @@ function adaptive.on()
   return mnum('ad', 0) == 1
 end
 
--- The share of its ceiling rate (as stored) runs at in scope, as AdaptiveRate.scaledTo takes it; 1 if it is not
+-- The share of its ceiling rate (as stored) runs at in scope, as AdaptiveRate.scaledTo takes it; nil if it is not
 -- adaptive.
 function adaptive.share(scope, rate)
   local settings = settingsOf(rate)
   if settings == nil then
-    return 1
+    return nil
   end
   return math.min(1, tonumber(call('HGET', B .. ':ad:' .. scope, 's') or '') or settings.start / settings.ceiling)
 end

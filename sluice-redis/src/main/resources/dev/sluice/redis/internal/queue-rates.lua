@@ -76,8 +76,9 @@ end
 
 -- Whether rate (as limitsOf gives it) lets one more start of this call go now in the state of scope, last paused
 -- by a rate-limited result until pausedUntil; if not, in how many microseconds (rounded up) one may: at most until
--- the ramp's next step. A start it allows is counted with callRates.took. The rate is scaled to its adaptive share
--- and its ramp's as Scaled.rate does; the limiter algorithm is limit-*.lua's, the same code as the limiters' script.
+-- the ramp's next step. A start it allows is counted with callRates.took. The rate is scaled to its adaptive share,
+-- or to its ramp's if it is not adaptive, as Scaled.rate does; the limiter algorithm is limit-*.lua's, the same code
+-- as the limiters' script.
 function callRates.allows(scope, rate, pausedUntil)
   local r = callRates.of[scope]
   if r == nil or r.left == 0 then
@@ -89,8 +90,11 @@ function callRates.allows(scope, rate, pausedUntil)
     end
     local kind, span, limit = string.match(rate, '^(%a+)|(%d+)|(%d+)|')
     local key = B .. ':rate:' .. scope
-    local ramp, nextStep = callRates.recovery(pausedUntil)
-    local share = ramp * adaptive.share(scope, rate)
+    -- an adaptive rate has no ramp: its cut and climb are its ramp
+    local share, nextStep = adaptive.share(scope, rate), nil
+    if share == nil then
+      share, nextStep = callRates.recovery(pausedUntil)
+    end
     span, limit = tonumber(span), tonumber(limit)
     if share < 1 then
       if kind == 'gcra' then
