@@ -79,19 +79,24 @@ public abstract class QueueRecoveryContract extends QueueContractSupport {
     private JobQueue<String> paused;
 
     /**
-     * A worker of a queue ({@link #paused}) at {@link #EIGHT} holding 60 jobs, paused by the first one's rate limit;
-     * {@code starts} records them.
+     * A worker of a queue ({@link #paused}) with {@code options} holding {@code jobs} jobs, paused by the first one's
+     * rate limit; {@code starts} records them.
      */
-    private Worker<String> pausedQueue(List<Start> starts) {
-        JobQueue<String> queue = newQueue(QueueOptions.builder().rate(EIGHT).build());
+    private Worker<String> pausedQueue(QueueOptions options, int jobs, List<Start> starts) {
+        JobQueue<String> queue = newQueue(options);
         paused = queue;
-        for (int i = 0; i < 60; i++) {
+        for (int i = 0; i < jobs; i++) {
             queue.add("n", "p", withId(String.format("j%02d", i)));
         }
         Worker<String> worker = limitingOnce(queue, "j00", Result.Scope.QUEUE, starts);
         worker.runDue();
         assertThat(starts).as("the first job's rate limit pauses the queue").hasSize(1);
         return worker;
+    }
+
+    /** As {@link #pausedQueue(QueueOptions, int, List)}, at {@link #EIGHT} with 60 jobs. */
+    private Worker<String> pausedQueue(List<Start> starts) {
+        return pausedQueue(QueueOptions.builder().rate(EIGHT).build(), 60, starts);
     }
 
     @Test
@@ -133,20 +138,15 @@ public abstract class QueueRecoveryContract extends QueueContractSupport {
 
     @Test
     void anAdaptiveRateResumesAtItsCutRateWithoutARamp() {
-        JobQueue<String> queue =
-                newQueue(QueueOptions.builder().rate(AdaptiveRate.of(EIGHT)).build());
-        for (int i = 0; i < 20; i++) {
-            queue.add("n", "p", withId(String.format("j%02d", i)));
-        }
         List<Start> starts = new ArrayList<>();
-        Worker<String> worker = limitingOnce(queue, "j00", Result.Scope.QUEUE, starts);
-        worker.runDue();
+        Worker<String> worker =
+                pausedQueue(QueueOptions.builder().rate(AdaptiveRate.of(EIGHT)).build(), 20, starts);
         long end = clock.nanos() + SECOND;
         clock.advanceNanos(SECOND);
 
         worker.runDue();
 
-        assertThat(queue.stats().rate().perSecond()).isCloseTo(8 * 0.85, within(1e-9));
+        assertThat(paused.stats().rate().perSecond()).isCloseTo(8 * 0.85, within(1e-9));
         assertThat(Ramp.of(starts, "j", end).atOnce())
                 .as("the cut rate's burst (85% of 8, rounded down): the cut and the climb are its ramp")
                 .isEqualTo(6);
@@ -154,13 +154,8 @@ public abstract class QueueRecoveryContract extends QueueContractSupport {
 
     @Test
     void aQueueWithoutARateIsNotHeldBackAfterAPause() {
-        JobQueue<String> queue = newQueue();
-        for (int i = 0; i < 10; i++) {
-            queue.add("n", "p", withId(String.format("j%02d", i)));
-        }
         List<Start> starts = new ArrayList<>();
-        Worker<String> worker = limitingOnce(queue, "j00", Result.Scope.QUEUE, starts);
-        worker.runDue();
+        Worker<String> worker = pausedQueue(QueueOptions.builder().build(), 10, starts);
         long end = clock.nanos() + SECOND;
         clock.advanceNanos(SECOND);
 
@@ -169,7 +164,7 @@ public abstract class QueueRecoveryContract extends QueueContractSupport {
         assertThat(Ramp.of(starts, "j", end).atOnce())
                 .as("no rate to ramp: concurrency alone bounds the starts")
                 .isEqualTo(10);
-        assertThat(queue.counts()).isEqualTo(counts(0, 0, 0, 10, 0));
+        assertThat(paused.counts()).isEqualTo(counts(0, 0, 0, 10, 0));
     }
 
     @Test
