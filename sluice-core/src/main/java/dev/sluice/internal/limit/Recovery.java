@@ -14,15 +14,14 @@ public final class Recovery {
 
     /**
      * The share of its rate a scope runs at {@code now}, when its last pause by a rate-limited result ended at
-     * {@code pausedUntil} ({@link Long#MIN_VALUE}: never paused): 1/4, 1/2 or 1.
+     * {@code pausedUntil} ({@link Long#MIN_VALUE}: never paused): 1/4, 1/2 or 1 (1 also while still paused, as
+     * nothing starts then).
      */
     public static double share(long pausedUntil, long now) {
-        if (now < pausedUntil) {
-            return 0.25; // still paused: nothing starts, and the ramp is what the pause ends in
-        }
         long since = now - pausedUntil;
         if (since < 0 || since >= 2 * STEP) {
-            return 1; // since < 0: the subtraction overflowed, the pause is too far back to matter
+            // before the pause's end nothing starts at all; or the subtraction overflowed: never paused
+            return 1;
         }
         return since < STEP ? 0.25 : 0.5;
     }

@@ -18,6 +18,9 @@ class RecoveryTest {
         assertThat(Recovery.share(until, until + 2 * S - 1)).isEqualTo(0.5);
         assertThat(Recovery.share(until, until + 2 * S)).isEqualTo(1.0);
         assertThat(Recovery.share(until, until + 3_600 * S)).isEqualTo(1.0);
+        assertThat(Recovery.share(until, until - 1))
+                .as("still paused: nothing starts")
+                .isEqualTo(1.0);
     }
 
     @Test

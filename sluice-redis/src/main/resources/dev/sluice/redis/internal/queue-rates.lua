@@ -66,7 +66,7 @@ end
 -- step (nil once whole).
 function callRates.recovery(pausedUntil)
   local since = now - pausedUntil
-  if since >= 2000000 then
+  if since < 0 or since >= 2000000 then
     return 1, nil
   elseif since < 1000000 then
     return 0.25, 1000000 - since
