@@ -14,7 +14,8 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Every controller against every scenario of the simulated downstream, on virtual time, 20 seeds each: writes
+ * Every controller against every scenario of the simulated downstream, on virtual time, 20 seeds each, and then the
+ * scenario of {@link Tenants} (four tenants, each with a controller of its own, sharing the downstream): writes
  * {@code adaptive.json} (per scenario and controller the mean of each figure and its 95% interval) and
  * {@code adaptive.md} (the tables) into the folder given (default {@code bench/results}).
  *
@@ -49,10 +50,23 @@ public final class AdaptiveBench {
         }
     }
 
-    /** The figures of one controller on one scenario over all seeds, and the trace of the first seed (for plots). */
-    record Result(String scenario, String controller, List<Figures> runs, List<Simulation.Second> firstTrace) {
+    /**
+     * The figures of one controller on one scenario over all seeds (on the tenants' scenario, of all tenants
+     * together, and their fairness; else no fairness between tenants), and the trace of the first seed (for plots).
+     */
+    record Result(
+            String scenario,
+            String controller,
+            List<Figures> runs,
+            List<Simulation.Second> firstTrace,
+            List<Tenants.Fairness> tenants) {
         Interval of(ToDoubleFunction<Figures> figure) {
             return Interval.of(runs.stream().map(f -> figure.applyAsDouble(f)).toList());
+        }
+
+        Interval ofTenants(ToDoubleFunction<Tenants.Fairness> figure) {
+            return Interval.of(
+                    tenants.stream().map(f -> figure.applyAsDouble(f)).toList());
         }
     }
 
@@ -74,6 +88,31 @@ public final class AdaptiveBench {
         list.add(new Contender("netflix-aimd", s -> new Controllers.Aimd()));
         list.add(new Contender("netflix-gradient2", s -> new Controllers.Gradient2()));
         list.add(new Contender("aws-cubic", s -> new Controllers.AwsCubic(400)));
+        return list;
+    }
+
+    /**
+     * The controllers of the tenants' scenario, one instance per tenant, each started at a quarter of where the
+     * controller of one tenant starts (its ceiling, for those that start at it): Sluice at 50/s (floor 5, ceiling
+     * 400), fixed rates of a quarter of 200 and of 50, the oracle at a quarter of the capacity, BullMQ's pause at
+     * 50/s, the seed's controller at 100/s (its ceiling), Netflix's AIMD and Gradient2 at a concurrency of 5 (their
+     * ceiling of 200 kept), the AWS bucket with a ceiling of 100/s. Named as the contenders of one tenant.
+     */
+    static List<Contender> tenantContenders() {
+        int n = Tenants.COUNT;
+        ControlSettings sluice = ControlSettings.between(5, 400).startingAt(200.0 / n);
+        List<Contender> list = new ArrayList<>();
+        list.add(new Contender("sluice", s -> new Controllers.Sluice("sluice", sluice, false)));
+        list.add(new Contender("sluice-pausing", s -> new Controllers.Sluice("sluice-pausing", sluice, true)));
+        list.add(new Contender("static-200", s -> new Controllers.Static("static-200", 200.0 / n)));
+        list.add(new Contender("static-50", s -> new Controllers.Static("static-50", 50.0 / n)));
+        list.add(new Contender("oracle", s -> new Controllers.Oracle(Tenants.share(s.capacity(), n))));
+        list.add(new Contender("bullmq-pause", s -> new Controllers.BullmqPause(200.0 / n)));
+        list.add(new Contender("seed-as-written", s -> new Controllers.Seed(false, 5, 400.0 / n)));
+        list.add(new Contender("seed-cpu-corrected", s -> new Controllers.Seed(true, 5, 400.0 / n)));
+        list.add(new Contender("netflix-aimd", s -> new Controllers.Aimd(20.0 / n)));
+        list.add(new Contender("netflix-gradient2", s -> new Controllers.Gradient2(20.0 / n)));
+        list.add(new Contender("aws-cubic", s -> new Controllers.AwsCubic(400.0 / n)));
         return list;
     }
 
@@ -110,7 +149,24 @@ public final class AdaptiveBench {
             }
             runs.add(Figures.of(scenario, trace));
         }
-        return new Result(scenario.name(), contender.name(), runs, first);
+        return new Result(scenario.name(), contender.name(), runs, first, List.of());
+    }
+
+    /** {@code contender} on the tenants' {@code scenario}, a controller of its own for each tenant. */
+    static Result runTenants(Scenario scenario, Contender contender, int seeds) {
+        List<Figures> runs = new ArrayList<>();
+        List<Tenants.Fairness> fairness = new ArrayList<>();
+        List<Simulation.Second> first = null;
+        for (long seed = 1; seed <= seeds; seed++) {
+            Tenants.Trace trace = Tenants.run(scenario, () -> contender.make().apply(scenario), Tenants.COUNT, seed);
+            if (first == null) {
+                first = trace.seconds();
+            }
+            Tenants.Fairness f = Tenants.Fairness.of(scenario, trace);
+            fairness.add(f);
+            runs.add(Figures.of(scenario, new Simulation.Trace(trace.seconds(), Double.NaN, f.wholeRun())));
+        }
+        return new Result(scenario.name(), contender.name(), runs, first, List.copyOf(fairness));
     }
 
     public static void main(String[] args) throws IOException {
@@ -134,12 +190,18 @@ public final class AdaptiveBench {
                 }
             }
         }
+        Scenario shared = Scenario.sharedByTenants();
+        for (Contender contender : tenantContenders()) {
+            results.add(runTenants(shared, contender, seeds));
+        }
         long wall = Instant.now().getEpochSecond() - began.getEpochSecond();
         Files.createDirectories(out);
         Files.writeString(out.resolve("adaptive.json"), json(results, seeds, began, wall));
         System.setProperty("java.awt.headless", "true");
         List<Path> plots = new ArrayList<>();
-        for (Scenario scenario : scenarios()) {
+        List<Scenario> plotted = new ArrayList<>(scenarios());
+        plotted.add(shared);
+        for (Scenario scenario : plotted) {
             plots.add(Plots.write(
                     out,
                     scenario,
@@ -153,18 +215,50 @@ public final class AdaptiveBench {
     }
 
     private static final List<Column> COLUMNS = List.of(
-            new Column("goodput", "goodput share", Figures::goodput, v -> pct(v)),
-            new Column("refusedShare", "429s / attempts", Figures::refusedShare, v -> pct(v)),
-            new Column("safeAfterSeconds", "safe after (s)", Figures::safeAfter, v -> num(v, 1)),
-            new Column("backTo90Seconds", "back to 90% (s)", Figures::backAfter, v -> num(v, 1)),
-            new Column("overshoot", "peak overshoot", Figures::overshoot, v -> pct(v)),
-            new Column("excessAttempts", "attempts over capacity", Figures::excess, v -> num(v, 0)),
-            new Column("cutsInDrop", "cuts while low", Figures::cutsInDrop, v -> num(v, 1)),
-            new Column("worstLatencyMs", "worst second's p99 latency (ms)", Figures::worstLatencyMs, v -> num(v, 0)),
-            new Column("waitP99Seconds", "wait p99 (s)", Figures::waitP99, v -> num(v, 1)),
-            new Column("fairness", "fairness (Jain)", Figures::fairness, v -> num(v, 3)));
+            column("goodput", "goodput share", Figures::goodput, v -> pct(v)),
+            column("refusedShare", "429s / attempts", Figures::refusedShare, v -> pct(v)),
+            column("safeAfterSeconds", "safe after (s)", Figures::safeAfter, v -> num(v, 1)),
+            column("backTo90Seconds", "back to 90% (s)", Figures::backAfter, v -> num(v, 1)),
+            column("overshoot", "peak overshoot", Figures::overshoot, v -> pct(v)),
+            column("excessAttempts", "attempts over capacity", Figures::excess, v -> num(v, 0)),
+            column("cutsInDrop", "cuts while low", Figures::cutsInDrop, v -> num(v, 1)),
+            column("worstLatencyMs", "worst second's p99 latency (ms)", Figures::worstLatencyMs, v -> num(v, 0)),
+            column("waitP99Seconds", "wait p99 (s)", Figures::waitP99, v -> num(v, 1)),
+            column("fairness", "fairness (Jain)", Figures::fairness, v -> num(v, 3)));
 
-    private record Column(String key, String label, ToDoubleFunction<Figures> figure, DoubleFunction<String> text) {}
+    /** The figures of fairness between tenants, beyond {@link #COLUMNS} (whose fairness is then the whole run's). */
+    private static final List<Column> TENANT_COLUMNS = List.of(
+            tenantColumn("fairnessLowMinute", "fairness while low (Jain)", Tenants.Fairness::lowMinute, v -> num(v, 3)),
+            tenantColumn(
+                    "worstTenantLowShare",
+                    "worst tenant while low (share of its quarter)",
+                    Tenants.Fairness::worstLowShare,
+                    v -> pct(v)));
+
+    /** The tenants' table: the totals' figures that mean something there, and fairness between the tenants. */
+    private static final List<Column> TENANT_TABLE = List.of(
+            COLUMNS.get(0),
+            COLUMNS.get(1),
+            COLUMNS.get(2),
+            COLUMNS.get(3),
+            COLUMNS.get(4),
+            COLUMNS.get(6),
+            COLUMNS.get(7),
+            column("fairness", "fairness over the run (Jain)", Figures::fairness, v -> num(v, 3)),
+            TENANT_COLUMNS.get(0),
+            TENANT_COLUMNS.get(1));
+
+    private record Column(String key, String label, Function<Result, Interval> interval, DoubleFunction<String> text) {}
+
+    private static Column column(
+            String key, String label, ToDoubleFunction<Figures> figure, DoubleFunction<String> text) {
+        return new Column(key, label, r -> r.of(figure), text);
+    }
+
+    private static Column tenantColumn(
+            String key, String label, ToDoubleFunction<Tenants.Fairness> figure, DoubleFunction<String> text) {
+        return new Column(key, label, r -> r.ofTenants(figure), text);
+    }
 
     private static String json(List<Result> results, int seeds, Instant began, long wall) {
         QueueResults.Json json = new QueueResults.Json().begin();
@@ -176,8 +270,12 @@ public final class AdaptiveBench {
             json.object(r.scenario() + " | " + r.controller());
             json.field("scenario", r.scenario());
             json.field("controller", r.controller());
-            for (Column c : COLUMNS) {
-                Interval i = r.of(c.figure());
+            List<Column> columns = new ArrayList<>(COLUMNS);
+            if (!r.tenants().isEmpty()) {
+                columns.addAll(TENANT_COLUMNS);
+            }
+            for (Column c : columns) {
+                Interval i = c.interval().apply(r);
                 json.object(c.key())
                         .field("mean", i.mean(), 4)
                         .field("halfWidth", i.halfWidth(), 4)
@@ -201,24 +299,35 @@ public final class AdaptiveBench {
                                 + " sets how many processes are live, the contenders of one process run with them.\n");
         String scenario = null;
         int plot = 0;
+        List<Column> columns = COLUMNS;
         for (Result r : results) {
             if (!r.scenario().equals(scenario)) {
                 scenario = r.scenario();
+                columns = r.tenants().isEmpty() ? COLUMNS : TENANT_TABLE;
                 md.append("\n## ").append(scenario).append("\n\n");
+                if (!r.tenants().isEmpty()) {
+                    md.append(Tenants.COUNT)
+                            .append(" tenants with equal, endless demand share the downstream, each with a controller")
+                            .append(" of its own started at a quarter of one tenant's start (AdaptiveBench")
+                            .append(".tenantContenders); the figures are of all tenants together, and fairness")
+                            .append(" between them: Jain's index of the jobs each tenant served, over the run and")
+                            .append(" while the capacity is low (60–120 s), and the worst tenant's jobs served")
+                            .append(" while low as a share of its quarter of the capacity.\n\n");
+                }
                 md.append("![")
                         .append(scenario)
                         .append("](")
                         .append(plots.get(plot++).getFileName())
                         .append(")\n\n");
                 md.append("| controller |");
-                COLUMNS.forEach(c -> md.append(' ').append(c.label()).append(" |"));
+                columns.forEach(c -> md.append(' ').append(c.label()).append(" |"));
                 md.append("\n|---|");
-                COLUMNS.forEach(c -> md.append("---:|"));
+                columns.forEach(c -> md.append("---:|"));
                 md.append('\n');
             }
             md.append("| ").append(r.controller()).append(" |");
-            for (Column c : COLUMNS) {
-                Interval i = r.of(c.figure());
+            for (Column c : columns) {
+                Interval i = c.interval().apply(r);
                 md.append(' ').append(Double.isNaN(i.mean()) ? "—" : c.text().apply(i.mean()));
                 if (!Double.isNaN(i.halfWidth()) && i.halfWidth() > 0) {
                     md.append(" ± ").append(c.text().apply(i.halfWidth()));

@@ -181,10 +181,16 @@ final class Controllers {
 
     /** Netflix AIMD: a concurrency limit cut to 90% at each drop, grown by 1 per success while half used. */
     static final class Aimd extends Named {
-        private double limit = 20;
+        private double limit;
 
         Aimd() {
+            this(20);
+        }
+
+        /** Starting at a concurrency of {@code start}. */
+        Aimd(double start) {
             super("netflix-aimd", Mode.CONCURRENCY);
+            this.limit = start;
         }
 
         @Override
@@ -211,12 +217,18 @@ final class Controllers {
      * over the latest, with tolerance 1.5, smoothing 0.2 and a queue allowance of 4; drops are not its signal.
      */
     static final class Gradient2 extends Named {
-        private double limit = 20;
+        private double limit;
         private double longRtt;
         private long samples;
 
         Gradient2() {
+            this(20);
+        }
+
+        /** Starting at a concurrency of {@code start}. */
+        Gradient2(double start) {
             super("netflix-gradient2", Mode.CONCURRENCY);
+            this.limit = start;
         }
 
         @Override

@@ -48,6 +48,14 @@ record Scenario(
                 "200 -> 50 -> 200" + suffix, DROP, ENDLESS, 180, Downstream.Kind.REFUSES, retryAfter, 60, 120);
     }
 
+    /**
+     * The drop of {@link #dropAndReturn} (Retry-After 1 s), its downstream shared by {@link Tenants#COUNT} tenants with
+     * equal, endless demand, each with a controller of its own (run by {@link Tenants}, not {@link Simulation}).
+     */
+    static Scenario sharedByTenants() {
+        return theDrop("200 -> 50 -> 200, " + Tenants.COUNT + " tenants");
+    }
+
     /** The same drop, its downstream answering 429s at a flat latency. */
     static Scenario refusalsOnly() {
         return new Scenario(
@@ -120,18 +128,8 @@ record Scenario(
      * 30 s (twelve leave as a process dies: what they had not reported is lost), 64 from 90 s, 16 from 150 s.
      */
     static Scenario processesJoiningAndLeaving() {
-        return new Scenario(
-                "200 -> 50 -> 200, processes 16 -> 4 -> 64 -> 16",
-                DROP,
-                ENDLESS,
-                180,
-                Downstream.Kind.REFUSES,
-                Downstream.RetryAfter.ONE_SECOND,
-                60,
-                120,
-                Profile.steps(0, 16, 30, 4, 90, 64, 150, 16),
-                -1,
-                -1);
+        return theDrop("200 -> 50 -> 200, processes 16 -> 4 -> 64 -> 16")
+                .with(Profile.steps(0, 16, 30, 4, 90, 64, 150, 16), -1, -1);
     }
 
     /**
@@ -139,17 +137,18 @@ record Scenario(
      * over the capacity's return at 120 s.
      */
     static Scenario staleGauge() {
+        return theDrop("200 -> 50 -> 200, gauge stale 90-140 s").with(null, 90, 140);
+    }
+
+    /** This scenario with {@code processes} live over time and its gauge stale from {@code staleFrom}. */
+    private Scenario with(Profile processes, int staleFrom, int staleUntil) {
         return new Scenario(
-                "200 -> 50 -> 200, gauge stale 90-140 s",
-                DROP,
-                ENDLESS,
-                180,
-                Downstream.Kind.REFUSES,
-                Downstream.RetryAfter.ONE_SECOND,
-                60,
-                120,
-                null,
-                90,
-                140);
+                name, capacity, demand, seconds, kind, retryAfter, dropAt, returnAt, processes, staleFrom, staleUntil);
+    }
+
+    /** The drop of {@link #dropAndReturn} with a Retry-After of 1 s, called {@code name}. */
+    private static Scenario theDrop(String name) {
+        return new Scenario(
+                name, DROP, ENDLESS, 180, Downstream.Kind.REFUSES, Downstream.RetryAfter.ONE_SECOND, 60, 120);
     }
 }
