@@ -23,8 +23,9 @@ import java.util.Map;
  * <p>An {@link AdaptiveRate} gives each key a rate of its own, moved by {@link RateControl} from the signals the queue
  * hears ({@link #signal}), and enforced as the ceiling's policy scaled to it. The most recently used {@code maxKeys}
  * keys keep what they learned; another starts again. After a key's pause by a rate-limited result, a rate that is not
- * adaptive ramps back up ({@link Recovery}); an adaptive one resumes at its cut rate and climbs by its rule. A key's limiter state is re-expressed at the rate it runs at when a start next asks, as the
- * Redis engine's limiter re-expresses it.
+ * adaptive ramps back up ({@link Recovery}); an adaptive one resumes at its cut rate and climbs by its rule. A key's
+ * limiter state is re-expressed at the rate it runs at when a start next asks, as the Redis engine's limiter
+ * re-expresses it.
  */
 public final class QueueRate {
     private final String name;

@@ -100,7 +100,7 @@ function callRates.allows(scope, rate, pausedUntil)
       if kind == 'gcra' then
         span = math.ceil(span / share)
       end
-      limit = math.max(1, math.floor(limit * share))
+      limit = math.max(1, math.floor(limit * share * (1 + 1e-12))) -- as AdaptiveRate's part: no permit lost to rounding
     end
     local view = LIMIT.view(kind, key, key .. ':aux', span)
     local allowed, remaining, retry = LIMIT.decide(view, limit, 1, false)
