@@ -159,7 +159,7 @@ public final class DownstreamLimits {
             return null;
         }
         String text = value.trim();
-        long seconds = seconds(text);
+        long seconds = wholeNumber(text);
         if (seconds >= 0) {
             return Duration.ofSeconds(Math.min(seconds, LONGEST_SECONDS));
         }
@@ -187,7 +187,7 @@ public final class DownstreamLimits {
             for (String part : item.split(";")) {
                 String[] pair = part.trim().split("=", 2);
                 if (pair.length == 2) {
-                    long number = seconds(pair[1].trim());
+                    long number = wholeNumber(pair[1].trim());
                     switch (pair[0].trim()) {
                         case "r" -> quota[0] = number;
                         case "t" -> quota[1] = number;
@@ -208,7 +208,7 @@ public final class DownstreamLimits {
         if (remainingText == null || resetText == null) {
             return null;
         }
-        long[] quota = {seconds(remainingText.trim()), seconds(resetText.trim())};
+        long[] quota = {wholeNumber(remainingText.trim()), wholeNumber(resetText.trim())};
         if (now != null && quota[1] >= EPOCH_SECONDS_FROM) {
             long epochSeconds = quota[1] >= EPOCH_MILLIS_FROM ? quota[1] / 1000 : quota[1];
             quota[1] = epochSeconds - now.getEpochSecond();
@@ -225,7 +225,7 @@ public final class DownstreamLimits {
     }
 
     /** A whole number of 0 or more written in decimal digits; -1 if it is not one (or too long to be one). */
-    private static long seconds(String text) {
+    private static long wholeNumber(String text) {
         if (text.isEmpty() || text.length() > 18) {
             return -1;
         }
