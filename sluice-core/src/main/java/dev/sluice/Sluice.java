@@ -11,6 +11,8 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * An engine: where limiters and queues keep their state. Start with {@link #inMemory()}; move to a shared
@@ -145,6 +147,32 @@ public interface Sluice extends AutoCloseable {
      * @throws IllegalStateException if the engine is closed
      */
     <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options);
+
+    /**
+     * The names of the queues the engine holds: on the in-memory engine, those opened and not obliterated; on a
+     * shared engine (Redis), every queue any process created under the engine's key prefix, whether or not this
+     * process opened it. Reading them creates nothing.
+     *
+     * @return the names, each once, in ascending {@link String#compareTo} order
+     * @throws IllegalStateException if the engine is closed
+     * @throws SluiceException if the engine's server cannot be reached
+     */
+    List<String> queueNames();
+
+    /**
+     * The queue called {@code name} if it exists, opened without creating or changing it: for tools that manage
+     * queues they did not create, such as the command line and the dashboard. A queue this engine holds open is
+     * returned as it is, with its codec; on a shared engine a queue this process has not opened is opened with a
+     * codec of its stored codec's name that reads and writes the payloads' bytes as they are ({@link
+     * JobQueue#codec()}). Unlike {@link #queue}, asking for a queue that does not exist writes nothing.
+     *
+     * @param name the queue's name
+     * @return the queue, or empty if the engine holds no queue of that name
+     * @throws IllegalArgumentException if the name is null or malformed
+     * @throws IllegalStateException if the engine is closed
+     * @throws SluiceException if the engine's server cannot be reached
+     */
+    Optional<JobQueue<?>> existingQueue(String name);
 
     /**
      * Starts a chain of limiters of this engine, acquired all or nothing.

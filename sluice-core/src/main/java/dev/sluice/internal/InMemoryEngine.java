@@ -19,6 +19,7 @@ import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,8 +67,8 @@ public final class InMemoryEngine implements Sluice {
     public <T> JobQueue<T> queue(String name, Codec<T> codec, QueueOptions options) {
         checkOpen();
         QueueChecks.checkQueue(name, codec, options);
-        InMemoryQueue<?> queue =
-                listeners.queue(queues, name, n -> new InMemoryQueue<>(this, n, codec, options, clock), opened -> {
+        InMemoryQueue<?> queue = listeners.queue(
+                queues, name, n -> new InMemoryQueue<>(this, n, codec, options, clock, this::obliterated), opened -> {
                     if (closed.get()) {
                         // a close that ran while the queue was created may have missed it
                         opened.closeWorkers();
@@ -79,6 +80,26 @@ public final class InMemoryEngine implements Sluice {
                     }
                 });
         return (JobQueue<T>) queue;
+    }
+
+    @Override
+    public List<String> queueNames() {
+        checkOpen();
+        List<String> names = new ArrayList<>(queues.keySet());
+        names.sort(null);
+        return names;
+    }
+
+    @Override
+    public Optional<JobQueue<?>> existingQueue(String name) {
+        checkOpen();
+        Limits.checkName("queue", name);
+        return Optional.ofNullable(queues.get(name));
+    }
+
+    /** Queue {@code queue} was obliterated: a later open of its name creates it anew. */
+    private void obliterated(InMemoryQueue<?> queue) {
+        queues.remove(queue.name(), queue);
     }
 
     @Override

@@ -73,6 +73,15 @@ public interface JobQueue<T> {
     String name();
 
     /**
+     * The codec the queue's payloads are encoded with in this process: the one it was opened with, or for a queue
+     * opened by {@link dev.sluice.Sluice#existingQueue} on a shared engine, one that reads and writes the payloads'
+     * bytes as they are.
+     *
+     * @return the codec
+     */
+    Codec<T> codec();
+
+    /**
      * The queue's options as they are now: its rate, concurrency and group defaults as last set (by {@link
      * #setRate}, {@link #setConcurrency}, {@link #setGroupDefaults}; on a shared engine, by any process), the rest
      * as this process opened the queue. On a shared engine this reads the server; once the engine has closed it
@@ -337,6 +346,42 @@ public interface JobQueue<T> {
      * @return how many jobs it removed
      */
     int drain(boolean delayedToo);
+
+    /**
+     * Makes a delayed job ready to run now, as if its delay had ended (BullMQ's {@code job.promote()}): it waits
+     * behind the ready jobs of its group and priority. A repeatable job's run promoted so is followed by its next run
+     * as planned.
+     *
+     * @param id the job's id
+     * @throws IllegalArgumentException if {@code id} is null
+     * @throws JobNotFoundException if the queue holds no such job
+     * @throws IllegalStateException if the job is not delayed, naming the state it is in
+     */
+    void promote(String id);
+
+    /**
+     * Removes the queue and everything it holds: jobs in every state, groups and their limits and statistics, rates,
+     * repeatable jobs and settings (BullMQ's {@code obliterate}); the engine no longer lists it ({@link
+     * dev.sluice.Sluice#queueNames}). While workers are attached ({@link #workers()}) it is refused unless {@code
+     * force}: forced, this process's workers of the queue close at once (their running jobs are interrupted, and
+     * their outcomes are not recorded), and on a shared engine the jobs of other processes' workers cannot complete.
+     * Callers waiting for an outcome ({@link #whenFinished}) hear that the job was removed. From then on this object
+     * refuses every use but {@code name()} and {@code options()}; opening the queue again creates it anew, as does a
+     * process on a shared engine that goes on using it. On a shared engine a large queue is removed in steps, not at
+     * one instant.
+     *
+     * @param force whether to remove it even while workers are attached
+     * @throws IllegalStateException if workers are attached and {@code force} is false (the message says how many
+     *     and where), or the queue was obliterated already
+     */
+    void obliterate(boolean force);
+
+    /**
+     * The workers attached to the queue now: on a shared engine, every process's, with their heartbeats and leases.
+     *
+     * @return the workers, by id
+     */
+    List<WorkerInfo> workers();
 
     /**
      * A worker running {@code processor} on this queue, started at once unless the options say otherwise.

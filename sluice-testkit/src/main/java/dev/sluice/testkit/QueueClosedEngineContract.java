@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class QueueClosedEngineContract extends QueueContractSupport {
     /** The methods that stay readable after close; every other method of the interface must refuse. */
-    private static final Set<String> READABLE_QUEUE_METHODS = Set.of("name()", "options()");
+    private static final Set<String> READABLE_QUEUE_METHODS = Set.of("name()", "options()", "codec()");
 
     private static final Set<String> CLOSING_WORKER_METHODS =
             Set.of("close()", "close(Duration)", "closeAsync(Duration)");
@@ -105,6 +105,9 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("retryFailed()", queue::retryFailed);
         uses.put("clean(JobState,Duration)", () -> queue.clean(JobState.COMPLETED, Duration.ZERO));
         uses.put("drain(boolean)", () -> queue.drain(true));
+        uses.put("promote(String)", () -> queue.promote("waiting"));
+        uses.put("obliterate(boolean)", () -> queue.obliterate(true));
+        uses.put("workers()", queue::workers);
         uses.put("worker(Processor,WorkerOptions)", () -> queue.worker(completing(), WorkerOptions.manual()));
         uses.put(
                 "repeat(String,Schedule,NewJob)",

@@ -179,6 +179,11 @@ public abstract class QueueContract {
     @DisplayName("whenFinished and awaitIdle: outcomes with results, idle on the engine clock")
     class Awaiting extends QueueAwaitContract {}
 
+    /** listing queues, their workers, promoting a delayed job, obliterating a queue */
+    @Nested
+    @DisplayName("administration: queues listed, workers, promote, obliterate")
+    class Administration extends QueueAdministrationContract {}
+
     /** results of any type, stored by a codec */
     @Nested
     @DisplayName("results of any type, stored by a codec")

@@ -7,6 +7,9 @@ import dev.sluice.queue.JobOptions;
  * needs to record the attempt's end.
  */
 public interface ClaimedAttempt {
+    /** The id of the job. */
+    String jobId();
+
     /** The token that owns the job while this attempt runs; a later claim of the job holds another. */
     long token();
 

@@ -191,6 +191,27 @@ final class InMemoryAdmin<T> implements QueueAdmin {
         return drained;
     }
 
+    @Override
+    public void promote(String id) {
+        Events<T> events;
+        queue.lock.lock();
+        try {
+            JobRecord job = queue.store.get(id);
+            if (job == null) {
+                throw new JobNotFoundException(queue.name, id);
+            }
+            if (job.state != JobState.DELAYED) {
+                throw QueueChecks.notDelayed(queue.name, id, job.state);
+            }
+            events = queue.events();
+            queue.store.undelay(job);
+            queue.becomeDue(job, queue.clock.nanos(), events);
+        } finally {
+            queue.lock.unlock();
+        }
+        queue.fire(events);
+    }
+
     // ---------------------------------------------------------------- limits
 
     @Override

@@ -16,17 +16,20 @@ import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerInfo;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * A queue whose jobs live in this JVM.
@@ -62,7 +65,12 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     final Condition workAvailable = lock.newCondition();
     final Condition roomAvailable = lock.newCondition();
 
-    private final Set<QueueWorker<T, InMemoryWorker.Claim>> workers = new HashSet<>();
+    /** The workers attached, with when each was; guarded by the lock. */
+    private final Map<QueueWorker<T, InMemoryWorker.Claim>, Attached> workers = new LinkedHashMap<>();
+
+    private record Attached(String id, long at) {}
+
+    private long workersAttached;
     final Group.Stats stats = new Group.Stats();
     long waitingCount;
     long delayedCount;
@@ -88,6 +96,12 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
      */
     volatile boolean closed;
 
+    /** Set, before {@link #closed}, when the queue is obliterated. */
+    private volatile boolean obliterated;
+
+    /** What the engine does when the queue is obliterated: it forgets it. */
+    private final Consumer<InMemoryQueue<?>> onObliterated;
+
     final Waiters<T> waiters;
 
     private final Listeners<T> listeners;
@@ -100,6 +114,21 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
 
     /** A queue called {@code name} of {@code engine} (named in errors); the engine has checked the arguments. */
     public InMemoryQueue(Object engine, String name, Codec<T> codec, QueueOptions options, SluiceClock clock) {
+        this(engine, name, codec, options, clock, obliterated -> {});
+    }
+
+    /**
+     * A queue called {@code name} of {@code engine} (named in errors), which {@code onObliterated} hears of when it is
+     * obliterated; the engine has checked the arguments.
+     */
+    public InMemoryQueue(
+            Object engine,
+            String name,
+            Codec<T> codec,
+            QueueOptions options,
+            SluiceClock clock,
+            Consumer<InMemoryQueue<?>> onObliterated) {
+        this.onObliterated = onObliterated;
         this.engine = engine;
         this.name = name;
         this.codec = codec;
@@ -126,6 +155,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     }
 
     /** The codec the queue was created with. */
+    @Override
     public Codec<T> codec() {
         return codec;
     }
@@ -147,7 +177,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         try {
             closed = true;
             waiters.closed(closedEngine());
-            all = new ArrayList<>(workers);
+            all = new ArrayList<>(workers.keySet());
             workMayStart(true);
             roomAvailable.signalAll();
         } finally {
@@ -273,17 +303,22 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         fire(events);
     }
 
+    /** A delayed job, taken out of the store's delayed jobs, becomes waiting at {@code now}. Under the lock. */
+    void becomeDue(JobRecord job, long now, Events<T> events) {
+        Group group = groups.group(job);
+        group.delayed--;
+        delayedCount--;
+        makeWaiting(job, now, false);
+        if (job.repeatId != null) {
+            repeats.cameDue(job, now, events);
+        }
+    }
+
     /** Promotes due delayed jobs, unparks groups, expires kept jobs and remembered ids. Under the lock. */
     private void runDueWork(long now, Events<T> events) {
         JobRecord job;
         while ((job = store.pollDue(now)) != null) {
-            Group group = groups.group(job);
-            group.delayed--;
-            delayedCount--;
-            makeWaiting(job, now, false);
-            if (job.repeatId != null) {
-                repeats.cameDue(job, now, events);
-            }
+            becomeDue(job, now, events);
         }
         groups.unparkDue(now);
         store.expire(now);
@@ -372,7 +407,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         lock.lock();
         try {
             checkOpen();
-            workers.add(worker);
+            workers.put(worker, new Attached("w" + ++workersAttached, clock.nanos()));
         } finally {
             lock.unlock();
         }
@@ -380,6 +415,78 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
             worker.start();
         }
         return worker;
+    }
+
+    @Override
+    public List<WorkerInfo> workers() {
+        checkOpen();
+        Map<QueueWorker<T, InMemoryWorker.Claim>, Attached> attached;
+        lock.lock();
+        try {
+            attached = new LinkedHashMap<>(workers);
+        } finally {
+            lock.unlock();
+        }
+        Instant now = clock.instant();
+        List<WorkerInfo> infos = new ArrayList<>(attached.size());
+        attached.forEach((worker, a) -> {
+            if (worker.claiming()) {
+                infos.add(info(worker, a, now));
+            }
+        });
+        return infos;
+    }
+
+    private static WorkerInfo info(QueueWorker<?, InMemoryWorker.Claim> worker, Attached a, Instant now) {
+        return new WorkerInfo(
+                a.id,
+                ThisProcess.HOST,
+                ThisProcess.PID,
+                worker.options().concurrency(),
+                worker.running().stream().map(ClaimedAttempt::jobId).toList(),
+                SluiceClock.toInstant(a.at),
+                now,
+                null);
+    }
+
+    @Override
+    public void obliterate(boolean force) {
+        checkOpen();
+        List<QueueWorker<T, InMemoryWorker.Claim>> attached;
+        lock.lock();
+        try {
+            attached = new ArrayList<>(workers.keySet());
+            List<String> taking = new ArrayList<>();
+            workers.forEach((worker, a) -> {
+                if (worker.claiming()) {
+                    taking.add(a.id);
+                }
+            });
+            if (!force && !taking.isEmpty()) {
+                throw QueueChecks.workersAttached(name, taking);
+            }
+        } finally {
+            lock.unlock();
+        }
+        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>(attached.size());
+        for (QueueWorker<T, InMemoryWorker.Claim> worker : attached) {
+            closing.add(worker.closeAsync(Duration.ZERO));
+        }
+        closing.forEach(CompletableFuture::join);
+        lock.lock();
+        try {
+            checkOpen();
+            obliterated = true;
+            closed = true;
+            waiters.obliterated();
+            workMayStart(true);
+            roomAvailable.signalAll();
+            wakeTimer.cancel();
+        } finally {
+            lock.unlock();
+        }
+        stopFollowingGauges();
+        onObliterated.accept(this);
     }
 
     void forget(QueueWorker<T, InMemoryWorker.Claim> worker) {
@@ -480,7 +587,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     @Override
     protected void checkOpen() {
         if (closed) {
-            throw closedEngine();
+            throw obliterated ? QueueChecks.obliterated(name) : closedEngine();
         }
     }
 

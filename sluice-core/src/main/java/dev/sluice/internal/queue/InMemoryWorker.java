@@ -63,6 +63,11 @@ final class InMemoryWorker<T> implements WorkerStore<T, InMemoryWorker.Claim> {
         }
 
         @Override
+        public String jobId() {
+            return record.id;
+        }
+
+        @Override
         public long token() {
             return token;
         }

@@ -97,6 +97,11 @@ final class JobStore {
         wakeTimer.arm(job.runAt);
     }
 
+    /** Takes delayed {@code job} out of the delayed jobs, to run before its time. */
+    void undelay(JobRecord job) {
+        delayed.remove(job);
+    }
+
     /** The earliest delayed job if it is due at {@code now}, taken out; else null. */
     JobRecord pollDue(long now) {
         JobRecord job = delayed.peek();

@@ -26,6 +26,8 @@ public interface QueueAdmin {
 
     int drain(boolean delayedToo);
 
+    void promote(String id);
+
     void setRate(RatePolicy rate);
 
     void setConcurrency(int concurrency);

@@ -158,6 +158,24 @@ public final class QueueChecks {
                 + "'; it cannot be opened with codec named '" + given + "' (a codec's identity is Codec.name())");
     }
 
+    /** Why job {@code id}, in {@code state}, cannot be promoted. */
+    public static IllegalStateException notDelayed(String queue, String id, JobState state) {
+        return new IllegalStateException(
+                "job '" + id + "' of queue '" + queue + "' is " + state + "; only a DELAYED job can be promoted");
+    }
+
+    /** Why a queue with {@code workers} attached is not obliterated. */
+    public static IllegalStateException workersAttached(String queue, List<String> workers) {
+        return new IllegalStateException("queue '" + queue + "' has " + workers.size() + " worker"
+                + (workers.size() == 1 ? "" : "s") + " attached (" + String.join(", ", workers)
+                + "); close them first, or obliterate with force");
+    }
+
+    /** Why an obliterated queue refuses a call. */
+    public static IllegalStateException obliterated(String queue) {
+        return new IllegalStateException("queue '" + queue + "' was obliterated; open it again to create it anew");
+    }
+
     /** Rejects a null listener. */
     public static void checkListener(Object listener) {
         if (listener == null) {

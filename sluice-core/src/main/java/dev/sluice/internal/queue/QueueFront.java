@@ -146,6 +146,13 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     }
 
     @Override
+    public final void promote(String id) {
+        checkOpen();
+        QueueChecks.checkJobId(id);
+        admin().promote(id);
+    }
+
+    @Override
     public final int drain(boolean delayedToo) {
         checkOpen();
         return admin().drain(delayedToo);
@@ -173,6 +180,14 @@ public abstract class QueueFront<T> implements JobQueue<T> {
             replaced.stop();
         }
         follower.start();
+    }
+
+    /** Stops following every gauge: the queue is gone. */
+    protected final void stopFollowingGauges() {
+        gauges.values().removeIf(follower -> {
+            follower.stop();
+            return true;
+        });
     }
 
     @Override

@@ -72,6 +72,13 @@ final class Waiters<T> {
         idle.forEach(f -> f.complete(true));
     }
 
+    /** The queue was obliterated: every job waited for was removed, and the queue is idle. */
+    void obliterated() {
+        outcomes.forEach((id, waiting) -> completeLater(waiting, null, Outcomes.removedBeforeFinished(queue, id)));
+        outcomes.clear();
+        idle();
+    }
+
     /** The engine closed: every waiter ends with {@code closed}. */
     void closed(IllegalStateException closed) {
         for (List<CompletableFuture<Job<T>>> waiting : outcomes.values()) {

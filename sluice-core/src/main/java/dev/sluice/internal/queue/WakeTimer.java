@@ -30,6 +30,15 @@ final class WakeTimer {
         timer = clock.schedule(when - clock.nanos(), onWake);
     }
 
+    /** Disarms the timer for good: the queue is gone. */
+    void cancel() {
+        if (timer != null) {
+            timer.cancel();
+        }
+        timer = null;
+        at = Long.MIN_VALUE;
+    }
+
     /** Called when the timer fired: nothing is armed any more. */
     void fired() {
         timer = null;

@@ -50,6 +50,11 @@ class QueueWorkerTest {
         }
 
         @Override
+        public String jobId() {
+            return id;
+        }
+
+        @Override
         public long token() {
             return 1;
         }

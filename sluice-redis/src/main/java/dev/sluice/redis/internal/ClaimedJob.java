@@ -78,6 +78,11 @@ final class ClaimedJob<T> implements ClaimedAttempt {
     }
 
     @Override
+    public String jobId() {
+        return id;
+    }
+
+    @Override
     public long token() {
         return token;
     }

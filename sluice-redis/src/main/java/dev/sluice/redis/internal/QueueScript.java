@@ -33,6 +33,7 @@ final class QueueScript {
             "queue-finish.lua",
             "queue-admin.lua",
             "queue-commands.lua",
+            "queue-workers.lua",
             "queue-entry.lua",
             "queue-settings.lua");
 
@@ -75,6 +76,11 @@ final class QueueScript {
             "retryFailed",
             "clean",
             "drain",
+            "promote",
+            "hello",
+            "bye",
+            "workers",
+            "obliterate",
             "groupLimits",
             "groupCounts",
             "groups",

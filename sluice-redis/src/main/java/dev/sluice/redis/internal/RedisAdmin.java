@@ -1,6 +1,7 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.QueueAdmin;
+import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.RatePolicy;
 import dev.sluice.queue.GroupLimits;
@@ -87,6 +88,18 @@ final class RedisAdmin<T> implements QueueAdmin {
         int drained = (int) Replies.number(queue.calls.call(true, "drain", delayedToo ? "1" : "0"));
         queue.signal();
         return drained;
+    }
+
+    @Override
+    public void promote(String id) {
+        String answer = Replies.text(queue.calls.call(true, "promote", id));
+        if (answer.equals("missing")) {
+            throw new JobNotFoundException(queue.name, id);
+        }
+        if (!answer.equals("ok")) {
+            throw QueueChecks.notDelayed(queue.name, id, JobState.valueOf(answer));
+        }
+        queue.signal();
     }
 
     // ---------------------------------------------------------------- limits

@@ -18,12 +18,15 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -200,7 +203,7 @@ public final class RedisEngine implements Sluice {
             throw notConnected(connectFailure);
         }
         RedisJobQueue<?> queue =
-                listeners.queue(queues, name, n -> RedisJobQueue.open(this, n, codec, options), opened -> {
+                listeners.queue(queues, name, n -> registered(RedisJobQueue.open(this, n, codec, options)), opened -> {
                     if (!opened.codec().name().equals(codec.name())) {
                         throw QueueChecks.otherCodec(
                                 name, "is open", opened.codec().name(), codec.name());
@@ -216,6 +219,85 @@ public final class RedisEngine implements Sluice {
 
     /** Every queue's workers, closed when the engine closes. */
     private final ConcurrentHashMap<String, RedisJobQueue<?>> queues = new ConcurrentHashMap<>();
+
+    /** The queues {@link #existingQueue} opened that this process had not, closed when the engine closes. */
+    private final ConcurrentHashMap<String, RedisJobQueue<?>> views = new ConcurrentHashMap<>();
+
+    /** How many keys one step of an obliteration looks at and removes. */
+    private static final int OBLITERATE_STEP = 500;
+
+    /** Notes {@code queue}, just opened, among the engine's queues ({@link #queueNames}). */
+    private <Q extends RedisJobQueue<?>> Q registered(Q queue) {
+        await(connection.keys.sadd(registryKey(), RedisJobQueue.bytes(queue.name())));
+        return queue;
+    }
+
+    private byte[] registryKey() {
+        return RedisJobQueue.bytes(RedisKeys.queueRegistry(keyPrefix));
+    }
+
+    @Override
+    public List<String> queueNames() {
+        checkOpen();
+        if (connection == null) {
+            throw notConnected(connectFailure);
+        }
+        List<String> names = new ArrayList<>();
+        for (byte[] name : await(connection.keys.smembers(registryKey()))) {
+            names.add(new String(name, StandardCharsets.UTF_8));
+        }
+        names.sort(null);
+        return names;
+    }
+
+    @Override
+    public Optional<JobQueue<?>> existingQueue(String name) {
+        checkOpen();
+        Limits.checkName("queue", name);
+        if (connection == null) {
+            throw notConnected(connectFailure);
+        }
+        RedisJobQueue<?> held = queues.get(name);
+        if (held == null) {
+            held = views.get(name);
+        }
+        if (held != null) {
+            return Optional.of(held);
+        }
+        Optional<RedisJobQueue<byte[]>> found = RedisJobQueue.existing(this, name);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        RedisJobQueue<?> raced = views.putIfAbsent(name, found.get());
+        if (closed.get()) {
+            views.remove(name);
+            throw Limits.closed(this);
+        }
+        return Optional.of(raced != null ? raced : found.get());
+    }
+
+    /**
+     * Removes every key of {@code queue}, which its script found without workers (or was told to force), step by step,
+     * and forgets it: the engine no longer lists it, and opening it again creates it anew.
+     */
+    void obliterate(RedisJobQueue<?> queue) {
+        queues.remove(queue.name(), queue);
+        views.remove(queue.name(), queue);
+        await(connection.keys.srem(registryKey(), RedisJobQueue.bytes(queue.name())));
+        ScanArgs matching = ScanArgs.Builder.matches(RedisKeys.queueKeys(keyPrefix, queue.name()))
+                .limit(OBLITERATE_STEP);
+        KeyScanCursor<byte[]> cursor = await(connection.keys.scan(matching));
+        while (true) {
+            List<byte[]> found = cursor.getKeys();
+            if (!found.isEmpty()) {
+                await(connection.keys.unlink(found.toArray(byte[][]::new)));
+            }
+            if (cursor.isFinished()) {
+                return;
+            }
+            cursor = await(connection.keys.scan(cursor, matching));
+        }
+    }
 
     @Override
     public <C> LimitChain.Builder<C> chain() {
@@ -249,6 +331,9 @@ public final class RedisEngine implements Sluice {
         for (RedisJobQueue<?> queue : queues.values()) {
             closing.add(queue.closeWorkers());
         }
+        for (RedisJobQueue<?> queue : views.values()) {
+            closing.add(queue.closeWorkers());
+        }
         try {
             CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(35, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -260,7 +345,12 @@ public final class RedisEngine implements Sluice {
             queue.stats.writeStatsQuietly();
             queue.closeEvents();
         }
+        for (RedisJobQueue<?> queue : views.values()) {
+            queue.stats.writeStatsQuietly();
+            queue.closeEvents();
+        }
         queues.clear();
+        views.clear();
         fallback.close();
         if (connector != null) {
             connector.close();

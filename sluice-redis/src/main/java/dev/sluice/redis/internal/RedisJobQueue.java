@@ -22,10 +22,13 @@ import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Schedule;
 import dev.sluice.queue.Worker;
+import dev.sluice.queue.WorkerInfo;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
+import io.lettuce.core.KeyValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -95,6 +98,8 @@ final class RedisJobQueue<T> extends QueueFront<T> {
 
     private long changes;
     volatile boolean closed;
+    /** Set, before {@link #closed}, when this process obliterated the queue. */
+    volatile boolean obliterated;
 
     private RedisJobQueue(RedisEngine engine, String name, Codec<T> codec, QueueOptions options) {
         this.engine = engine;
@@ -156,8 +161,28 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         return (value == defaultValue ? "?" : "=") + value;
     }
 
-    Codec<T> codec() {
+    @Override
+    public Codec<T> codec() {
         return codec;
+    }
+
+    /**
+     * Queue {@code name} as it exists in Redis, opened without writing anything: with a codec of the stored codec's
+     * name that reads and writes payloads' bytes as they are; empty if Redis holds no such queue.
+     */
+    static Optional<RedisJobQueue<byte[]>> existing(RedisEngine engine, String name) {
+        byte[] meta = bytes(RedisKeys.queueBase(engine.keyPrefix(), name) + ":m");
+        List<KeyValue<byte[], byte[]>> stored =
+                engine.await(engine.connection.keys.hmget(meta, bytes("codec"), bytes("epoch")));
+        if (!stored.get(0).hasValue()) {
+            return Optional.empty();
+        }
+        String codecName = new String(stored.get(0).getValue(), StandardCharsets.UTF_8);
+        Codec<byte[]> asStored = Codec.of(codecName, payload -> payload, payload -> payload);
+        RedisJobQueue<byte[]> queue = new RedisJobQueue<>(engine, name, asStored, QueueOptions.defaults());
+        queue.settings.epoch(
+                stored.get(1).hasValue() ? new String(stored.get(1).getValue(), StandardCharsets.UTF_8) : "");
+        return Optional.of(queue);
     }
 
     @Override
@@ -448,6 +473,62 @@ final class RedisJobQueue<T> extends QueueFront<T> {
         workers.remove(worker);
     }
 
+    @Override
+    public List<WorkerInfo> workers() {
+        checkOpen();
+        List<WorkerInfo> infos = new ArrayList<>();
+        for (Object row : Replies.list(calls.call(false, "workers"))) {
+            List<Object> w = Replies.list(row);
+            long leaseEnds = Replies.number(w.get(6));
+            List<String> running = new ArrayList<>();
+            for (Object id : w.subList(7, w.size())) {
+                running.add(Replies.text(id));
+            }
+            infos.add(new WorkerInfo(
+                    Replies.text(w.get(0)),
+                    Replies.text(w.get(1)),
+                    Replies.number(w.get(2)),
+                    (int) Replies.number(w.get(3)),
+                    running,
+                    instant(Replies.number(w.get(4))),
+                    instant(Replies.number(w.get(5))),
+                    leaseEnds < 0 ? null : instant(leaseEnds)));
+        }
+        return infos;
+    }
+
+    /** The instant of a time the script replied, in microseconds since the epoch. */
+    private static Instant instant(long micros) {
+        return SluiceClock.toInstant(Math.multiplyExact(micros, 1000L));
+    }
+
+    @Override
+    public void obliterate(boolean force) {
+        checkOpen();
+        List<Object> reply = Replies.list(calls.call(true, "obliterate", force ? "1" : "0"));
+        if (!Replies.text(reply.get(0)).equals("ok")) {
+            List<String> attached = new ArrayList<>();
+            for (Object worker : reply.subList(1, reply.size())) {
+                attached.add(Replies.text(worker));
+            }
+            throw QueueChecks.workersAttached(name, attached);
+        }
+        List<CompletableFuture<Worker.CloseReport>> closing = new ArrayList<>();
+        for (QueueWorker<T, ClaimedJob<T>> worker : workers) {
+            closing.add(worker.closeAsync(Duration.ZERO));
+        }
+        closing.forEach(CompletableFuture::join);
+        obliterated = true;
+        closed = true;
+        stopFollowingGauges();
+        signal();
+        watcher.stop();
+        roomWatcher.stop();
+        idleSlots.stop();
+        outcomes.obliterated();
+        events.close();
+        engine.obliterate(this);
+    }
     /** Refuses every further use, then closes every worker with a 30 s deadline; used when the engine closes. */
     CompletableFuture<Void> closeWorkers() {
         closed = true;
@@ -476,7 +557,7 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     @Override
     protected void checkOpen() {
         if (closed) {
-            throw Limits.closed(this);
+            throw obliterated ? QueueChecks.obliterated(name) : Limits.closed(this);
         }
     }
 

@@ -56,6 +56,16 @@ final class RedisKeys {
         return prefix + ":" + QUEUE + ":{" + escape(name, IN_PLAIN_KEYS) + "}";
     }
 
+    /** The set of the names of the engine's queues: {@code <prefix>:queues}. */
+    static String queueRegistry(String prefix) {
+        return prefix + ":queues";
+    }
+
+    /** A pattern of {@code SCAN} that matches every key of queue {@code name} and no other. */
+    static String queueKeys(String prefix, String name) {
+        return queueBase(prefix, name) + "*";
+    }
+
     /** The hash tag {@code key} names by Redis Cluster's rule, or null if it names none. */
     static String hashTag(String key) {
         int open = key.indexOf('{');

@@ -46,6 +46,13 @@ final class RedisOutcomes<T> {
         }
     }
 
+    /** The queue was obliterated: every job waited for was removed. */
+    void obliterated() {
+        for (String id : List.copyOf(outcomes.keySet())) {
+            removedBeforeFinishing(id);
+        }
+    }
+
     /** A job of this queue finished as {@code job} shows: tells whoever waits for it. */
     void finished(Job<T> job) {
         List<CompletableFuture<Job<T>>> waiting = outcomes.remove(job.id());

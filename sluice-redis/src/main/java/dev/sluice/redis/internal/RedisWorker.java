@@ -101,6 +101,11 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
         outages.succeeded();
     }
 
+    /** How many jobs it runs at once at most. */
+    int concurrency() {
+        return options.concurrency();
+    }
+
     /** Whether the worker still takes jobs: it runs (started, or inside runDue) and the queue is open. */
     boolean claiming() {
         return worker.claiming();
@@ -122,26 +127,56 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
     // ---------------------------------------------------------------- leases
 
     @Override
-    public synchronized void started() {
-        if (!renewing) {
+    public void started() {
+        synchronized (this) {
+            if (renewing) {
+                return;
+            }
             renewing = true;
             scheduleRenewal();
         }
+        heartbeat();
     }
 
     @Override
-    public synchronized void stopped() {
-        renewing = false;
-        if (renewTimer != null) {
-            renewTimer.cancel();
-            renewTimer = null;
+    public void stopped() {
+        synchronized (this) {
+            renewing = false;
+            if (renewTimer != null) {
+                renewTimer.cancel();
+                renewTimer = null;
+            }
+        }
+        if (queue.obliterated) {
+            return; // its registry is gone with it
+        }
+        try {
+            calls.bye();
+        } catch (SluiceException | IllegalStateException e) {
+            outages.failed(e); // the entry ages out after three heartbeats
         }
     }
 
-    /** Under this monitor: renews the leases of the running jobs every third of the lease time. */
+    /** Every third of the lease time: tells the queue's registry of workers that this one is alive. */
+    private void heartbeat() {
+        if (queue.isClosed() || queue.obliterated) {
+            return;
+        }
+        try {
+            calls.hello(RedisJobQueue.micros(heartbeatInterval()));
+        } catch (SluiceException | IllegalStateException e) {
+            outages.failed(e);
+        }
+    }
+
+    /** Under this monitor: renews the leases of the running jobs, and beats, every third of the lease time. */
     private void scheduleRenewal() {
-        long every = Math.max(1, options.leaseTime().toNanos() / 3);
-        renewTimer = queue.clock().schedule(every, this::renew);
+        renewTimer = queue.clock().schedule(heartbeatInterval().toNanos(), this::renew);
+    }
+
+    /** How often the worker renews its leases and tells the registry it is alive: a third of its lease. */
+    Duration heartbeatInterval() {
+        return Duration.ofNanos(Math.max(1, options.leaseTime().toNanos() / 3));
     }
 
     private void renew() {
@@ -151,6 +186,7 @@ final class RedisWorker<T> implements WorkerStore<T, ClaimedJob<T>> {
             }
             scheduleRenewal();
         }
+        heartbeat();
         List<ClaimedJob<T>> running = worker.running();
         if (running.isEmpty() || queue.isClosed()) {
             return;

@@ -1,6 +1,7 @@
 package dev.sluice.redis.internal;
 
 import dev.sluice.internal.queue.MetricsSet;
+import dev.sluice.internal.queue.ThisProcess;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.QueueListener;
 import dev.sluice.queue.Result;
@@ -312,6 +313,23 @@ final class WorkerCalls<T> {
                 running.get(i).lost = true;
             }
         }
+    }
+
+    /** Tells the queue that this worker is alive, and beats again within {@code heartbeatMicros}. */
+    void hello(long heartbeatMicros) {
+        queue.calls.call(
+                false,
+                "hello",
+                claimer,
+                ThisProcess.HOST,
+                Long.toString(ThisProcess.PID),
+                Integer.toString(worker.concurrency()),
+                Long.toString(heartbeatMicros));
+    }
+
+    /** Tells the queue that this worker closed. */
+    void bye() {
+        queue.calls.call(false, "bye", claimer);
     }
 
     /** A fresh claim reference of this worker (see {@link #claimer}). */

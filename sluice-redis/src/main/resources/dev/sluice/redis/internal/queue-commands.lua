@@ -111,6 +111,19 @@ COMMANDS.retry = function()
   return 'ok'
 end
 
+-- ARGV: id. Replies 'ok', 'missing', or the state the job is in.
+COMMANDS.promote = function()
+  local id = ARG[3]
+  local job = loadJob(id)
+  if not job then
+    return 'missing'
+  elseif job[R_STATE] ~= 'd' then
+    return STATES[job[R_STATE]]
+  end
+  repeatEvent(id, select(2, promoteDelayed(job[R_KEY] .. id, now)), 'due')
+  return 'ok'
+end
+
 COMMANDS.retryFailed = function()
   local ids = call('LRANGE', KEPT.f, 0, -1)
   for _, id in ipairs(ids) do

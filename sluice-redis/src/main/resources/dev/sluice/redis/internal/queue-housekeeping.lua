@@ -5,7 +5,7 @@
 -- Keys: B:d, B:park, B:a, B:x, B:ids (the timed sorted sets), and what the moves of queue-moves.lua touch.
 -- Cost: O(log n) per job that falls due; dueCounts O(log n) for the delayed jobs and as housekeep for the others.
 
-local housekeep, dueCounts
+local housekeep, dueCounts, promoteDelayed
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
 -- kept jobs and forgets remembered ids.
@@ -67,6 +67,8 @@ local function promote(member, dueAt)
     return id, job
   end
 end
+
+promoteDelayed = promote
 
 -- A paused (or rate-parked) group whose time ended comes back.
 local function unpark(gid)
