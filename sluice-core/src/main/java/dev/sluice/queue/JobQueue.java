@@ -283,6 +283,27 @@ public interface JobQueue<T> {
     boolean isPaused();
 
     /**
+     * Stops the jobs of {@code group} from starting until {@link #resumeGroup}; its running jobs go on, adds to it are
+     * still accepted, and the other groups run as before. The pause holds while the group has no jobs, and on a shared
+     * engine for every process.
+     *
+     * @param group the group's name; {@code null} for the ungrouped jobs
+     * @throws IllegalArgumentException if the group name is malformed
+     */
+    void pauseGroup(String group);
+
+    /**
+     * Ends a pause of {@code group} now: one by {@link #pauseGroup}, or one by a rate-limited result ({@link
+     * Result#rateLimited}) before its time. A group with a rate comes back as after a rate-limited pause, at a
+     * fraction of its rate that ramps up from now, so that its backlog does not start all at once.
+     *
+     * @param group the group's name; {@code null} for the ungrouped jobs
+     * @return whether the group was paused
+     * @throws IllegalArgumentException if the group name is malformed
+     */
+    boolean resumeGroup(String group);
+
+    /**
      * Removes a job that is not running. A caller waiting for its outcome ({@link #whenFinished}) hears that
      * it was removed.
      *
@@ -583,4 +604,18 @@ public interface JobQueue<T> {
      *     queue do not change
      */
     List<String> groups();
+
+    /**
+     * A page of the groups {@link #groups()} names, with their state now: those whose names start with {@code
+     * prefix}, in ascending {@link String#compareTo} order of name, beginning after {@code after}. Read the next page
+     * with the last name of this one as {@code after}; a page shorter than {@code limit} is the last. A page's groups
+     * are read one after another, not at one instant.
+     *
+     * @param prefix what the names start with; empty for every group
+     * @param after the name the page begins after; {@code null} from the first
+     * @param limit the most groups to return, 1 to 1,000
+     * @return the groups, in name order
+     * @throws IllegalArgumentException if {@code prefix} is null or {@code limit} is not 1 to 1,000
+     */
+    List<GroupInfo> groups(String prefix, String after, int limit);
 }

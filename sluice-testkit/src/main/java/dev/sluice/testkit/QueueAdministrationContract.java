@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.limit.Gcra;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobNotFoundException;
@@ -125,6 +126,148 @@ public abstract class QueueAdministrationContract extends QueueContractSupport {
 
         assertThatThrownBy(engine::queueNames).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> engine.existingQueue("mail")).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---------------------------------------------------------------------------------------------- group pauses
+
+    @Test
+    void aPausedGroupStartsNothingUntilResumedWhileTheOthersRun() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", inGroup("a1", "acme"));
+        queue.add("n", "p", inGroup("b1", "beta"));
+        queue.add("n", "p", withId("u1"));
+        List<String> ran = new ArrayList<>();
+        Worker<String> worker = manualWorker(queue, recording(ran));
+
+        queue.pauseGroup("acme");
+        assertThat(worker.runDue()).isEqualTo(2);
+        assertThat(ran).containsExactlyInAnyOrder("b1", "u1");
+        assertThat(stateOf(queue, "a1")).isEqualTo(JobState.WAITING);
+
+        assertThat(queue.resumeGroup("acme")).isTrue();
+        assertThat(worker.runDue()).isEqualTo(1);
+        assertThat(ran).contains("a1");
+        assertThat(queue.resumeGroup("acme")).as("no pause left").isFalse();
+        assertThat(queue.resumeGroup("never-seen")).isFalse();
+    }
+
+    @Test
+    void aPauseHoldsForAGroupWithoutJobsAndForTheUngroupedJobs() {
+        JobQueue<String> queue = newQueue();
+        queue.pauseGroup("empty");
+        queue.pauseGroup(null);
+        queue.add("n", "p", inGroup("e1", "empty"));
+        queue.add("n", "p", withId("u1"));
+        Worker<String> worker = manualWorker(queue, completing());
+        advanceMillis(60_000);
+
+        assertThat(worker.runDue()).isZero();
+
+        assertThat(queue.resumeGroup(null)).isTrue();
+        assertThat(queue.resumeGroup("empty")).isTrue();
+        assertThat(worker.runDue()).isEqualTo(2);
+    }
+
+    @Test
+    void resumingAGroupEndsARateLimitedPauseNowAndItsRateRampsUpFromThen() {
+        JobQueue<String> queue = newQueue();
+        queue.setGroupLimits(
+                "acme",
+                GroupLimits.builder().rate(Gcra.of(8, Duration.ofSeconds(1), 8)).build());
+        for (int i = 0; i < 12; i++) {
+            queue.add("n", "p", inGroup("a" + i, "acme"));
+        }
+        boolean[] limited = {false};
+        Worker<String> worker = manualWorker(queue, ctx -> {
+            if (!limited[0]) {
+                limited[0] = true;
+                return dev.sluice.queue.Result.rateLimited(dev.sluice.queue.Result.Scope.GROUP, HOUR);
+            }
+            return dev.sluice.queue.Result.done();
+        });
+        assertThat(worker.runDue())
+                .as("the first is rate-limited, pausing the group for an hour")
+                .isEqualTo(1);
+        advanceMillis(10_000);
+        assertThat(worker.runDue()).isZero();
+
+        assertThat(queue.resumeGroup("acme")).isTrue();
+
+        assertThat(worker.runDue())
+                .as("a quarter of the burst of 8, not the backlog at once")
+                .isEqualTo(2);
+    }
+
+    @Test
+    void groupsComeInPagesByPrefixWithTheirStateAndLimits() {
+        JobQueue<String> queue = newQueue();
+        GroupLimits own = GroupLimits.builder().concurrency(2).build();
+        queue.setGroupLimits("acme-2", own);
+        for (String group : List.of("acme-1", "acme-2", "acme-3", "beta", "acme-4")) {
+            queue.add("n", "p", inGroup(group + "-job", group));
+        }
+        queue.add("n", "p", JobOptions.builder().group("acme-3").delay(HOUR).build());
+        queue.pauseGroup("acme-4");
+
+        List<GroupInfo> first = queue.groups("acme-", null, 2);
+        List<GroupInfo> second = queue.groups("acme-", first.get(1).name(), 2);
+        List<GroupInfo> last = queue.groups("acme-", second.get(1).name(), 2);
+
+        assertThat(first).extracting(GroupInfo::name).containsExactly("acme-1", "acme-2");
+        assertThat(second).extracting(GroupInfo::name).containsExactly("acme-3", "acme-4");
+        assertThat(last).isEmpty();
+        assertThat(queue.groups("", null, 1_000))
+                .extracting(GroupInfo::name)
+                .containsExactly("acme-1", "acme-2", "acme-3", "acme-4", "beta");
+
+        GroupInfo acme2 = first.get(1);
+        assertThat(acme2.limits()).isEqualTo(own);
+        assertThat(acme2.ownLimits()).isTrue();
+        assertThat(first.get(0).ownLimits()).isFalse();
+        assertThat(first.get(0).limits()).isEqualTo(queue.options().groupDefaults());
+        GroupInfo acme3 = second.get(0);
+        assertThat(List.of(acme3.waiting(), acme3.delayed(), acme3.active())).containsExactly(1L, 1L, 0L);
+        assertThat(acme3.mayStart(START)).isTrue();
+        GroupInfo acme4 = second.get(1);
+        assertThat(acme4.paused()).isTrue();
+        assertThat(acme4.pausedUntil()).isNull();
+        assertThat(acme4.mayStart(START)).isFalse();
+    }
+
+    @Test
+    void aGroupPausedByARateLimitedResultShowsWhenItsPauseEnds() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", inGroup("a1", "acme"));
+        queue.add("n", "p", inGroup("a2", "acme"));
+        manualWorker(queue, ctx -> dev.sluice.queue.Result.rateLimited(dev.sluice.queue.Result.Scope.GROUP, HOUR))
+                .runDue();
+
+        GroupInfo acme = queue.groups("acme", null, 1).get(0);
+
+        assertThat(acme.paused()).isFalse();
+        assertThat(acme.pausedUntil()).isEqualTo(START.plus(HOUR));
+        assertThat(acme.waiting()).isEqualTo(2);
+        assertThat(acme.mayStart(START)).isFalse();
+        assertThat(acme.mayStart(START.plus(HOUR))).isTrue();
+    }
+
+    @Test
+    void aGroupPageIsCheckedBeforeAnythingIsRead() {
+        JobQueue<String> queue = newQueue();
+        assertThatThrownBy(() -> queue.groups(null, null, 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("prefix");
+        assertThatThrownBy(() -> queue.groups("", null, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 to 1000");
+        assertThatThrownBy(() -> queue.groups("", null, 1_001)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aMalformedGroupNameIsRefused() {
+        JobQueue<String> queue = newQueue();
+        assertThatThrownBy(() -> queue.pauseGroup("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.resumeGroup("")).isInstanceOf(IllegalArgumentException.class);
     }
 
     // ---------------------------------------------------------------------------------------------- workers

@@ -108,6 +108,8 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("promote(String)", () -> queue.promote("waiting"));
         uses.put("obliterate(boolean)", () -> queue.obliterate(true));
         uses.put("workers()", queue::workers);
+        uses.put("pauseGroup(String)", () -> queue.pauseGroup("g"));
+        uses.put("resumeGroup(String)", () -> queue.resumeGroup("g"));
         uses.put("worker(Processor,WorkerOptions)", () -> queue.worker(completing(), WorkerOptions.manual()));
         uses.put(
                 "repeat(String,Schedule,NewJob)",
@@ -130,6 +132,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("stats()", queue::stats);
         uses.put("stats(String)", () -> queue.stats("g"));
         uses.put("groups()", queue::groups);
+        uses.put("groups(String,String,int)", () -> queue.groups("", null, 10));
 
         assertThat(uses.keySet())
                 .as("every method of JobQueue but what it is, here")

@@ -213,6 +213,25 @@ final class GroupRing {
     }
 
     /**
+     * Ends {@code group}'s pause at {@code now}, if it has one: it may start jobs again, its rate ramping up from now.
+     *
+     * @return whether it was paused
+     */
+    boolean resume(Group group, long now) {
+        if (group.pausedUntil <= now) {
+            return false;
+        }
+        group.pausedUntil = now;
+        if (group.parkedUntil > Long.MIN_VALUE) {
+            parked.remove(group);
+            group.parkedUntil = Long.MIN_VALUE;
+        }
+        offer(group, now);
+        releaseIfIdle(group, now);
+        return true;
+    }
+
+    /**
      * Lets go of {@code group} if it holds nothing at {@code now}. Left in the ring or among the parked (a park
      * that ended by {@code now}), it is skipped there when its turn comes.
      */
@@ -244,6 +263,11 @@ final class GroupRing {
     }
 
     // ---------------------------------------------------------------- limits
+
+    /** Whether group {@code name} has limits of its own. */
+    boolean hasOwnLimits(String name) {
+        return overrides.containsKey(name);
+    }
 
     /** The limits of group {@code key}: its own, or the defaults. */
     GroupLimits limitsOf(Group.Key key) {

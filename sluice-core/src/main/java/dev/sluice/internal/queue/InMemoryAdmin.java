@@ -212,6 +212,31 @@ final class InMemoryAdmin<T> implements QueueAdmin {
         queue.fire(events);
     }
 
+    @Override
+    public void pauseGroup(String group) {
+        queue.lock.lock();
+        try {
+            queue.groups.pause(queue.groups.group(Group.Key.of(group)), Long.MAX_VALUE);
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean resumeGroup(String group) {
+        queue.lock.lock();
+        try {
+            Group found = queue.groups.find(Group.Key.of(group));
+            if (found == null || !queue.groups.resume(found, queue.clock.nanos())) {
+                return false;
+            }
+            queue.workMayStart(true);
+            return true;
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- limits
 
     @Override

@@ -3,6 +3,7 @@ package dev.sluice.internal.queue;
 import dev.sluice.internal.limit.Limits;
 import dev.sluice.internal.limit.QueueRate;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobQueue;
@@ -381,6 +382,11 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     @Override
     public List<String> groups() {
         return reads.groups();
+    }
+
+    @Override
+    public List<GroupInfo> groups(String prefix, String after, int limit) {
+        return reads.groups(prefix, after, limit);
     }
 
     /** Under the lock: wakes {@link #awaitIdle} callers if no job waits, is delayed or runs. */

@@ -1,6 +1,7 @@
 package dev.sluice.internal.queue;
 
 import dev.sluice.internal.limit.QueueRate;
+import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobNotFoundException;
@@ -206,6 +207,33 @@ final class InMemoryReads<T> {
         queue.lock.lock();
         try {
             return List.copyOf(queue.groups.namesWithStats());
+        } finally {
+            queue.lock.unlock();
+        }
+    }
+
+    List<GroupInfo> groups(String prefix, String after, int limit) {
+        queue.checkOpen();
+        QueueChecks.checkGroupPage(prefix, limit);
+        queue.lock.lock();
+        try {
+            long now = queue.clock.nanos();
+            List<GroupInfo> page = new ArrayList<>();
+            for (String name : QueueChecks.groupPage(queue.groups.namesWithStats(), prefix, after, limit)) {
+                Group.Key key = Group.Key.of(name);
+                Group group = queue.groups.find(key);
+                long pausedUntil = group == null ? Long.MIN_VALUE : group.pausedUntil;
+                page.add(new GroupInfo(
+                        name,
+                        group == null ? 0 : group.waiting,
+                        group == null ? 0 : group.delayed,
+                        group == null ? 0 : group.active,
+                        pausedUntil == Long.MAX_VALUE,
+                        pausedUntil > now && pausedUntil != Long.MAX_VALUE ? SluiceClock.toInstant(pausedUntil) : null,
+                        queue.groups.limitsOf(key),
+                        queue.groups.hasOwnLimits(name)));
+            }
+            return page;
         } finally {
             queue.lock.unlock();
         }

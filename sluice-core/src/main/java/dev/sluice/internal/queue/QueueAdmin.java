@@ -28,6 +28,10 @@ public interface QueueAdmin {
 
     void promote(String id);
 
+    void pauseGroup(String group);
+
+    boolean resumeGroup(String group);
+
     void setRate(RatePolicy rate);
 
     void setConcurrency(int concurrency);

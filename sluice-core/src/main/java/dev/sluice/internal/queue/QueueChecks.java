@@ -209,6 +209,34 @@ public final class QueueChecks {
         }
     }
 
+    /** The most groups one page of {@code groups(prefix, after, limit)} holds. */
+    public static final int MOST_GROUPS_PER_PAGE = 1_000;
+
+    /** The arguments of {@code groups(prefix, after, limit)}. */
+    public static void checkGroupPage(String prefix, int limit) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("group prefix must not be null; use \"\" for every group");
+        }
+        if (limit < 1 || limit > MOST_GROUPS_PER_PAGE) {
+            throw new IllegalArgumentException(
+                    "group page limit must be 1 to " + MOST_GROUPS_PER_PAGE + ", was " + limit);
+        }
+    }
+
+    /** Of {@code names}, sorted, those of the page {@code groups(prefix, after, limit)} asks for. */
+    public static List<String> groupPage(List<String> names, String prefix, String after, int limit) {
+        List<String> page = new java.util.ArrayList<>();
+        for (String name : names) {
+            if (name.startsWith(prefix) && (after == null || name.compareTo(after) > 0)) {
+                page.add(name);
+                if (page.size() == limit) {
+                    break;
+                }
+            }
+        }
+        return page;
+    }
+
     /** The arguments of {@code jobs(state, offset, limit)}. */
     public static void checkPage(JobState state, int offset, int limit) {
         if (state == null) {

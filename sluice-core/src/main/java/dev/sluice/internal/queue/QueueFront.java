@@ -146,6 +146,20 @@ public abstract class QueueFront<T> implements JobQueue<T> {
     }
 
     @Override
+    public final void pauseGroup(String group) {
+        checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        admin().pauseGroup(group);
+    }
+
+    @Override
+    public final boolean resumeGroup(String group) {
+        checkOpen();
+        QueueChecks.checkLookedUpGroup(group);
+        return admin().resumeGroup(group);
+    }
+
+    @Override
     public final void promote(String id) {
         checkOpen();
         QueueChecks.checkJobId(id);

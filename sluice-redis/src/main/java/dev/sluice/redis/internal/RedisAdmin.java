@@ -4,11 +4,14 @@ import dev.sluice.internal.queue.QueueAdmin;
 import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.RetentionRules;
 import dev.sluice.limit.RatePolicy;
+import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
+import dev.sluice.time.SluiceClock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -100,6 +103,18 @@ final class RedisAdmin<T> implements QueueAdmin {
             throw QueueChecks.notDelayed(queue.name, id, JobState.valueOf(answer));
         }
         queue.signal();
+    }
+
+    @Override
+    public void pauseGroup(String group) {
+        queue.calls.call(true, "pauseGroup", group == null ? "" : group);
+    }
+
+    @Override
+    public boolean resumeGroup(String group) {
+        boolean resumed = Replies.number(queue.calls.call(true, "resumeGroup", group == null ? "" : group)) == 1;
+        queue.signal();
+        return resumed;
     }
 
     // ---------------------------------------------------------------- limits
@@ -209,6 +224,34 @@ final class RedisAdmin<T> implements QueueAdmin {
     private List<Object> limitsOf(String group) {
         return Replies.list(queue.calls.call(false, "groupLimits", group == null ? "" : group));
     }
+
+    /** The state of the groups {@code names}, in that order. */
+    List<GroupInfo> groupInfos(List<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        List<Object> reply = Replies.list(queue.calls.call(false, "groupInfos", names.toArray(String[]::new)));
+        List<GroupInfo> infos = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            List<Object> g = Replies.list(reply.get(i));
+            long pausedUntil = Replies.number(g.get(3));
+            infos.add(new GroupInfo(
+                    names.get(i),
+                    Replies.number(g.get(0)),
+                    Replies.number(g.get(1)),
+                    Replies.number(g.get(2)),
+                    pausedUntil == PAUSED_UNTIL_RESUMED,
+                    pausedUntil < 0 || pausedUntil == PAUSED_UNTIL_RESUMED
+                            ? null
+                            : SluiceClock.toInstant(Math.multiplyExact(pausedUntil, 1000L)),
+                    groupLimitsIn(g.subList(4, 7)),
+                    Replies.number(g.get(7)) == 1));
+        }
+        return infos;
+    }
+
+    /** The end the script gives a group's pause that holds until it is resumed: 2^53 us, its "never". */
+    private static final long PAUSED_UNTIL_RESUMED = 1L << 53;
 
     private static GroupLimits groupLimitsIn(List<Object> reply) {
         return new GroupLimits(

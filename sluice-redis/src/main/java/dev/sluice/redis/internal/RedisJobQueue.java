@@ -9,6 +9,7 @@ import dev.sluice.internal.queue.QueueChecks;
 import dev.sluice.internal.queue.QueueFront;
 import dev.sluice.internal.queue.QueueWorker;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
@@ -418,6 +419,13 @@ final class RedisJobQueue<T> extends QueueFront<T> {
     public List<String> groups() {
         checkOpen();
         return stats.groups();
+    }
+
+    @Override
+    public List<GroupInfo> groups(String prefix, String after, int limit) {
+        checkOpen();
+        QueueChecks.checkGroupPage(prefix, limit);
+        return admin.groupInfos(QueueChecks.groupPage(stats.groups(), prefix, after, limit));
     }
 
     // ---------------------------------------------------------------- managing (RedisAdmin)

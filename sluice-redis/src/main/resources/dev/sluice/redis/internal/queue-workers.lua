@@ -1,4 +1,4 @@
--- The workers attached to the queue, across processes: each started worker says hello when it starts and again
+-- The workers attached to the queue, across processes, and the state of groups for a page of them (groupInfos): each started worker says hello when it starts and again
 -- every heartbeat (a third of its lease), and bye when it closes. A worker not heard of for three heartbeats that
 -- holds no lease is dropped when the workers are next read; one that holds a lease stays until its lease runs out
 -- (housekeeping then takes its jobs back). obliterate checks that none is attached before a queue is removed.
@@ -55,6 +55,21 @@ COMMANDS.workers = function()
     reply[#reply + 1] = row
   end
   table.sort(reply, function(x, y) return x[1] < y[1] end)
+  return reply
+end
+
+-- ARGV: group names. Replies per group {waiting, delayed, active, its pause's end (-1: none now; 2^53: until
+-- resumed), concurrency, maxQueued, rate (as stored, '' for none), 1 if those are its own limits else 0}.
+COMMANDS.groupInfos = function()
+  local reply = {}
+  for i = 3, #ARG do
+    local gid = 'g' .. ARG[i]
+    local g = findGroup(gid)
+    local c, w, rate, scope = limitsOf(gid)
+    local paused = (g and g[G_PAUSED] > now) and g[G_PAUSED] or -1
+    reply[#reply + 1] = { g and g[G_WAITING] or 0, g and g[G_DELAYED] or 0, g and g[G_ACTIVE] or 0, int(paused),
+      c, w, rate, sub(scope, 1, 1) == 'o' and 1 or 0 }
+  end
   return reply
 end
 
