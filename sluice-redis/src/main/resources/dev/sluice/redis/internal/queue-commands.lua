@@ -127,30 +127,15 @@ end
 -- ARGV: group ('' for the ungrouped jobs). Pauses it until resumeGroup.
 COMMANDS.pauseGroup = function()
   local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
-  local g = group(gid)
-  g[G_PAUSED] = NEVER
-  touchGroup(gid)
-  if g[G_INRING] == 1 then
-    call('LREM', RING, 0, gid)
-    g[G_INRING] = 0
-  end
+  pauseGroupUntil(gid, group(gid), NEVER)
   return 1
 end
 
--- ARGV: group. Ends its pause now (a ramp follows, see callRates.recovery). Replies 1, or 0 if it was not paused.
+-- ARGV: group. Ends its pause now. Replies 1, or 0 if it was not paused.
 COMMANDS.resumeGroup = function()
   local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
   local g = findGroup(gid)
-  if not g or g[G_PAUSED] <= now then
-    return 0
-  end
-  g[G_PAUSED] = now
-  g[G_PARKED] = -NEVER
-  touchGroup(gid)
-  call('ZREM', PARKED, gid)
-  offer(gid, g)
-  releaseIfIdle(gid, g)
-  return 1
+  return (g and resumeGroupNow(gid, g)) and 1 or 0
 end
 
 COMMANDS.retryFailed = function()

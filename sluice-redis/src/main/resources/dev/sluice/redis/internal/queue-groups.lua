@@ -4,7 +4,7 @@
 -- touchGroup).
 -- Cost: one command per move (RPUSH, ZADD); releasing a group still in the ring is an LREM, O(groups in the ring).
 
-local place, releaseIfIdle, offer, jobEnded
+local place, releaseIfIdle, offer, jobEnded, pauseGroupUntil, resumeGroupNow
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Where a group belongs: 'ready', 'parked', 'held', 'idle' or 'released'.
 function place(gid, g)
@@ -59,6 +59,32 @@ function offer(gid, g)
     g[G_HELD] = 1
     touchGroup(gid)
   end
+end
+
+-- Pauses group gid until untilAt (NEVER: until resumed), unless it is paused longer: it leaves the ring.
+function pauseGroupUntil(gid, g, untilAt)
+  if untilAt > g[G_PAUSED] then
+    g[G_PAUSED] = untilAt
+    touchGroup(gid)
+    if g[G_INRING] == 1 then
+      call('LREM', RING, 0, gid)
+      g[G_INRING] = 0
+    end
+  end
+end
+
+-- Ends group gid's pause now, if it has one (a ramp follows, see callRates.recovery); whether it had one.
+function resumeGroupNow(gid, g)
+  if g[G_PAUSED] <= now then
+    return false
+  end
+  g[G_PAUSED] = now
+  g[G_PARKED] = -NEVER
+  touchGroup(gid)
+  call('ZREM', PARKED, gid)
+  offer(gid, g)
+  releaseIfIdle(gid, g)
+  return true
 end
 
 function jobEnded(gid, g)
