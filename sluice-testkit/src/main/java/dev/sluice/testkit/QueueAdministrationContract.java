@@ -67,6 +67,30 @@ public abstract class QueueAdministrationContract extends QueueContractSupport {
         assertThatThrownBy(() -> engine.existingQueue(null)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void pagesOfWaitingJobsAcrossGroupsAddUpToTheWholeListWhateverTheirSize() {
+        JobQueue<String> queue = newQueue();
+        int[] sizes = {3, 1, 4, 2};
+        for (int g = 0; g < sizes.length; g++) {
+            for (int i = 0; i < sizes[g] + 1; i++) {
+                queue.add("n", "p", inGroup("g" + g + "-" + i, "g" + g));
+            }
+            queue.remove("g" + g + "-0"); // a removed job inside each group must not count
+        }
+        queue.add("n", "p", withId("ungrouped"));
+        List<String> whole = ids(queue.jobs(JobState.WAITING, 0, 100));
+        assertThat(whole).hasSize(11).doesNotHaveDuplicates();
+
+        for (int limit = 1; limit <= 4; limit++) {
+            List<String> paged = new ArrayList<>();
+            for (int offset = 0; offset < 12; offset += limit) {
+                paged.addAll(ids(queue.jobs(JobState.WAITING, offset, limit)));
+            }
+            assertThat(paged).as("pages of %d", limit).isEqualTo(whole);
+        }
+        assertThat(queue.jobs(JobState.WAITING, 11, 5)).isEmpty();
+    }
+
     // ---------------------------------------------------------------------------------------------- promote
 
     @Test

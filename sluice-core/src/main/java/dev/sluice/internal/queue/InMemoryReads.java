@@ -138,11 +138,7 @@ final class InMemoryReads<T> {
                 }
             };
             switch (state) {
-                case WAITING -> {
-                    for (Group group : queue.groups.all()) {
-                        group.forEachWaiting(pick);
-                    }
-                }
+                case WAITING -> pageOfWaiting(offset, limit, selected);
                 case DELAYED -> {
                     queue.store.delayedInOrder().forEach(pick);
                 }
@@ -209,6 +205,32 @@ final class InMemoryReads<T> {
             return List.copyOf(queue.groups.namesWithStats());
         } finally {
             queue.lock.unlock();
+        }
+    }
+
+    /**
+     * Under the lock: the waiting jobs of {@code jobs(WAITING, offset, limit)} into {@code selected}, skipping whole
+     * groups before the page by their counts.
+     */
+    private void pageOfWaiting(int offset, int limit, List<JobRecord> selected) {
+        int skip = offset;
+        for (Group group : queue.groups.all()) {
+            if (selected.size() == limit) {
+                return;
+            }
+            if (skip >= group.waiting) {
+                skip -= group.waiting;
+                continue;
+            }
+            int[] skipInGroup = {skip};
+            group.forEachWaiting(job -> {
+                if (skipInGroup[0] > 0) {
+                    skipInGroup[0]--;
+                } else if (selected.size() < limit) {
+                    selected.add(job);
+                }
+            });
+            skip = 0;
         }
     }
 

@@ -2,7 +2,8 @@
 -- again (retry, retryFailed), and dropping the pending run of a repeatable job; the commands of
 -- queue-commands.lua call them.
 -- Keys: B:w:<g>, B:d, B:a, B:c, B:f, B:x, B:g, B:ring, B:rep:p.
--- Cost: a page is O(offset + limit).
+-- Cost: a page is O(log n + limit) for delayed jobs, O(groups + log n + limit) for waiting ones, O(active) for
+-- active ones and O(offset + limit) for kept finished ones (a list: Redis walks it in nodes of up to 128).
 
 local function jobsPage(state, offset, limit)
   local ids = {}
@@ -21,15 +22,18 @@ local function jobsPage(state, offset, limit)
         order[#order + 1] = gid
       end
     end
+    -- whole groups before the page are skipped by their size, so a page costs O(groups + log n + limit)
     local skip = offset
     for _, gid in ipairs(order) do
-      local members = call('ZRANGE', waitingKey(gid), 0, -1)
-      for _, member in ipairs(members) do
-        if skip > 0 then
-          skip = skip - 1
-        elseif #ids < limit then
+      local key = waitingKey(gid)
+      local size = call('ZCARD', key)
+      if skip >= size then
+        skip = skip - size
+      else
+        for _, member in ipairs(call('ZRANGE', key, skip, skip + limit - #ids - 1)) do
           ids[#ids + 1] = sub(member, 17)
         end
+        skip = 0
       end
       if #ids >= limit then
         break
