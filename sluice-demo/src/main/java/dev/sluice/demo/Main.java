@@ -2,6 +2,7 @@ package dev.sluice.demo;
 
 import dev.sluice.Sluice;
 import dev.sluice.demo.Options.Option;
+import dev.sluice.demo.Options.Positional;
 import dev.sluice.demo.Options.UsageException;
 import dev.sluice.redis.RedisSluice;
 import java.io.PrintStream;
@@ -49,14 +50,65 @@ public final class Main {
                                    --group-concurrency set the queue's rate and its groups' defaults in
                                    Redis, for every process. L: the lease in ms (default 30000)
               stats --redis URL --queue NAME
-                                   prints a JSON object: counts by state now (waiting, delayed, active,
-                                   completed, failed) and totals since the queue was created (added,
-                                   completed, failed), for the queue, its ungrouped jobs and each group
+                                   prints a JSON object: whether the queue is paused; counts by state now
+                                   (waiting, delayed, active, completed, failed), totals since the queue was
+                                   created (added, completed, failed), completedPerSecond (over the last
+                                   minute), waitTime and processingTime (count, p50Ms, p90Ms, p99Ms, maxMs),
+                                   for the queue, its ungrouped jobs and each group
+              queues --redis URL   prints a JSON line per queue: name, paused, counts by state, workers
+                                   (attached) and busy (the jobs they run)
+              jobs --redis URL --queue NAME --state STATE [--group G] [--offset K] [--limit N]
+                                   prints a JSON line per job in STATE (waiting, delayed, active, completed or
+                                   failed), at most N (1 to %d, default %d) after the first K: id, name,
+                                   group, state, attemptsMade, createdAt, runAt, startedAt, finishedAt,
+                                   failureReason. --group G keeps G's jobs only (K and N count those), reading
+                                   the state's jobs %d at a time
+              job --redis URL --queue NAME ID
+                                   prints job ID as a JSON object: the fields of jobs, then options, progress,
+                                   rateLimits, attempts, failure, result and payload (UTF-8 text, or base64
+                                   where they are not UTF-8: resultEncoding, payloadEncoding)
+              retry --redis URL --queue NAME (ID [--completed] | --all-failed)
+                                   sends failed job ID (completed job ID, with --completed) or every failed
+                                   job back to waiting, with fresh attempts
+              remove --redis URL --queue NAME ID
+                                   removes job ID, unless it is running
+              promote --redis URL --queue NAME ID
+                                   makes delayed job ID ready to run now
+              pause --redis URL --queue NAME [--group G]
+                                   stops the queue's jobs (group G's) from starting; running ones go on
+              resume --redis URL --queue NAME [--group G]
+                                   lets them start again, and prints wasPaused
+              clean --redis URL --queue NAME --state completed|failed [--older-than DURATION]
+                                   removes the completed (failed) jobs that finished DURATION ago or earlier:
+                                   ms, s, m, h or d, such as 10s, 5m, 2h, 1d (default 0: all of them)
+              drain --redis URL --queue NAME [--delayed]
+                                   removes every waiting job, and with --delayed every delayed one
+              obliterate --redis URL --queue NAME [--force]
+                                   removes the queue and everything it holds; refused while workers are
+                                   attached, unless --force
+              groups --redis URL --queue NAME [--prefix P] [--after G] [--limit N]
+                                   prints a JSON line per group, in name order: at most N (1 to %d, default
+                                   %d), those whose names start with P, after group G: name, waiting,
+                                   delayed, active, paused, pausedUntil, limits (concurrency, maxQueued,
+                                   rate), ownLimits
+              workers --redis URL --queue NAME
+                                   prints a JSON line per worker attached: id, host, pid, concurrency, busy,
+                                   running (job ids), startedAt, lastSeen, leaseEnds
               help                 prints this text (also --help, -h)
 
-            Errors are one line on standard error: exit status 2 for a command line that cannot run as
-            given, 1 when the command could not do its work (Redis unreachable, say).
-            """.formatted(DEFAULT_SECONDS, Produce.BATCH, WorkerCommand.CLOSE_DEADLINE.toSeconds());
+            Only produce and worker create a queue: the other commands fail on a queue that does not exist, and
+            write nothing for it. A job ID that begins with - goes after --: job ... -- -42. Errors are one line on standard error: exit status 2 for a command line that
+            cannot run as given, 1 when the command could not do its work (Redis unreachable, no such queue or
+            job, a job in another state).
+            """.formatted(
+                    DEFAULT_SECONDS,
+                    Produce.BATCH,
+                    WorkerCommand.CLOSE_DEADLINE.toSeconds(),
+                    AdminCommands.MAX_LIMIT,
+                    AdminCommands.DEFAULT_LIMIT,
+                    AdminCommands.PAGE,
+                    AdminCommands.MAX_LIMIT,
+                    AdminCommands.DEFAULT_LIMIT);
 
     private Main() {}
 
@@ -178,9 +230,19 @@ public final class Main {
                             Stats.OPTIONS,
                             out,
                             options -> Stats.of(options).run(out));
-                default ->
-                    throw new UsageException(
-                            "unknown command '" + args[0] + "' (commands: demo, produce, worker, stats, help)");
+                default -> {
+                    AdminCommands.Command admin = AdminCommands.named(args[0]);
+                    if (admin == null) {
+                        throw new UsageException("unknown command '" + args[0] + "' (commands: demo, produce, worker,"
+                                + " stats, " + String.join(", ", AdminCommands.names()) + ", help)");
+                    }
+                    command(
+                            args,
+                            admin.options(),
+                            admin.positional(),
+                            out,
+                            options -> AdminCommands.run(admin, options, out));
+                }
             }
             return 0;
         } catch (UsageException | IllegalArgumentException e) {
@@ -201,7 +263,13 @@ public final class Main {
     /** Command {@code args[0]} with the options {@code args} give it: the usage for {@code --help}, else {@code body}. */
     private static void command(String[] args, List<Option> allowed, PrintStream out, Body body)
             throws UsageException, InterruptedException {
-        Options options = Options.parse(args[0], allowed, args, 1);
+        command(args, allowed, null, out, body);
+    }
+
+    /** As above, for a command that takes {@code positional} (null: none). */
+    private static void command(String[] args, List<Option> allowed, Positional positional, PrintStream out, Body body)
+            throws UsageException, InterruptedException {
+        Options options = Options.parse(args[0], allowed, positional, args, 1);
         if (options.helpRequested()) {
             out.print(USAGE);
         } else {

@@ -8,8 +8,9 @@ import java.util.stream.Collectors;
 
 /**
  * The options of one command, as given on the command line: {@code --name value} pairs and flags, each at most
- * once, checked against the options the command takes. Every problem is a {@link UsageException} whose message
- * names the option and what it allows.
+ * once, checked against the options the command takes, and for a command that takes one, a single argument
+ * without an option name (a job's id). Every problem is a {@link UsageException} whose message names the option
+ * and what it allows.
  */
 final class Options {
     /** A command line that cannot be run as given; the message says what is wrong, in one line. */
@@ -52,32 +53,78 @@ final class Options {
         }
     }
 
+    /**
+     * The argument a command takes without an option name before it: any argument that does not begin with
+     * {@code -}, or every argument after {@code --} (for a value that does).
+     *
+     * @param name what the usage calls it, {@code ID}
+     * @param allowed what it may be, for messages ({@code a job's id})
+     */
+    record Positional(String name, String allowed) {}
+
     private final String command;
     private final Map<String, Option> allowed;
     private final Map<String, String> given;
+    private final Positional positional;
+    private final String positionalValue;
     private final boolean help;
 
-    private Options(String command, Map<String, Option> allowed, Map<String, String> given, boolean help) {
+    private Options(
+            String command,
+            Map<String, Option> allowed,
+            Map<String, String> given,
+            Positional positional,
+            String positionalValue,
+            boolean help) {
         this.command = command;
         this.allowed = allowed;
         this.given = given;
+        this.positional = positional;
+        this.positionalValue = positionalValue;
         this.help = help;
     }
 
     /**
-     * The options {@code args} give {@code command}, from index {@code from} on.
+     * The options {@code args} give {@code command}, from index {@code from} on; the command takes no positional
+     * argument.
      *
      * @throws UsageException for an option the command does not take, one given twice, or one without its value
      */
     static Options parse(String command, List<Option> options, String[] args, int from) throws UsageException {
+        return parse(command, options, null, args, from);
+    }
+
+    /**
+     * The options {@code args} give {@code command}, from index {@code from} on, and the one positional argument
+     * it takes if {@code positional} is not null.
+     *
+     * @throws UsageException for an option the command does not take, one given twice, or one without its value,
+     *     or a second positional argument
+     */
+    static Options parse(String command, List<Option> options, Positional positional, String[] args, int from)
+            throws UsageException {
         Map<String, Option> allowed = new LinkedHashMap<>();
         for (Option option : options) {
             allowed.put(option.name(), option);
         }
         Map<String, String> given = new HashMap<>();
+        String positionalValue = null;
+        boolean onlyPositionals = false;
         boolean help = false;
         for (int i = from; i < args.length; i++) {
             String arg = args[i];
+            if (positional != null && (onlyPositionals || !arg.startsWith("-"))) {
+                if (positionalValue != null) {
+                    throw new UsageException(command + " takes one " + positional.name() + ", was given '"
+                            + positionalValue + "' and '" + arg + "'");
+                }
+                positionalValue = arg;
+                continue;
+            }
+            if (positional != null && arg.equals("--")) {
+                onlyPositionals = true;
+                continue;
+            }
             if (arg.equals("--help") || arg.equals("-h")) {
                 help = true;
                 continue;
@@ -100,7 +147,27 @@ final class Options {
                 given.put(arg, args[++i]);
             }
         }
-        return new Options(command, allowed, given, help);
+        return new Options(command, allowed, given, positional, positionalValue, help);
+    }
+
+    /** The positional argument given, or null if none was. */
+    String positional() {
+        return positionalValue;
+    }
+
+    /**
+     * The positional argument, which the command needs.
+     *
+     * @throws UsageException if it was not given
+     */
+    String requiredPositional() throws UsageException {
+        if (positional == null) {
+            throw new IllegalArgumentException(command + " takes no positional argument");
+        }
+        if (positionalValue == null) {
+            throw new UsageException(command + " needs " + positional.name() + " (" + positional.allowed() + ")");
+        }
+        return positionalValue;
     }
 
     /** Whether {@code --help} (or {@code -h}) was among the options. */

@@ -12,12 +12,15 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.redis.RedisSluice;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the commands on a Redis queue ({@code produce}, {@code worker}, {@code stats}) share: the options that name
- * the queue, opening it, rates written {@code N/DURATION}, and one-line JSON.
+ * What the commands on a Redis queue share: the options that name the queue, opening it (creating it, for {@code
+ * produce} and {@code worker}; only if it exists, for the others), rates written {@code N/DURATION}, and one-line
+ * JSON.
  */
 final class QueueCommands {
     static final Option REDIS = Option.text("--redis", "URL", "a Redis URL such as redis://localhost:6379");
@@ -26,6 +29,9 @@ final class QueueCommands {
     /** What a rate option allows, for messages. */
     static final String RATE_ALLOWED = "N/DURATION, N from 1 to 1000000 and DURATION a whole number of ms, s,"
             + " m or h up to a day (10/1s, 500/1m; 10/s for 10/1s)";
+
+    /** The most queue names a message that a queue does not exist lists. */
+    static final int LISTED_QUEUES = 20;
 
     private static final Pattern RATE = Pattern.compile("(\\d{1,7})/(\\d{0,9})(ms|s|m|h)");
     private static final Duration LONGEST_RATE_WINDOW = Duration.ofDays(1);
@@ -41,6 +47,47 @@ final class QueueCommands {
     /** Queue {@code name} of {@code sluice}, as the commands open it: payloads are UTF-8 text. */
     static JobQueue<String> open(Sluice sluice, String name) {
         return sluice.queue(name, Codec.utf8());
+    }
+
+    /**
+     * Queue {@code name} of {@code sluice} if it exists, opened without creating or changing anything, whatever its
+     * codec (payloads read as bytes).
+     *
+     * @throws CommandFailure if it does not exist, naming the queues that do
+     * @throws IllegalArgumentException if the name is malformed
+     */
+    static JobQueue<?> existing(Sluice sluice, String name) {
+        Optional<JobQueue<?>> queue = sluice.existingQueue(name);
+        if (queue.isEmpty()) {
+            throw new CommandFailure(doesNotExist(name, sluice.queueNames()));
+        }
+        return queue.get();
+    }
+
+    /**
+     * The problem of queue {@code name}, which does not exist, with the names of the queues that do: the first
+     * {@link #LISTED_QUEUES}, and how many more.
+     */
+    static String doesNotExist(String name, List<String> queues) {
+        String known;
+        if (queues.isEmpty()) {
+            known = "no queues";
+        } else {
+            known = "queues: " + String.join(", ", queues.subList(0, Math.min(LISTED_QUEUES, queues.size())));
+            if (queues.size() > LISTED_QUEUES) {
+                known += " and " + (queues.size() - LISTED_QUEUES) + " more";
+            }
+        }
+        return "queue '" + name + "' does not exist (" + known + ")";
+    }
+
+    /** Work a command could not do, though its command line was right: the message says why, in one line. */
+    static final class CommandFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommandFailure(String problem) {
+            super(problem);
+        }
     }
 
     /**

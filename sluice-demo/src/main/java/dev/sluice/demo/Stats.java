@@ -3,16 +3,17 @@ package dev.sluice.demo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.Sluice;
 import dev.sluice.demo.Options.UsageException;
-import dev.sluice.queue.JobCounts;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueStats;
 import java.io.PrintStream;
 import java.util.List;
 
 /**
- * {@code ./sluice stats}: one JSON object with a Redis queue's {@code counts} by state (the jobs it holds now) and
- * its {@code totals} since it was created (added, completed, failed), for the queue, for its ungrouped jobs, and
- * for each group whose statistics the queue keeps ({@link JobQueue#groups()}).
+ * {@code ./sluice stats}: one JSON object with a Redis queue's {@code counts} by state (the jobs it holds now), its
+ * {@code totals} since it was created (added, completed, failed), its throughput ({@code completedPerSecond} over
+ * the last minute) and latencies ({@code waitTime}, {@code processingTime}), for the queue, for its ungrouped jobs,
+ * and for each group whose statistics the queue keeps ({@link JobQueue#groups()}); and whether the queue is paused.
+ * A queue that does not exist is a failure, and nothing is created for it.
  */
 final class Stats {
     static final List<Options.Option> OPTIONS = List.of(QueueCommands.REDIS, QueueCommands.QUEUE);
@@ -33,8 +34,8 @@ final class Stats {
     /** Reads the statistics and prints them on {@code out}. */
     void run(PrintStream out) {
         try (Sluice sluice = QueueCommands.connect(redis)) {
-            JobQueue<String> jobs = QueueCommands.open(sluice, queue);
-            ObjectNode all = QueueCommands.object().put("queue", queue);
+            JobQueue<?> jobs = QueueCommands.existing(sluice, queue);
+            ObjectNode all = QueueCommands.object().put("queue", queue).put("paused", jobs.isPaused());
             describe(all, jobs.stats());
             describe(all.putObject("ungrouped"), jobs.stats(null));
             ObjectNode groups = all.putObject("groups");
@@ -47,16 +48,13 @@ final class Stats {
     }
 
     private static void describe(ObjectNode node, QueueStats stats) {
-        JobCounts counts = stats.counts();
-        node.putObject("counts")
-                .put("waiting", counts.waiting())
-                .put("delayed", counts.delayed())
-                .put("active", counts.active())
-                .put("completed", counts.completed())
-                .put("failed", counts.failed());
+        JobJson.putCounts(node, stats.counts());
         node.putObject("totals")
                 .put("added", stats.added())
                 .put("completed", stats.completed())
                 .put("failed", stats.failed());
+        node.put("completedPerSecond", JobJson.rounded(stats.completedPerSecond()));
+        JobJson.putLatency(node, "waitTime", stats.waitTime());
+        JobJson.putLatency(node, "processingTime", stats.processingTime());
     }
 }

@@ -125,6 +125,23 @@ class RedisQueueAdministrationTest {
     }
 
     @Test
+    void aQueueThatAnotherProcessGoesOnUsingAfterItWasObliteratedIsListedAgain() {
+        try (Sluice app = TestEngines.on(clockA, prefix);
+                Sluice tool = TestEngines.on(clockB, prefix)) {
+            JobQueue<String> queue = app.queue("jobs", Codec.utf8());
+            queue.add("n", "p");
+            tool.existingQueue("jobs").orElseThrow().obliterate(true);
+            assertThat(tool.queueNames()).isEmpty();
+
+            queue.add("n", "p"); // the app's process restores the settings it knows
+
+            assertThat(tool.queueNames()).containsExactly("jobs");
+            assertThat(tool.existingQueue("jobs").orElseThrow().counts().waiting())
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void obliteratingLeavesNoKeyOfTheQueueAndKeepsTheOthers() {
         try (Sluice app = TestEngines.on(clockA, prefix)) {
             JobQueue<String> doomed = app.queue("doomed", Codec.utf8());

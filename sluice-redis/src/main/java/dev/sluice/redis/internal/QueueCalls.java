@@ -66,13 +66,14 @@ final class QueueCalls<T> {
             Function<byte[][], R> send,
             Function<R, List<Object>> replyOf) {
         for (int attempt = 1; QueueSettings.asksRestore(replyOf.apply(answer).get(0)); attempt++) {
-            queue.settings.restore(
-                    QueueSettings.epochOf(sent),
-                    attempt,
-                    args -> queue.engine
-                            .queueLibrary()
-                            .call(queue.key, arguments("restore", args), true)
-                            .get(0));
+            queue.settings.restore(QueueSettings.epochOf(sent), attempt, args -> {
+                Object restored = queue.engine
+                        .queueLibrary()
+                        .call(queue.key, arguments("restore", args), true)
+                        .get(0);
+                queue.engine.register(queue.name); // a queue Redis lost, or one obliterated, is listed again
+                return restored;
+            });
             queue.signal();
             sent = queue.settings.withEpoch(arguments);
             answer = send.apply(sent);

@@ -228,8 +228,13 @@ public final class RedisEngine implements Sluice {
 
     /** Notes {@code queue}, just opened, among the engine's queues ({@link #queueNames}). */
     private <Q extends RedisJobQueue<?>> Q registered(Q queue) {
-        await(connection.keys.sadd(registryKey(), RedisJobQueue.bytes(queue.name())));
+        register(queue.name());
         return queue;
+    }
+
+    /** Notes queue {@code name}, opened or restored, among the engine's queues ({@link #queueNames}). */
+    void register(String name) {
+        await(connection.keys.sadd(registryKey(), RedisJobQueue.bytes(name)));
     }
 
     private byte[] registryKey() {
