@@ -11,6 +11,7 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.WorkerInfo;
+import dev.sluice.server.internal.JobJson;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

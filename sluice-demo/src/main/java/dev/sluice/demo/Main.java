@@ -49,6 +49,11 @@ public final class Main {
                                    starts in any DURATION, such as 10/1s, 500/1m, 50/250ms) and
                                    --group-concurrency set the queue's rate and its groups' defaults in
                                    Redis, for every process. L: the lease in ms (default 30000)
+              serve [--port P] [--redis URL]
+                                   serves Sluice's HTTP API (JSON, /api/v1/queues, /health/live,
+                                   /health/ready) over the in-memory engine, or over every queue of the
+                                   Redis at URL, on 127.0.0.1 port P (default %d; 0 picks a free one) until
+                                   SIGTERM or Ctrl-C
               stats --redis URL --queue NAME
                                    prints a JSON object: whether the queue is paused; counts by state now
                                    (waiting, delayed, active, completed, failed), totals since the queue was
@@ -104,6 +109,7 @@ public final class Main {
                     DEFAULT_SECONDS,
                     Produce.BATCH,
                     WorkerCommand.CLOSE_DEADLINE.toSeconds(),
+                    ServeCommand.DEFAULT_PORT,
                     AdminCommands.MAX_LIMIT,
                     AdminCommands.DEFAULT_LIMIT,
                     AdminCommands.PAGE,
@@ -123,17 +129,24 @@ public final class Main {
         void run(long seconds, String redisUrl) throws InterruptedException;
     }
 
-    /** Starts the worker of a {@code worker} command line. */
+    /** What a long-running command started (a worker, a server), which it stops gracefully. */
     @FunctionalInterface
-    interface WorkerStart {
-        /** Connects and starts the worker. */
-        WorkerCommand.Running start();
+    interface Running {
+        /** Stops it gracefully; a second call does nothing. */
+        void stop();
     }
 
-    /** What {@code worker} does: starts the worker, keeps it running until it is to stop, then stops it. */
+    /** Starts what a {@code worker} or {@code serve} command line runs. */
+    @FunctionalInterface
+    interface WorkerStart {
+        /** Connects and starts it. */
+        Running start();
+    }
+
+    /** What {@code worker} and {@code serve} do: start, keep running until told to stop, then stop. */
     @FunctionalInterface
     interface Lifetime {
-        /** Starts the worker with {@code start}, runs it until it is to stop, and stops it. */
+        /** Starts with {@code start}, runs until it is to stop, and stops. */
         void runUntilStopped(WorkerStart start) throws InterruptedException;
     }
 
@@ -169,7 +182,7 @@ public final class Main {
      */
     private static void untilShutdown(WorkerStart start) throws InterruptedException {
         Object lock = new Object();
-        WorkerCommand.Running[] running = new WorkerCommand.Running[1];
+        Running[] running = new Running[1];
         boolean[] stopping = new boolean[1];
         Thread stop = new Thread(
                 () -> {
@@ -224,6 +237,11 @@ public final class Main {
                         WorkerCommand worker = WorkerCommand.of(options);
                         lifetime.runUntilStopped(() -> worker.start(out, err));
                     });
+                case "serve" ->
+                    command(args, ServeCommand.OPTIONS, out, options -> {
+                        ServeCommand serve = ServeCommand.of(options);
+                        lifetime.runUntilStopped(() -> serve.start(out));
+                    });
                 case "stats" ->
                     command(
                             args,
@@ -234,7 +252,7 @@ public final class Main {
                     AdminCommands.Command admin = AdminCommands.named(args[0]);
                     if (admin == null) {
                         throw new UsageException("unknown command '" + args[0] + "' (commands: demo, produce, worker,"
-                                + " stats, " + String.join(", ", AdminCommands.names()) + ", help)");
+                                + " serve, stats, " + String.join(", ", AdminCommands.names()) + ", help)");
                     }
                     command(
                             args,

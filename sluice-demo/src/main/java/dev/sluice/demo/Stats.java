@@ -5,6 +5,7 @@ import dev.sluice.Sluice;
 import dev.sluice.demo.Options.UsageException;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueStats;
+import dev.sluice.server.internal.JobJson;
 import java.io.PrintStream;
 import java.util.List;
 

@@ -76,7 +76,7 @@ final class WorkerCommand {
     }
 
     /** A worker that runs until {@link #stop()}. */
-    static final class Running {
+    static final class Running implements Main.Running {
         private final Sluice sluice;
         private final Worker<String> worker;
         private final String id;
@@ -101,7 +101,8 @@ final class WorkerCommand {
          * Closes the worker, giving running jobs {@link #CLOSE_DEADLINE}, then the engine, and says so on
          * standard error; once only.
          */
-        synchronized void stop() {
+        @Override
+        public synchronized void stop() {
             if (stopped) {
                 return;
             }

@@ -75,9 +75,10 @@ class MainTest {
     void anUnknownCommandIsNamedInOneLine() throws InterruptedException {
         assertThat(run("deom")).isEqualTo(Main.USAGE_ERROR);
         assertThat(err())
-                .isEqualTo("sluice: unknown command 'deom' (commands: demo, produce, worker, stats, queues, jobs, job,"
-                        + " retry, remove, promote, pause, resume, clean, drain, obliterate, groups, workers, help)"
-                        + System.lineSeparator());
+                .isEqualTo(
+                        "sluice: unknown command 'deom' (commands: demo, produce, worker, serve, stats, queues, jobs, job,"
+                                + " retry, remove, promote, pause, resume, clean, drain, obliterate, groups, workers, help)"
+                                + System.lineSeparator());
         assertThat(out()).isEmpty();
         assertThat(demos).isEmpty();
     }

@@ -248,7 +248,7 @@ class QueueCommandsOnRedisTest {
             long until = processor.startsWith("fail") ? jobs / 2 : jobs;
             Ran worker = run(
                     start -> {
-                        WorkerCommand.Running running = start.start();
+                        Main.Running running = start.start();
                         Awaitility.await()
                                 .atMost(Duration.ofSeconds(60))
                                 .pollInterval(Duration.ofMillis(20))
@@ -280,7 +280,7 @@ class QueueCommandsOnRedisTest {
         String queue = newQueue();
         Ran worker = run(
                 start -> {
-                    WorkerCommand.Running running = start.start();
+                    Main.Running running = start.start();
                     try (Sluice other = RedisSluice.connect(REDIS.uri())) {
                         JobQueue<String> seen = QueueCommands.open(other, queue);
                         assertThat(seen.groupLimits("any"))

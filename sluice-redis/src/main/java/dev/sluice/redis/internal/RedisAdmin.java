@@ -100,7 +100,13 @@ final class RedisAdmin<T> implements QueueAdmin {
             throw new JobNotFoundException(queue.name, id);
         }
         if (!answer.equals("ok")) {
-            throw QueueChecks.notDelayed(queue.name, id, JobState.valueOf(answer));
+            JobState state = switch (answer) {
+                case "w" -> JobState.WAITING;
+                case "a" -> JobState.ACTIVE;
+                case "c" -> JobState.COMPLETED;
+                default -> JobState.FAILED;
+            };
+            throw QueueChecks.notDelayed(queue.name, id, state);
         }
         queue.signal();
     }

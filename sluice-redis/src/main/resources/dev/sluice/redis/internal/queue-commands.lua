@@ -111,33 +111,6 @@ COMMANDS.retry = function()
   return 'ok'
 end
 
--- ARGV: id. Replies 'ok', 'missing', or the state the job is in.
-COMMANDS.promote = function()
-  local id = ARG[3]
-  local job = loadJob(id)
-  if not job then
-    return 'missing'
-  elseif job[R_STATE] ~= 'd' then
-    return STATES[job[R_STATE]]
-  end
-  repeatEvent(id, select(2, promoteDelayed(job[R_KEY] .. id, now)), 'due')
-  return 'ok'
-end
-
--- ARGV: group ('' for the ungrouped jobs). Pauses it until resumeGroup.
-COMMANDS.pauseGroup = function()
-  local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
-  pauseGroupUntil(gid, group(gid), NEVER)
-  return 1
-end
-
--- ARGV: group. Ends its pause now. Replies 1, or 0 if it was not paused.
-COMMANDS.resumeGroup = function()
-  local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
-  local g = findGroup(gid)
-  return (g and resumeGroupNow(gid, g)) and 1 or 0
-end
-
 COMMANDS.retryFailed = function()
   local ids = call('LRANGE', KEPT.f, 0, -1)
   for _, id in ipairs(ids) do

@@ -80,7 +80,15 @@ local function endOne(at, reply)
       local untilAt = now + after
       if scope == 'GROUP' then
         local gid = groupName(job)
-        pauseGroupUntil(gid, group(gid), untilAt)
+        local g = group(gid)
+        if untilAt > g[G_PAUSED] then
+          g[G_PAUSED] = untilAt
+          touchGroup(gid)
+          if g[G_INRING] == 1 then
+            call('LREM', RING, 0, gid)
+            g[G_INRING] = 0
+          end
+        end
       elseif untilAt > mnum('pausedUntil', -NEVER) then
         mset('pausedUntil', int(untilAt))
       end

@@ -4,7 +4,7 @@
 -- touchGroup).
 -- Cost: one command per move (RPUSH, ZADD); releasing a group still in the ring is an LREM, O(groups in the ring).
 
-local place, releaseIfIdle, offer, jobEnded, pauseGroupUntil, resumeGroupNow
+local place, releaseIfIdle, offer, jobEnded
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Where a group belongs: 'ready', 'parked', 'held', 'idle' or 'released'.
 function place(gid, g)
@@ -61,32 +61,6 @@ function offer(gid, g)
   end
 end
 
--- Pauses group gid until untilAt (NEVER: until resumed), unless it is paused longer: it leaves the ring.
-function pauseGroupUntil(gid, g, untilAt)
-  if untilAt > g[G_PAUSED] then
-    g[G_PAUSED] = untilAt
-    touchGroup(gid)
-    if g[G_INRING] == 1 then
-      call('LREM', RING, 0, gid)
-      g[G_INRING] = 0
-    end
-  end
-end
-
--- Ends group gid's pause now, if it has one (a ramp follows, see callRates.recovery); whether it had one.
-function resumeGroupNow(gid, g)
-  if g[G_PAUSED] <= now then
-    return false
-  end
-  g[G_PAUSED] = now
-  g[G_PARKED] = -NEVER
-  touchGroup(gid)
-  call('ZREM', PARKED, gid)
-  offer(gid, g)
-  releaseIfIdle(gid, g)
-  return true
-end
-
 function jobEnded(gid, g)
   if g[G_HELD] == 1 then
     g[G_HELD] = 0
@@ -94,4 +68,36 @@ function jobEnded(gid, g)
     offer(gid, g)
   end
 end
+
+-- ARGV: group ('' for the ungrouped jobs). Pauses it until resumeGroup: it leaves the ring, as a group paused by a
+-- rate-limited result does (queue-finish.lua), and a later rate-limited pause, being shorter, leaves it so.
+COMMANDS.pauseGroup = function()
+  local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
+  local g = group(gid)
+  g[G_PAUSED] = NEVER
+  touchGroup(gid)
+  if g[G_INRING] == 1 then
+    call('LREM', RING, 0, gid)
+    g[G_INRING] = 0
+  end
+  return 1
+end
+
+-- ARGV: group. Ends its pause now, if it has one (a ramp follows, see callRates.recovery). Replies 1, or 0 if it
+-- was not paused.
+COMMANDS.resumeGroup = function()
+  local gid = ARG[3] == '' and 'u' or 'g' .. ARG[3]
+  local g = findGroup(gid)
+  if not g or g[G_PAUSED] <= now then
+    return 0
+  end
+  g[G_PAUSED] = now
+  g[G_PARKED] = -NEVER
+  touchGroup(gid)
+  call('ZREM', PARKED, gid)
+  offer(gid, g)
+  releaseIfIdle(gid, g)
+  return 1
+end
+
 end

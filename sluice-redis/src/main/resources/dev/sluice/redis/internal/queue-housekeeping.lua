@@ -5,7 +5,7 @@
 -- Keys: B:d, B:park, B:a, B:x, B:ids (the timed sorted sets), and what the moves of queue-moves.lua touch.
 -- Cost: O(log n) per job that falls due; dueCounts O(log n) for the delayed jobs and as housekeep for the others.
 
-local housekeep, dueCounts, promoteDelayed
+local housekeep, dueCounts
 do -- this file's own locals end with it (see Files in queue-state.lua)
 -- Promotes due delayed jobs, brings back groups whose pause ended, recovers jobs whose lease ran out, expires
 -- kept jobs and forgets remembered ids.
@@ -68,7 +68,20 @@ local function promote(member, dueAt)
   end
 end
 
-promoteDelayed = promote
+-- ARGV: id. Makes a delayed job waiting now (JobQueue.promote). Replies 'ok', 'missing', or the letter of the state
+-- the job is in (w, a, c, f).
+COMMANDS.promote = function()
+  local id = ARG[3]
+  local job = loadJob(id)
+  if not job then
+    return 'missing'
+  elseif job[R_STATE] ~= 'd' then
+    return job[R_STATE]
+  end
+  local _, promoted = promote(job[R_KEY] .. id, now)
+  repeatEvent(id, promoted, 'due')
+  return 'ok'
+end
 
 -- A paused (or rate-parked) group whose time ended comes back.
 local function unpark(gid)

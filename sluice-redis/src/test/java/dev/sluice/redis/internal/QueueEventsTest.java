@@ -353,8 +353,9 @@ class QueueEventsTest {
             assertThat(done.result()).isEqualTo("done");
             assertThat(done.payload()).isEqualTo("p");
             assertThat(queueCalls() - before)
-                    .as("calls of the queue library: B's looks, claim and finish, none of A's")
-                    .isEqualTo(looks + 2);
+                    .as(
+                            "calls of the queue library: B's looks, claim and finish, its worker's hello and bye, none of A's")
+                    .isEqualTo(looks + 4);
         }
     }
 

@@ -1,6 +1,7 @@
-package dev.sluice.demo;
+package dev.sluice.server.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.GroupLimits;
@@ -22,24 +23,25 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The JSON of what the commands print: jobs, groups, workers, counts and latencies. Times are ISO-8601 text
+ * The JSON of jobs, groups, workers, counts and latencies, the same for the command line ({@code ./sluice jobs}) and
+ * the server's API. Times are ISO-8601 text
  * ({@code 2026-05-01T10:15:30.123Z}) or null, durations whole or fractional milliseconds, states and outcomes in
  * lower case as the command line writes them, limits that do not bound anything null.
  */
-final class JobJson {
+public final class JobJson {
     /** The states as {@code --state} writes them, for messages. */
-    static final String STATES =
+    public static final String STATES =
             Arrays.stream(JobState.values()).map(JobJson::state).collect(Collectors.joining(", "));
 
     private JobJson() {}
 
     /** {@code state} as the command line writes it: {@code failed}. */
-    static String state(JobState state) {
+    public static String state(JobState state) {
         return state.name().toLowerCase(Locale.ROOT);
     }
 
     /** The state the command line wrote as {@code text}, in any case; null if it names none. */
-    static JobState stateNamed(String text) {
+    public static JobState stateNamed(String text) {
         for (JobState state : JobState.values()) {
             if (state.name().equalsIgnoreCase(text)) {
                 return state;
@@ -52,8 +54,9 @@ final class JobJson {
      * A line of {@code jobs}: id, name, group, state, attemptsMade, its times (createdAt, runAt, startedAt,
      * finishedAt) and failureReason.
      */
-    static ObjectNode summary(Job<?> job) {
-        ObjectNode node = QueueCommands.object()
+    public static ObjectNode summary(Job<?> job) {
+        ObjectNode node = JsonNodeFactory.instance
+                .objectNode()
                 .put("id", job.id())
                 .put("name", job.name())
                 .put("group", job.group())
@@ -73,7 +76,7 @@ final class JobJson {
      * What {@code job} prints: the {@link #summary}, then the job's resolved options, progress, rateLimits,
      * attempts, failure, result and payload ({@code payload}, the bytes as stored).
      */
-    static ObjectNode detail(Job<?> job, byte[] payload) {
+    public static ObjectNode detail(Job<?> job, byte[] payload) {
         ObjectNode node = summary(job);
         JobOptions options = job.options();
         node.putObject("options")
@@ -118,7 +121,7 @@ final class JobJson {
      * {@code bytes} as field {@code name}: UTF-8 text if they are valid UTF-8, else base64; field {@code
      * nameEncoding} says which ({@code utf-8} or {@code base64}). Both are null when {@code bytes} is.
      */
-    static void putBytes(ObjectNode node, String name, byte[] bytes) {
+    public static void putBytes(ObjectNode node, String name, byte[] bytes) {
         if (bytes == null) {
             node.putNull(name).putNull(name + "Encoding");
             return;
@@ -137,8 +140,9 @@ final class JobJson {
     }
 
     /** A line of {@code groups}: its jobs by state, its pauses and the limits it runs under. */
-    static ObjectNode group(GroupInfo group) {
-        ObjectNode node = QueueCommands.object()
+    public static ObjectNode group(GroupInfo group) {
+        ObjectNode node = JsonNodeFactory.instance
+                .objectNode()
                 .put("name", group.name())
                 .put("waiting", group.waiting())
                 .put("delayed", group.delayed())
@@ -155,8 +159,9 @@ final class JobJson {
     }
 
     /** A line of {@code workers}. */
-    static ObjectNode worker(WorkerInfo worker) {
-        ObjectNode node = QueueCommands.object()
+    public static ObjectNode worker(WorkerInfo worker) {
+        ObjectNode node = JsonNodeFactory.instance
+                .objectNode()
                 .put("id", worker.id())
                 .put("host", worker.host())
                 .put("pid", worker.pid())
@@ -171,7 +176,7 @@ final class JobJson {
     }
 
     /** {@code counts} as an object with a field per state. */
-    static void putCounts(ObjectNode node, JobCounts counts) {
+    public static void putCounts(ObjectNode node, JobCounts counts) {
         node.putObject("counts")
                 .put("waiting", counts.waiting())
                 .put("delayed", counts.delayed())
@@ -181,7 +186,7 @@ final class JobJson {
     }
 
     /** {@code latency} as field {@code name}: count, p50Ms, p90Ms, p99Ms, maxMs. */
-    static void putLatency(ObjectNode node, String name, QueueStats.Latency latency) {
+    public static void putLatency(ObjectNode node, String name, QueueStats.Latency latency) {
         node.putObject(name)
                 .put("count", latency.count())
                 .put("p50Ms", millis(latency.p50()))
@@ -191,7 +196,7 @@ final class JobJson {
     }
 
     /** {@code value} to 3 decimal places. */
-    static double rounded(double value) {
+    public static double rounded(double value) {
         return Math.round(value * 1000) / 1000.0;
     }
 

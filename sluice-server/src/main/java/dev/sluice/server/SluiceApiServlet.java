@@ -1,0 +1,144 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.Sluice;
+import dev.sluice.SluiceException;
+import dev.sluice.server.internal.Problem;
+import dev.sluice.server.internal.QueueRoutes;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sluice's HTTP API, version 1, as a servlet: JSON over the queues of one engine, to mount at any path of a servlet
+ * container (its routes are below that path: {@code /api/v1/queues}, {@code /health/live}, {@code /health/ready}).
+ * {@link SluiceServer} runs it on a Jetty server of its own. Refusals are RFC 9457 problem details ({@code
+ * application/problem+json}) with a stable {@code type} per kind of problem; a refused request changes nothing.
+ * Reads never create a queue: a name the engine does not hold is a 404.
+ */
+public final class SluiceApiServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceApiServlet.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The engine; not serialized with the servlet (containers do not serialize servlets in practice). */
+    private final transient Sluice sluice;
+
+    private final transient QueueRoutes queues;
+
+    /**
+     * The API over {@code sluice}, which the caller keeps open while the servlet serves and closes afterwards.
+     *
+     * @param sluice the engine whose queues it serves
+     * @throws IllegalArgumentException if {@code sluice} is null
+     */
+    public SluiceApiServlet(Sluice sluice) {
+        if (sluice == null) {
+            throw new IllegalArgumentException("sluice must not be null");
+        }
+        this.sluice = sluice;
+        this.queues = new QueueRoutes(sluice);
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        List<String> path = segments(request.getPathInfo());
+        try {
+            if (path.size() == 2 && path.get(0).equals("health")) {
+                health(path.get(1), response);
+            } else if (path.size() >= 2
+                    && path.get(0).equals("api")
+                    && path.get(1).equals("v1")) {
+                write(
+                        response,
+                        200,
+                        "application/json",
+                        queues.serve(request.getMethod(), path.subList(2, path.size()), query(request)));
+            } else {
+                throw new Problem(Problem.Kind.NOT_FOUND, "no resource at /" + String.join("/", path));
+            }
+        } catch (Problem problem) {
+            problem(response, problem.kind(), problem.getMessage());
+        } catch (SluiceException unavailable) {
+            LOG.warn(
+                    "{} {}: the engine could not serve it: {}",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    unavailable.getMessage());
+            problem(response, Problem.Kind.UNAVAILABLE, unavailable.getMessage());
+        }
+    }
+
+    private void health(String which, HttpServletResponse response) throws IOException {
+        switch (which) {
+            case "live" ->
+                write(response, 200, "application/json", JSON.createObjectNode().put("status", "UP"));
+            case "ready" -> {
+                sluice.queueNames(); // throws SluiceException when the engine cannot be reached
+                write(response, 200, "application/json", JSON.createObjectNode().put("status", "UP"));
+            }
+            default -> throw new Problem(Problem.Kind.NOT_FOUND, "no resource at /health/" + which);
+        }
+    }
+
+    private static void problem(HttpServletResponse response, Problem.Kind kind, String detail) throws IOException {
+        ObjectNode body = JSON.createObjectNode()
+                .put("type", Problem.typeOf(kind))
+                .put("title", Problem.titleOf(kind))
+                .put("status", Problem.statusOf(kind))
+                .put("detail", detail);
+        write(response, Problem.statusOf(kind), "application/problem+json", body);
+    }
+
+    private static void write(HttpServletResponse response, int status, String type, JsonNode body) throws IOException {
+        response.setStatus(status);
+        response.setContentType(type);
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-store");
+        JSON.writeValue(response.getOutputStream(), body);
+    }
+
+    /** The decoded segments of {@code pathInfo}, without empty ones. */
+    private static List<String> segments(String pathInfo) {
+        List<String> segments = new ArrayList<>();
+        if (pathInfo != null) {
+            for (String segment : pathInfo.split("/")) {
+                if (!segment.isEmpty()) {
+                    segments.add(segment);
+                }
+            }
+        }
+        return segments;
+    }
+
+    /** The query's parameters, each once (the first of repeated ones). */
+    private static Map<String, String> query(HttpServletRequest request) {
+        Map<String, String> query = new HashMap<>();
+        String text = request.getQueryString();
+        if (text == null) {
+            return query;
+        }
+        for (String pair : text.split("&")) {
+            String[] parts = pair.split("=", 2);
+            String name = URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
+            query.putIfAbsent(name, parts.length == 2 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
+        }
+        return query;
+    }
+
+    @Override
+    public String toString() {
+        return "SluiceApiServlet[" + sluice + "]";
+    }
+}

@@ -1,0 +1,132 @@
+package dev.sluice.server;
+
+import dev.sluice.Sluice;
+import java.net.URI;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * Sluice's HTTP API ({@link SluiceApiServlet}) on a Jetty server of its own, for {@code ./sluice serve} and for
+ * applications that want it on a port of their own. Binds to the loopback interface unless told otherwise: the API
+ * changes queues, and this version has no authentication of its own, so only processes on the same host reach it.
+ *
+ * <pre>{@code
+ * try (SluiceServer server = SluiceServer.builder(sluice).port(8080).start()) {
+ *   System.out.println("API at " + server.uri());
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class SluiceServer implements AutoCloseable {
+    private final Server jetty;
+    private final URI uri;
+
+    private SluiceServer(Server jetty, URI uri) {
+        this.jetty = jetty;
+        this.uri = uri;
+    }
+
+    /**
+     * A builder of a server over {@code sluice}, which the caller keeps open while the server runs.
+     *
+     * @param sluice the engine whose queues the API serves
+     * @return a builder: loopback, port 8080
+     * @throws IllegalArgumentException if {@code sluice} is null
+     */
+    public static Builder builder(Sluice sluice) {
+        return new Builder(new SluiceApiServlet(sluice));
+    }
+
+    /**
+     * Where the server listens.
+     *
+     * @return its base URI, such as {@code http://127.0.0.1:8080/}
+     */
+    public URI uri() {
+        return uri;
+    }
+
+    /** Stops the server: requests in progress are given up to 5 s to finish. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("the server at " + uri + " did not stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    /** How a {@link SluiceServer} is made. */
+    public static final class Builder {
+        private final SluiceApiServlet api;
+        private String host = "127.0.0.1";
+        private int port = 8080;
+
+        private Builder(SluiceApiServlet api) {
+            this.api = api;
+        }
+
+        /**
+         * The interface to listen on.
+         *
+         * @param host a host name or address; {@code 127.0.0.1} by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code host} is null or blank
+         */
+        public Builder host(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("host must be a host name or address, was " + host);
+            }
+            this.host = host;
+            return this;
+        }
+
+        /**
+         * The port to listen on.
+         *
+         * @param port 0 (a free port, which {@link SluiceServer#uri()} tells) to 65535; 8080 by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code port} is out of range
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0 to 65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * Starts the server.
+         *
+         * @return the running server; close it to stop it
+         * @throws IllegalStateException if it cannot listen (the port is taken, say), naming host and port
+         */
+        public SluiceServer start() {
+            Server jetty = new Server();
+            jetty.setStopTimeout(5_000);
+            ServerConnector connector = new ServerConnector(jetty);
+            connector.setHost(host);
+            connector.setPort(port);
+            jetty.addConnector(connector);
+            ServletContextHandler context = new ServletContextHandler();
+            context.setContextPath("/");
+            context.addServlet(new ServletHolder(api), "/*");
+            jetty.setHandler(context);
+            try {
+                jetty.start();
+            } catch (Exception e) {
+                try {
+                    jetty.stop();
+                } catch (Exception ignored) {
+                    // it never started
+                }
+                throw new IllegalStateException("cannot serve on " + host + ":" + port + ": " + e.getMessage(), e);
+            }
+            String shown = host.contains(":") ? "[" + host + "]" : host;
+            return new SluiceServer(jetty, URI.create("http://" + shown + ":" + connector.getLocalPort() + "/"));
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package dev.sluice.server.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.Sluice;
+import dev.sluice.queue.GroupInfo;
+import dev.sluice.queue.Job;
+import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.QueueStats;
+import dev.sluice.queue.WorkerInfo;
+import dev.sluice.server.internal.Problem.Kind;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The API's routes on queues, below {@code /api/v1}: each takes the path's segments and the query's parameters and
+ * answers JSON, or throws a {@link Problem}. Reads open a queue only if it exists, so no request creates one.
+ */
+public final class QueueRoutes {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final int MOST_JOBS_PER_PAGE = 1_000;
+
+    private final Sluice sluice;
+
+    /** The routes on the queues of {@code sluice}. */
+    public QueueRoutes(Sluice sluice) {
+        this.sluice = sluice;
+    }
+
+    /**
+     * Serves {@code method} on {@code path} (the segments after {@code /api/v1}) with {@code query}.
+     *
+     * @return the answer's JSON
+     * @throws Problem if the request is refused
+     */
+    public JsonNode serve(String method, List<String> path, Map<String, String> query) {
+        if (path.isEmpty() || !path.get(0).equals("queues")) {
+            throw new Problem(Kind.NOT_FOUND, "no resource at /api/v1/" + String.join("/", path));
+        }
+        if (path.size() == 1) {
+            return only(method, "GET", path, this::queues);
+        }
+        JobQueue<?> queue = existing(path.get(1));
+        if (path.size() == 2) {
+            return only(method, "GET", path, () -> queue(queue));
+        }
+        String what = path.get(2);
+        if (path.size() == 3) {
+            return switch (what) {
+                case "jobs" -> only(method, "GET", path, () -> jobs(queue, query));
+                case "groups" -> only(method, "GET", path, () -> groups(queue, query));
+                case "workers" -> only(method, "GET", path, () -> workers(queue));
+                case "pause" -> only(method, "POST", path, () -> pause(queue, query.get("group"), true));
+                case "resume" -> only(method, "POST", path, () -> pause(queue, query.get("group"), false));
+                default -> throw notFound(path);
+            };
+        }
+        if (!what.equals("jobs")) {
+            throw notFound(path);
+        }
+        String id = path.get(3);
+        if (path.size() == 4) {
+            return switch (method) {
+                case "GET" -> job(queue, id);
+                case "DELETE" -> remove(queue, id);
+                default -> throw new Problem(Kind.METHOD_NOT_ALLOWED, method + " is not allowed here (GET, DELETE)");
+            };
+        }
+        if (path.size() == 5 && path.get(4).equals("retry")) {
+            return only(method, "POST", path, () -> retry(queue, id, query.get("from")));
+        }
+        if (path.size() == 5 && path.get(4).equals("promote")) {
+            return only(method, "POST", path, () -> {
+                onJob(queue, id, () -> queue.promote(id));
+                return JSON.objectNode().put("id", id).put("promoted", true);
+            });
+        }
+        throw notFound(path);
+    }
+
+    private static JsonNode only(String method, String allowed, List<String> path, Supplier<JsonNode> route) {
+        if (!method.equals(allowed)) {
+            throw new Problem(
+                    Kind.METHOD_NOT_ALLOWED,
+                    method + " is not allowed on /api/v1/" + String.join("/", path) + " (" + allowed + ")");
+        }
+        return route.get();
+    }
+
+    private static Problem notFound(List<String> path) {
+        return new Problem(Kind.NOT_FOUND, "no resource at /api/v1/" + String.join("/", path));
+    }
+
+    private JobQueue<?> existing(String name) {
+        try {
+            return sluice.existingQueue(name)
+                    .orElseThrow(() -> new Problem(Kind.QUEUE_NOT_FOUND, "queue '" + name + "' does not exist"));
+        } catch (IllegalArgumentException malformed) {
+            throw new Problem(Kind.INVALID_REQUEST, malformed.getMessage());
+        }
+    }
+
+    private JsonNode queues() {
+        ArrayNode queues = JSON.arrayNode();
+        for (String name : sluice.queueNames()) {
+            sluice.existingQueue(name).ifPresent(queue -> queues.add(summary(queue)));
+        }
+        return JSON.objectNode().set("queues", queues);
+    }
+
+    private static ObjectNode summary(JobQueue<?> queue) {
+        ObjectNode node = JSON.objectNode().put("name", queue.name()).put("paused", queue.isPaused());
+        JobJson.putCounts(node, queue.counts());
+        List<WorkerInfo> workers = queue.workers();
+        node.put("workers", workers.size())
+                .put("busy", workers.stream().mapToInt(WorkerInfo::busy).sum());
+        return node;
+    }
+
+    private static JsonNode queue(JobQueue<?> queue) {
+        ObjectNode node = summary(queue);
+        QueueStats stats = queue.stats();
+        node.putObject("totals")
+                .put("added", stats.added())
+                .put("completed", stats.completed())
+                .put("failed", stats.failed());
+        node.put("completedPerSecond", JobJson.rounded(stats.completedPerSecond()));
+        JobJson.putLatency(node, "waitTime", stats.waitTime());
+        JobJson.putLatency(node, "processingTime", stats.processingTime());
+        return node;
+    }
+
+    private static JsonNode jobs(JobQueue<?> queue, Map<String, String> query) {
+        String stateText = query.get("state");
+        JobState state = stateText == null ? null : JobJson.stateNamed(stateText);
+        if (state == null) {
+            throw new Problem(
+                    Kind.INVALID_REQUEST,
+                    "state must be one of " + JobJson.STATES + ", was " + (stateText == null ? "none" : stateText));
+        }
+        int offset = number(query, "offset", 0, 0, Integer.MAX_VALUE);
+        int limit = number(query, "limit", 100, 1, MOST_JOBS_PER_PAGE);
+        ArrayNode jobs = JSON.arrayNode();
+        for (Job<?> job : queue.jobs(state, offset, limit)) {
+            jobs.add(JobJson.summary(job));
+        }
+        return JSON.objectNode().put("offset", offset).put("limit", limit).set("jobs", jobs);
+    }
+
+    private static JsonNode job(JobQueue<?> queue, String id) {
+        Job<?> job = queue.job(id)
+                .orElseThrow(() -> new Problem(
+                        Kind.JOB_NOT_FOUND, "job '" + id + "' of queue '" + queue.name() + "' does not exist"));
+        return JobJson.detail(job, queue.payloadBytes(id).orElse(null));
+    }
+
+    private static JsonNode remove(JobQueue<?> queue, String id) {
+        boolean[] removed = new boolean[1];
+        onJob(queue, id, () -> removed[0] = queue.remove(id));
+        if (!removed[0]) {
+            throw new Problem(Kind.JOB_NOT_FOUND, "job '" + id + "' of queue '" + queue.name() + "' does not exist");
+        }
+        return JSON.objectNode().put("id", id).put("removed", true);
+    }
+
+    private static JsonNode retry(JobQueue<?> queue, String id, String from) {
+        JobState state = from == null ? JobState.FAILED : JobJson.stateNamed(from);
+        if (state != JobState.FAILED && state != JobState.COMPLETED) {
+            throw new Problem(Kind.INVALID_REQUEST, "from must be failed or completed, was " + from);
+        }
+        onJob(queue, id, () -> queue.retry(id, state));
+        return JSON.objectNode().put("id", id).put("retried", true);
+    }
+
+    private static JsonNode groups(JobQueue<?> queue, Map<String, String> query) {
+        String prefix = query.getOrDefault("prefix", "");
+        int limit = number(query, "limit", 100, 1, 1_000);
+        ArrayNode groups = JSON.arrayNode();
+        for (GroupInfo group : queue.groups(prefix, query.get("after"), limit)) {
+            groups.add(JobJson.group(group));
+        }
+        return JSON.objectNode().set("groups", groups);
+    }
+
+    private static JsonNode workers(JobQueue<?> queue) {
+        ArrayNode workers = JSON.arrayNode();
+        for (WorkerInfo worker : queue.workers()) {
+            workers.add(JobJson.worker(worker));
+        }
+        return JSON.objectNode().set("workers", workers);
+    }
+
+    private static JsonNode pause(JobQueue<?> queue, String group, boolean pause) {
+        ObjectNode node = JSON.objectNode().put("queue", queue.name());
+        try {
+            if (group == null) {
+                if (pause) {
+                    queue.pause();
+                } else {
+                    queue.resume();
+                }
+            } else if (pause) {
+                queue.pauseGroup(group);
+                node.put("group", group);
+            } else {
+                node.put("group", group).put("wasPaused", queue.resumeGroup(group));
+            }
+        } catch (IllegalArgumentException malformed) {
+            throw new Problem(Kind.INVALID_REQUEST, malformed.getMessage());
+        }
+        return node.put("paused", pause);
+    }
+
+    /** Runs {@code change} on job {@code id}, answering the engine's refusals as problems. */
+    private static void onJob(JobQueue<?> queue, String id, Runnable change) {
+        try {
+            change.run();
+        } catch (JobNotFoundException e) {
+            throw new Problem(Kind.JOB_NOT_FOUND, e.getMessage());
+        } catch (IllegalStateException e) {
+            throw new Problem(Kind.CONFLICT, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new Problem(Kind.INVALID_REQUEST, e.getMessage());
+        }
+    }
+
+    private static int number(Map<String, String> query, String name, int ifAbsent, int min, int max) {
+        String text = query.get(name);
+        if (text == null) {
+            return ifAbsent;
+        }
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        throw new Problem(
+                Kind.INVALID_REQUEST, name + " must be a whole number from " + min + " to " + max + ", was " + text);
+    }
+}

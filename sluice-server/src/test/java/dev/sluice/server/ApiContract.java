@@ -1,0 +1,217 @@
+package dev.sluice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.Sluice;
+import dev.sluice.queue.Codec;
+import dev.sluice.queue.JobOptions;
+import dev.sluice.queue.JobQueue;
+import dev.sluice.queue.JobState;
+import dev.sluice.queue.Result;
+import dev.sluice.queue.WorkerOptions;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP API over real HTTP, held to one behaviour on every engine: each subclass gives an engine. */
+abstract class ApiContract {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    Sluice sluice;
+    SluiceServer server;
+
+    /** A new, empty engine. */
+    abstract Sluice newEngine();
+
+    @BeforeEach
+    void start() {
+        sluice = newEngine();
+        server = SluiceServer.builder(sluice).port(0).start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        sluice.close();
+    }
+
+    /** What one request answered. */
+    record Answer(int status, String contentType, JsonNode body) {}
+
+    Answer call(String method, String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(server.uri().resolve(path))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(
+                response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(""),
+                JSON.readTree(response.body()));
+    }
+
+    private JobQueue<String> mail() {
+        return sluice.queue("mail", Codec.utf8());
+    }
+
+    @Test
+    void listsTheQueuesWithTheirCountsAndWorkers() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add("welcome", "ada", JobOptions.builder().jobId("w1").build());
+        mail.add(
+                "later",
+                "bob",
+                JobOptions.builder().jobId("d1").delay(Duration.ofHours(1)).build());
+        sluice.queue("billing", Codec.utf8());
+
+        Answer answer = call("GET", "/api/v1/queues");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.contentType()).startsWith("application/json");
+        JsonNode queues = answer.body().get("queues");
+        assertThat(queues).hasSize(2);
+        assertThat(queues.get(0).get("name").asText()).isEqualTo("billing");
+        JsonNode counts = queues.get(1).get("counts");
+        assertThat(counts.get("waiting").asLong()).isEqualTo(1);
+        assertThat(counts.get("delayed").asLong()).isEqualTo(1);
+        assertThat(queues.get(1).get("workers").asInt()).isZero();
+    }
+
+    @Test
+    void aQueueThatDoesNotExistIsAProblemAndIsNotCreated() throws Exception {
+        Answer answer = call("GET", "/api/v1/queues/typo/jobs?state=failed");
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.body().get("type").asText()).isEqualTo("urn:sluice:problem:queue-not-found");
+        assertThat(answer.body().get("status").asInt()).isEqualTo(404);
+        assertThat(answer.body().get("detail").asText()).contains("'typo'");
+        assertThat(sluice.queueNames()).doesNotContain("typo");
+    }
+
+    @Test
+    void pagesJobsByStateAndShowsOneWhole() throws Exception {
+        JobQueue<String> mail = mail();
+        for (int i = 0; i < 5; i++) {
+            mail.add("welcome", "p" + i, JobOptions.builder().jobId("j" + i).build());
+        }
+
+        Answer page = call("GET", "/api/v1/queues/mail/jobs?state=waiting&offset=1&limit=2");
+        Answer job = call("GET", "/api/v1/queues/mail/jobs/j3");
+
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body().get("jobs"))
+                .extracting(j -> j.get("id").asText())
+                .containsExactly("j1", "j2");
+        assertThat(job.body().get("payload").asText()).isEqualTo("p3");
+        assertThat(job.body().get("state").asText()).isEqualTo("waiting");
+        assertThat(call("GET", "/api/v1/queues/mail/jobs/nope")
+                        .body()
+                        .get("type")
+                        .asText())
+                .isEqualTo("urn:sluice:problem:job-not-found");
+    }
+
+    @Test
+    void badParametersAreProblemsThatNameTheAllowedValues() throws Exception {
+        mail();
+
+        Answer state = call("GET", "/api/v1/queues/mail/jobs?state=done");
+        Answer limit = call("GET", "/api/v1/queues/mail/jobs?state=waiting&limit=0");
+        Answer method = call("DELETE", "/api/v1/queues/mail/jobs");
+        Answer route = call("GET", "/api/v1/nothing");
+
+        assertThat(state.status()).isEqualTo(400);
+        assertThat(state.body().get("detail").asText()).contains("waiting", "failed", "done");
+        assertThat(limit.body().get("detail").asText()).contains("limit", "1 to 1000");
+        assertThat(method.status()).isEqualTo(405);
+        assertThat(route.status()).isEqualTo(404);
+        assertThat(route.body().get("type").asText()).isEqualTo("urn:sluice:problem:not-found");
+    }
+
+    @Test
+    void retriesRemovesAndPromotesJobsAndRefusesWhatTheirStateDoesNotAllow() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add("n", "p", JobOptions.builder().jobId("f").attempts(1).build());
+        mail.worker(
+                        ctx -> {
+                            throw new IllegalStateException("boom");
+                        },
+                        WorkerOptions.manual())
+                .runDue();
+        mail.add(
+                "n",
+                "p",
+                JobOptions.builder().jobId("d").delay(Duration.ofHours(1)).build());
+
+        Answer notFailed = call("POST", "/api/v1/queues/mail/jobs/d/retry");
+        Answer retried = call("POST", "/api/v1/queues/mail/jobs/f/retry");
+        Answer promoted = call("POST", "/api/v1/queues/mail/jobs/d/promote");
+        Answer removed = call("DELETE", "/api/v1/queues/mail/jobs/d");
+        Answer gone = call("DELETE", "/api/v1/queues/mail/jobs/d");
+
+        assertThat(notFailed.status()).isEqualTo(409);
+        assertThat(notFailed.body().get("type").asText()).isEqualTo("urn:sluice:problem:conflict");
+        assertThat(retried.body().get("retried").asBoolean()).isTrue();
+        assertThat(promoted.body().get("promoted").asBoolean()).isTrue();
+        assertThat(removed.body().get("removed").asBoolean()).isTrue();
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(mail.job("f").orElseThrow().state()).isEqualTo(JobState.WAITING);
+        assertThat(mail.job("d")).isEmpty();
+    }
+
+    @Test
+    void pausesAndResumesTheQueueAndOneGroup() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add("n", "p", JobOptions.builder().jobId("a").group("acme").build());
+
+        call("POST", "/api/v1/queues/mail/pause");
+        assertThat(mail.isPaused()).isTrue();
+        call("POST", "/api/v1/queues/mail/resume");
+        assertThat(mail.isPaused()).isFalse();
+
+        call("POST", "/api/v1/queues/mail/pause?group=acme");
+        JsonNode groups =
+                call("GET", "/api/v1/queues/mail/groups?prefix=ac").body().get("groups");
+        assertThat(groups).hasSize(1);
+        assertThat(groups.get(0).get("paused").asBoolean()).isTrue();
+        Answer resumed = call("POST", "/api/v1/queues/mail/resume?group=acme");
+        assertThat(resumed.body().get("wasPaused").asBoolean()).isTrue();
+        assertThat(mail.groups("acme", null, 1).get(0).paused()).isFalse();
+    }
+
+    @Test
+    void showsTheWorkersAndTheQueuesStatistics() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.worker(ctx -> Result.done(), WorkerOptions.concurrency(2));
+
+        JsonNode workers = call("GET", "/api/v1/queues/mail/workers").body().get("workers");
+        JsonNode queue = call("GET", "/api/v1/queues/mail").body();
+
+        assertThat(workers).hasSize(1);
+        assertThat(workers.get(0).get("concurrency").asInt()).isEqualTo(2);
+        assertThat(queue.get("workers").asInt()).isEqualTo(1);
+        assertThat(queue.get("totals").get("added").asLong()).isZero();
+        assertThat(queue.has("waitTime")).isTrue();
+    }
+
+    @Test
+    void healthSaysLiveAndReady() throws Exception {
+        assertThat(call("GET", "/health/live").body().get("status").asText()).isEqualTo("UP");
+        assertThat(call("GET", "/health/ready").status()).isEqualTo(200);
+    }
+
+    @Test
+    void listensOnLoopbackByDefault() {
+        assertThat(URI.create(server.uri().toString()).getHost()).isEqualTo("127.0.0.1");
+    }
+}
