@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +12,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,11 +62,10 @@ public final class SluiceApiServlet extends HttpServlet {
             } else if (path.size() >= 2
                     && path.get(0).equals("api")
                     && path.get(1).equals("v1")) {
-                write(
-                        response,
-                        200,
-                        "application/json",
-                        queues.serve(request.getMethod(), path.subList(2, path.size()), query(request)));
+                JsonNode answer = queues.serve(
+                        request.getMethod(), path.subList(2, path.size()), query(request), () -> body(request));
+                boolean created = answer.has("job") && !answer.get("duplicate").asBoolean();
+                write(response, created ? 201 : 200, "application/json", answer);
             } else {
                 throw new Problem(Problem.Kind.NOT_FOUND, "no resource at /" + String.join("/", path));
             }
@@ -79,6 +80,32 @@ public final class SluiceApiServlet extends HttpServlet {
             problem(response, Problem.Kind.UNAVAILABLE, unavailable.getMessage());
         }
     }
+
+    /** The request's body as JSON: at most {@link #MOST_BODY_BYTES}, and well formed. */
+    private static JsonNode body(HttpServletRequest request) {
+        byte[] bytes;
+        try (InputStream in = request.getInputStream()) {
+            bytes = in.readNBytes(MOST_BODY_BYTES + 1);
+        } catch (IOException e) {
+            throw new Problem(Problem.Kind.INVALID_REQUEST, "the body could not be read: " + e.getMessage());
+        }
+        if (bytes.length > MOST_BODY_BYTES) {
+            throw new Problem(
+                    Problem.Kind.TOO_LARGE, "the body is larger than " + MOST_BODY_BYTES + " bytes, the most allowed");
+        }
+        try {
+            return JSON.readTree(bytes);
+        } catch (JsonProcessingException malformed) {
+            throw new Problem(
+                    Problem.Kind.INVALID_REQUEST,
+                    "the body is not well-formed JSON: " + malformed.getOriginalMessage());
+        } catch (IOException unreadable) {
+            throw new Problem(Problem.Kind.INVALID_REQUEST, "the body could not be read: " + unreadable.getMessage());
+        }
+    }
+
+    /** The largest request body the API reads: 1 MiB. */
+    static final int MOST_BODY_BYTES = 1 << 20;
 
     private void health(String which, HttpServletResponse response) throws IOException {
         switch (which) {

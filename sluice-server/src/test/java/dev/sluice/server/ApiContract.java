@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.Sluice;
 import dev.sluice.queue.Codec;
+import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
@@ -48,8 +49,15 @@ abstract class ApiContract {
     record Answer(int status, String contentType, JsonNode body) {}
 
     Answer call(String method, String path) throws IOException, InterruptedException {
+        return call(method, path, null);
+    }
+
+    Answer call(String method, String path, String body) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(server.uri().resolve(path))
-                .method(method, HttpRequest.BodyPublishers.noBody())
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(10))
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -202,6 +210,69 @@ abstract class ApiContract {
         assertThat(queue.get("workers").asInt()).isEqualTo(1);
         assertThat(queue.get("totals").get("added").asLong()).isZero();
         assertThat(queue.has("waitTime")).isTrue();
+    }
+
+    @Test
+    void addsAJobWithItsOptionsAndTellsADuplicate() throws Exception {
+        JobQueue<String> mail = mail();
+        String body = "{\"name\":\"welcome\",\"payload\":\"ada@example.com\","
+                + "\"options\":{\"jobId\":\"w1\",\"group\":\"acme\",\"priority\":5,\"delayMs\":60000}}";
+
+        Answer added = call("POST", "/api/v1/queues/mail/jobs", body);
+        Answer again = call("POST", "/api/v1/queues/mail/jobs", body);
+
+        assertThat(added.status()).isEqualTo(201);
+        assertThat(added.body().get("duplicate").asBoolean()).isFalse();
+        assertThat(added.body().get("job").get("id").asText()).isEqualTo("w1");
+        assertThat(added.body().get("job").get("state").asText()).isEqualTo("delayed");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.body().get("duplicate").asBoolean()).isTrue();
+        Job<String> job = mail.job("w1").orElseThrow();
+        assertThat(job.payload()).isEqualTo("ada@example.com");
+        assertThat(job.group()).isEqualTo("acme");
+        assertThat(job.options().priority()).isEqualTo(5);
+        assertThat(mail.counts().delayed()).isEqualTo(1);
+    }
+
+    @Test
+    void aJsonPayloadThatIsNotAStringIsStoredAsItsJsonText() throws Exception {
+        JobQueue<String> mail = mail();
+
+        call(
+                "POST",
+                "/api/v1/queues/mail/jobs",
+                "{\"name\":\"n\",\"payload\":{\"to\":\"ada\"}," + "\"options\":{\"jobId\":\"j\"}}");
+
+        assertThat(mail.job("j").orElseThrow().payload()).isEqualTo("{\"to\":\"ada\"}");
+    }
+
+    @Test
+    void aBadAddIsAProblemThatAddsNothing() throws Exception {
+        JobQueue<String> mail = mail();
+
+        Answer malformed = call("POST", "/api/v1/queues/mail/jobs", "{\"name\": \"n\", ");
+        Answer unknownOption =
+                call("POST", "/api/v1/queues/mail/jobs", "{\"name\":\"n\",\"payload\":1,\"options\":{\"retries\":3}}");
+        Answer badValue =
+                call("POST", "/api/v1/queues/mail/jobs", "{\"name\":\"n\",\"payload\":1,\"options\":{\"attempts\":0}}");
+        Answer noPayload = call("POST", "/api/v1/queues/mail/jobs", "{\"name\":\"n\"}");
+        Answer tooLarge = call(
+                "POST",
+                "/api/v1/queues/mail/jobs",
+                "{\"name\":\"n\",\"payload\":\"" + "x".repeat((1 << 20) + 1) + "\"}");
+        Answer noQueue = call("POST", "/api/v1/queues/typo/jobs", "{\"name\":\"n\",\"payload\":1}");
+
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.body().get("detail").asText()).contains("not well-formed JSON");
+        assertThat(unknownOption.body().get("detail").asText()).contains("'retries'", "attempts", "jobId");
+        assertThat(badValue.status()).isEqualTo(400);
+        assertThat(badValue.body().get("detail").asText()).contains("attempts");
+        assertThat(noPayload.body().get("detail").asText()).contains("payload");
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.body().get("type").asText()).isEqualTo("urn:sluice:problem:too-large");
+        assertThat(noQueue.status()).isEqualTo(404);
+        assertThat(mail.counts().total()).isZero();
+        assertThat(sluice.queueNames()).containsExactly("mail");
     }
 
     @Test

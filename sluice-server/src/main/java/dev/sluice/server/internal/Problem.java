@@ -19,6 +19,8 @@ public final class Problem extends RuntimeException {
         INVALID_REQUEST(400, "invalid-request", "Invalid request"),
         /** The request is valid, but the state of what it names refuses it (a job that is not failed, say). */
         CONFLICT(409, "conflict", "Refused in the current state"),
+        /** The request's body is larger than the API reads. */
+        TOO_LARGE(413, "too-large", "Request body too large"),
         /** The route exists, but not for this method. */
         METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
         /** The engine could not be reached. */

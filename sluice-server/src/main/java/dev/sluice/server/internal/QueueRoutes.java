@@ -33,12 +33,13 @@ public final class QueueRoutes {
     }
 
     /**
-     * Serves {@code method} on {@code path} (the segments after {@code /api/v1}) with {@code query}.
+     * Serves {@code method} on {@code path} (the segments after {@code /api/v1}) with {@code query}, and the
+     * request's JSON {@code body} for the routes that take one (read only then).
      *
      * @return the answer's JSON
      * @throws Problem if the request is refused
      */
-    public JsonNode serve(String method, List<String> path, Map<String, String> query) {
+    public JsonNode serve(String method, List<String> path, Map<String, String> query, Supplier<JsonNode> body) {
         if (path.isEmpty() || !path.get(0).equals("queues")) {
             throw new Problem(Kind.NOT_FOUND, "no resource at /api/v1/" + String.join("/", path));
         }
@@ -52,7 +53,10 @@ public final class QueueRoutes {
         String what = path.get(2);
         if (path.size() == 3) {
             return switch (what) {
-                case "jobs" -> only(method, "GET", path, () -> jobs(queue, query));
+                case "jobs" ->
+                    method.equals("POST")
+                            ? NewJobs.add(queue, body.get())
+                            : only(method, "GET", path, () -> jobs(queue, query));
                 case "groups" -> only(method, "GET", path, () -> groups(queue, query));
                 case "workers" -> only(method, "GET", path, () -> workers(queue));
                 case "pause" -> only(method, "POST", path, () -> pause(queue, query.get("group"), true));
