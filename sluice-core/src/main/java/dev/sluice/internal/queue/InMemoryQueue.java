@@ -21,11 +21,8 @@ import dev.sluice.queue.WorkerInfo;
 import dev.sluice.queue.WorkerOptions;
 import dev.sluice.time.SluiceClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
@@ -66,12 +63,9 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     final Condition workAvailable = lock.newCondition();
     final Condition roomAvailable = lock.newCondition();
 
-    /** The workers attached, with when each was; guarded by the lock. */
-    private final Map<QueueWorker<T, InMemoryWorker.Claim>, Attached> workers = new LinkedHashMap<>();
+    /** The workers attached; guarded by the lock. */
+    private final AttachedWorkers<QueueWorker<T, InMemoryWorker.Claim>> workers = new AttachedWorkers<>();
 
-    private record Attached(String id, long at) {}
-
-    private long workersAttached;
     final Group.Stats stats = new Group.Stats();
     long waitingCount;
     long delayedCount;
@@ -178,7 +172,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         try {
             closed = true;
             waiters.closed(closedEngine());
-            all = new ArrayList<>(workers.keySet());
+            all = workers.all();
             workMayStart(true);
             roomAvailable.signalAll();
         } finally {
@@ -413,7 +407,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         lock.lock();
         try {
             checkOpen();
-            workers.put(worker, new Attached("w" + ++workersAttached, clock.nanos()));
+            workers.attach(worker, clock.nanos());
         } finally {
             lock.unlock();
         }
@@ -426,33 +420,14 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     @Override
     public List<WorkerInfo> workers() {
         checkOpen();
-        Map<QueueWorker<T, InMemoryWorker.Claim>, Attached> attached;
+        AttachedWorkers<QueueWorker<T, InMemoryWorker.Claim>> attached;
         lock.lock();
         try {
-            attached = new LinkedHashMap<>(workers);
+            attached = workers.copy();
         } finally {
             lock.unlock();
         }
-        Instant now = clock.instant();
-        List<WorkerInfo> infos = new ArrayList<>(attached.size());
-        attached.forEach((worker, a) -> {
-            if (worker.claiming()) {
-                infos.add(info(worker, a, now));
-            }
-        });
-        return infos;
-    }
-
-    private static WorkerInfo info(QueueWorker<?, InMemoryWorker.Claim> worker, Attached a, Instant now) {
-        return new WorkerInfo(
-                a.id,
-                ThisProcess.HOST,
-                ThisProcess.PID,
-                worker.options().concurrency(),
-                worker.running().stream().map(ClaimedAttempt::jobId).toList(),
-                SluiceClock.toInstant(a.at),
-                now,
-                null);
+        return attached.infos(clock.instant());
     }
 
     @Override
@@ -461,13 +436,8 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         List<QueueWorker<T, InMemoryWorker.Claim>> attached;
         lock.lock();
         try {
-            attached = new ArrayList<>(workers.keySet());
-            List<String> taking = new ArrayList<>();
-            workers.forEach((worker, a) -> {
-                if (worker.claiming()) {
-                    taking.add(a.id);
-                }
-            });
+            attached = workers.all();
+            List<String> taking = workers.taking();
             if (!force && !taking.isEmpty()) {
                 throw QueueChecks.workersAttached(name, taking);
             }
@@ -498,7 +468,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     void forget(QueueWorker<T, InMemoryWorker.Claim> worker) {
         lock.lock();
         try {
-            workers.remove(worker);
+            workers.detach(worker);
         } finally {
             lock.unlock();
         }

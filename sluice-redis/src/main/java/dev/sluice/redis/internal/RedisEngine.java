@@ -18,15 +18,12 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.QueueOptions;
 import dev.sluice.time.SluiceClock;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -86,6 +83,7 @@ public final class RedisEngine implements Sluice {
         this.cluster = settings.clusterUrls() != null || settings.clusterClient() != null;
         this.description = Connection.describe(settings);
         this.keyPrefix = settings.keyPrefix();
+        this.registry = new QueueRegistry(this, keyPrefix);
         this.clock = settings.clock();
         this.scriptClock = settings.scriptClock();
         this.timeoutNanos = settings.commandTimeout().toNanos();
@@ -223,8 +221,8 @@ public final class RedisEngine implements Sluice {
     /** The queues {@link #existingQueue} opened that this process had not, closed when the engine closes. */
     private final ConcurrentHashMap<String, RedisJobQueue<?>> views = new ConcurrentHashMap<>();
 
-    /** How many keys one step of an obliteration looks at and removes. */
-    private static final int OBLITERATE_STEP = 500;
+    /** The engine's list of its queues in Redis. */
+    private final QueueRegistry registry;
 
     /** Notes {@code queue}, just opened, among the engine's queues ({@link #queueNames}). */
     private <Q extends RedisJobQueue<?>> Q registered(Q queue) {
@@ -234,11 +232,7 @@ public final class RedisEngine implements Sluice {
 
     /** Notes queue {@code name}, opened or restored, among the engine's queues ({@link #queueNames}). */
     void register(String name) {
-        await(connection.keys.sadd(registryKey(), RedisJobQueue.bytes(name)));
-    }
-
-    private byte[] registryKey() {
-        return RedisJobQueue.bytes(RedisKeys.queueRegistry(keyPrefix));
+        registry.add(name);
     }
 
     @Override
@@ -247,12 +241,7 @@ public final class RedisEngine implements Sluice {
         if (connection == null) {
             throw notConnected(connectFailure);
         }
-        List<String> names = new ArrayList<>();
-        for (byte[] name : await(connection.keys.smembers(registryKey()))) {
-            names.add(new String(name, StandardCharsets.UTF_8));
-        }
-        names.sort(null);
-        return names;
+        return registry.names();
     }
 
     @Override
@@ -288,20 +277,7 @@ public final class RedisEngine implements Sluice {
     void obliterate(RedisJobQueue<?> queue) {
         queues.remove(queue.name(), queue);
         views.remove(queue.name(), queue);
-        await(connection.keys.srem(registryKey(), RedisJobQueue.bytes(queue.name())));
-        ScanArgs matching = ScanArgs.Builder.matches(RedisKeys.queueKeys(keyPrefix, queue.name()))
-                .limit(OBLITERATE_STEP);
-        KeyScanCursor<byte[]> cursor = await(connection.keys.scan(matching));
-        while (true) {
-            List<byte[]> found = cursor.getKeys();
-            if (!found.isEmpty()) {
-                await(connection.keys.unlink(found.toArray(byte[][]::new)));
-            }
-            if (cursor.isFinished()) {
-                return;
-            }
-            cursor = await(connection.keys.scan(cursor, matching));
-        }
+        registry.remove(queue.name());
     }
 
     @Override
@@ -333,10 +309,9 @@ public final class RedisEngine implements Sluice {
         limiters.clear();
         listeners.clear();
         List<CompletableFuture<Void>> closing = new java.util.ArrayList<>();
-        for (RedisJobQueue<?> queue : queues.values()) {
-            closing.add(queue.closeWorkers());
-        }
-        for (RedisJobQueue<?> queue : views.values()) {
+        List<RedisJobQueue<?>> open = new java.util.ArrayList<>(queues.values());
+        open.addAll(views.values());
+        for (RedisJobQueue<?> queue : open) {
             closing.add(queue.closeWorkers());
         }
         try {
@@ -346,11 +321,7 @@ public final class RedisEngine implements Sluice {
         } catch (ExecutionException | TimeoutException e) {
             // a worker that does not close in time keeps its jobs' leases, which run out: nothing is lost
         }
-        for (RedisJobQueue<?> queue : queues.values()) {
-            queue.stats.writeStatsQuietly();
-            queue.closeEvents();
-        }
-        for (RedisJobQueue<?> queue : views.values()) {
+        for (RedisJobQueue<?> queue : open) {
             queue.stats.writeStatsQuietly();
             queue.closeEvents();
         }
