@@ -224,7 +224,7 @@ public interface JobQueue<T> {
      * @return {@code true} if the queue was idle, {@code false} if the time ran out first
      * @throws IllegalArgumentException if {@code timeout} is null or negative
      * @throws InterruptedException if the calling thread is interrupted while it waits
-     * @throws IllegalStateException if the engine is closed, before or while it waits
+     * @throws IllegalStateException if the engine is closed, or the queue obliterated, before or while it waits
      */
     boolean awaitIdle(Duration timeout) throws InterruptedException;
 
@@ -386,7 +386,8 @@ public interface JobQueue<T> {
      * dev.sluice.Sluice#queueNames}). While workers are attached ({@link #workers()}) it is refused unless {@code
      * force}: forced, this process's workers of the queue close at once (their running jobs are interrupted, and
      * their outcomes are not recorded), and on a shared engine the jobs of other processes' workers cannot complete.
-     * Callers waiting for an outcome ({@link #whenFinished}) hear that the job was removed. From then on this object
+     * Callers waiting for an outcome ({@link #whenFinished}) hear that the job was removed, and callers of {@link
+     * #awaitIdle} an {@link IllegalStateException} that says the queue was obliterated. From then on this object
      * refuses every use but {@code name()} and {@code options()}; opening the queue again creates it anew, as does a
      * process on a shared engine that goes on using it. On a shared engine a large queue is removed in steps, not at
      * one instant.

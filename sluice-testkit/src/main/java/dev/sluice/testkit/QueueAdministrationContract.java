@@ -387,6 +387,26 @@ public abstract class QueueAdministrationContract extends QueueContractSupport {
     }
 
     @Test
+    void aCallerWaitingForTheQueueToBeIdleHearsThatItWasObliterated() {
+        JobQueue<String> queue = newQueue();
+        queue.add("n", "p", JobOptions.builder().delay(HOUR).build());
+        Async<Boolean> waiting = async(() -> {
+            try {
+                return queue.awaitIdle(Duration.ofDays(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        eventually().until(waiting::isParked);
+
+        queue.obliterate(false);
+
+        assertThat(failureOf(waiting.future()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("obliterated");
+    }
+
+    @Test
     void aForcedObliterationClosesTheWorkersOfThisProcessAndTheirJobsGoWithTheQueue() {
         JobQueue<String> queue = newQueue();
         queue.add("n", "p", withId("running"));

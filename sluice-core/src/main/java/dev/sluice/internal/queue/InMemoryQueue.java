@@ -454,7 +454,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
             checkOpen();
             obliterated = true;
             closed = true;
-            waiters.obliterated();
+            waiters.obliterated(QueueChecks.obliterated(name));
             workMayStart(true);
             roomAvailable.signalAll();
             wakeTimer.cancel();

@@ -72,11 +72,14 @@ final class Waiters<T> {
         idle.forEach(f -> f.complete(true));
     }
 
-    /** The queue was obliterated: every job waited for was removed, and the queue is idle. */
-    void obliterated() {
+    /**
+     * The queue was obliterated: every job waited for was removed, and those waiting for the queue to be idle hear
+     * {@code obliterated}, as they would hear of an engine's close.
+     */
+    void obliterated(IllegalStateException obliterated) {
         outcomes.forEach((id, waiting) -> completeLater(waiting, null, Outcomes.removedBeforeFinished(queue, id)));
         outcomes.clear();
-        idle();
+        idle.forEach(f -> f.completeExceptionally(obliterated));
     }
 
     /** The engine closed: every waiter ends with {@code closed}. */
