@@ -55,20 +55,6 @@ final class WorkWatcher {
         this.blockMillis = queue.engine.connection.eventBlockMillis;
     }
 
-    /**
-     * This process made what the waiting threads wait for (a claim of its own made room): tells them at once, rather
-     * than through the marker's round trip to Redis. Nothing if no thread waits.
-     */
-    void madeHere() {
-        boolean anyWaiting;
-        synchronized (lock) {
-            anyWaiting = waiting > 0;
-        }
-        if (anyWaiting) {
-            tell.run();
-        }
-    }
-
     /** A thread starts waiting: the watcher waits in Redis until no thread does. */
     void waitStarts() {
         synchronized (lock) {

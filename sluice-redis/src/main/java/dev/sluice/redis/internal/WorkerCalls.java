@@ -284,9 +284,6 @@ final class WorkerCalls<T> {
                 r.slot.nextDue = nextDue;
                 r.answer = new Ended<>(owned[i], next);
             }
-            if (started > 0) {
-                queue.roomWatcher.madeHere(); // each start left a place in the queue: this process's producers look
-            }
             if (started > 0 && started == asked) {
                 // every claim started a job: more may wait, for as many idle slots again
                 queue.idleSlots.announce(started);
