@@ -50,12 +50,6 @@ final class Stats {
 
     private static void describe(ObjectNode node, QueueStats stats) {
         JobJson.putCounts(node, stats.counts());
-        node.putObject("totals")
-                .put("added", stats.added())
-                .put("completed", stats.completed())
-                .put("failed", stats.failed());
-        node.put("completedPerSecond", JobJson.rounded(stats.completedPerSecond()));
-        JobJson.putLatency(node, "waitTime", stats.waitTime());
-        JobJson.putLatency(node, "processingTime", stats.processingTime());
+        JobJson.putStats(node, stats);
     }
 }

@@ -185,6 +185,20 @@ public final class JobJson {
                 .put("failed", counts.failed());
     }
 
+    /**
+     * {@code stats} beyond the counts: {@code totals} (added, completed, failed), {@code completedPerSecond}, and the
+     * {@code waitTime} and {@code processingTime} latencies.
+     */
+    public static void putStats(ObjectNode node, QueueStats stats) {
+        node.putObject("totals")
+                .put("added", stats.added())
+                .put("completed", stats.completed())
+                .put("failed", stats.failed());
+        node.put("completedPerSecond", rounded(stats.completedPerSecond()));
+        putLatency(node, "waitTime", stats.waitTime());
+        putLatency(node, "processingTime", stats.processingTime());
+    }
+
     /** {@code latency} as field {@code name}: count, p50Ms, p90Ms, p99Ms, maxMs. */
     public static void putLatency(ObjectNode node, String name, QueueStats.Latency latency) {
         node.putObject(name)

@@ -10,7 +10,6 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobNotFoundException;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
-import dev.sluice.queue.QueueStats;
 import dev.sluice.queue.WorkerInfo;
 import dev.sluice.server.internal.Problem.Kind;
 import java.util.List;
@@ -128,14 +127,7 @@ public final class QueueRoutes {
 
     private static JsonNode queue(JobQueue<?> queue) {
         ObjectNode node = summary(queue);
-        QueueStats stats = queue.stats();
-        node.putObject("totals")
-                .put("added", stats.added())
-                .put("completed", stats.completed())
-                .put("failed", stats.failed());
-        node.put("completedPerSecond", JobJson.rounded(stats.completedPerSecond()));
-        JobJson.putLatency(node, "waitTime", stats.waitTime());
-        JobJson.putLatency(node, "processingTime", stats.processingTime());
+        JobJson.putStats(node, queue.stats());
         return node;
     }
 
