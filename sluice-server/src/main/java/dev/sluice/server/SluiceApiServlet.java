@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
+import dev.sluice.server.ApiTokens.Caller;
+import dev.sluice.server.internal.Access;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
 import jakarta.servlet.http.HttpServlet;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * {@link SluiceServer} runs it on a Jetty server of its own. Refusals are RFC 9457 problem details ({@code
  * application/problem+json}) with a stable {@code type} per kind of problem; a refused request changes nothing.
  * Reads never create a queue: a name the engine does not hold is a 404.
+ *
+ * <p>With {@link ApiTokens}, each request needs a token whose {@link Scope} allows it (reads: {@code read}; changes:
+ * {@code operate}; removing many jobs or a queue: {@code admin}); every change is logged with the token's name.
+ * Changes sent by pages of another origin are refused whatever their credentials.
  */
 public final class SluiceApiServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -39,37 +46,84 @@ public final class SluiceApiServlet extends HttpServlet {
 
     private final transient QueueRoutes queues;
 
+    private final transient Access access;
+
     /**
-     * The API over {@code sluice}, which the caller keeps open while the servlet serves and closes afterwards.
+     * The API over {@code sluice} without authentication ({@link ApiTokens#none()}), which the caller keeps open while
+     * the servlet serves and closes afterwards. Mount it where only trusted callers reach it, or behind the host
+     * application's own security.
      *
      * @param sluice the engine whose queues it serves
      * @throws IllegalArgumentException if {@code sluice} is null
      */
     public SluiceApiServlet(Sluice sluice) {
+        this(builder(sluice));
+    }
+
+    private SluiceApiServlet(Builder builder) {
+        this.sluice = builder.sluice;
+        this.queues = new QueueRoutes(builder.sluice);
+        this.access = new Access(builder.tokens, System::nanoTime);
+    }
+
+    /**
+     * A builder of the API over {@code sluice}, which the caller keeps open while the servlet serves.
+     *
+     * @param sluice the engine whose queues the API serves
+     * @return a builder: no authentication until {@link Builder#tokens} says otherwise
+     * @throws IllegalArgumentException if {@code sluice} is null
+     */
+    public static Builder builder(Sluice sluice) {
         if (sluice == null) {
             throw new IllegalArgumentException("sluice must not be null");
         }
-        this.sluice = sluice;
-        this.queues = new QueueRoutes(sluice);
+        return new Builder(sluice);
+    }
+
+    /**
+     * Whether the API asks for no token ({@link ApiTokens#none()}).
+     *
+     * @return true if every request may do everything
+     */
+    public boolean isOpen() {
+        return access.isOpen();
     }
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         List<String> path = segments(request.getPathInfo());
+        Optional<Caller> caller = Optional.empty();
         try {
             if (path.size() == 2 && path.get(0).equals("health")) {
                 health(path.get(1), response);
             } else if (path.size() >= 2
                     && path.get(0).equals("api")
                     && path.get(1).equals("v1")) {
-                JsonNode answer = queues.serve(
-                        request.getMethod(), path.subList(2, path.size()), query(request), () -> body(request));
+                List<String> route = path.subList(2, path.size());
+                Access.refuseOtherOrigins(request);
+                caller = access.caller(request);
+                if (route.equals(List.of("session"))) {
+                    session(request, response, caller);
+                    return;
+                }
+                String what = request.getMethod() + " /api/v1/" + String.join("/", route);
+                Access.check(caller, Access.needed(request.getMethod(), route), what);
+                JsonNode answer = queues.serve(request.getMethod(), route, query(request), () -> body(request));
                 boolean created = answer.has("job") && !answer.get("duplicate").asBoolean();
                 write(response, created ? 201 : 200, "application/json", answer);
+                if (!request.getMethod().equals("GET")) {
+                    LOG.info("{} by {}", what, caller.get().name());
+                }
             } else {
                 throw new Problem(Problem.Kind.NOT_FOUND, "no resource at /" + String.join("/", path));
             }
         } catch (Problem problem) {
+            if (problem.kind() == Problem.Kind.UNAUTHORIZED || problem.kind() == Problem.Kind.FORBIDDEN) {
+                refused(request, caller, problem);
+                if (problem.kind() == Problem.Kind.UNAUTHORIZED) {
+                    response.setHeader("WWW-Authenticate", "Bearer realm=\"sluice\"");
+                }
+            }
             problem(response, problem.kind(), problem.getMessage());
         } catch (SluiceException unavailable) {
             LOG.warn(
@@ -79,6 +133,67 @@ public final class SluiceApiServlet extends HttpServlet {
                     unavailable.getMessage());
             problem(response, Problem.Kind.UNAVAILABLE, unavailable.getMessage());
         }
+    }
+
+    /** Logs a refused change (never its token); refused reads are the client's business and are not logged. */
+    private static void refused(HttpServletRequest request, Optional<Caller> caller, Problem problem) {
+        if (!request.getMethod().equals("GET")) {
+            LOG.warn(
+                    "refused {} {} from {} ({}): {}",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    caller.map(Caller::name).orElse("a caller without a token"),
+                    request.getRemoteAddr(),
+                    problem.getMessage());
+        }
+    }
+
+    /** {@code /api/v1/session}: who the caller is (GET), a dashboard session for a token (POST), its end (DELETE). */
+    private void session(HttpServletRequest request, HttpServletResponse response, Optional<Caller> caller)
+            throws IOException {
+        String cookiePath = request.getContextPath() + request.getServletPath() + "/";
+        switch (request.getMethod()) {
+            case "GET" -> write(response, 200, "application/json", who(caller));
+            case "POST" -> {
+                if (access.isOpen()) {
+                    throw new Problem(
+                            Problem.Kind.CONFLICT, "this server has no tokens: every request may do everything");
+                }
+                JsonNode token = body(request).get("token");
+                if (token == null || !token.isTextual()) {
+                    throw new Problem(Problem.Kind.INVALID_REQUEST, "the body must be {\"token\": \"<secret>\"}");
+                }
+                Map.Entry<String, Caller> session = access.startSession(token.asText());
+                response.addHeader(
+                        "Set-Cookie",
+                        Access.SESSION_COOKIE + "=" + session.getKey() + "; Path=" + cookiePath + "; Max-Age="
+                                + Access.SESSION_TIME.toSeconds() + "; HttpOnly; SameSite=Strict"
+                                + (request.isSecure() ? "; Secure" : ""));
+                write(response, 200, "application/json", who(Optional.of(session.getValue())));
+                LOG.info(
+                        "dashboard session started by {} ({})",
+                        session.getValue().name(),
+                        request.getRemoteAddr());
+            }
+            case "DELETE" -> {
+                access.endSession(request);
+                response.addHeader(
+                        "Set-Cookie",
+                        Access.SESSION_COOKIE + "=; Path=" + cookiePath + "; Max-Age=0; HttpOnly; SameSite=Strict");
+                write(response, 200, "application/json", JSON.createObjectNode().put("ended", true));
+            }
+            default ->
+                throw new Problem(
+                        Problem.Kind.METHOD_NOT_ALLOWED,
+                        request.getMethod() + " is not allowed on /api/v1/session (GET, POST, DELETE)");
+        }
+    }
+
+    private ObjectNode who(Optional<Caller> caller) {
+        return JSON.createObjectNode()
+                .put("name", caller.map(Caller::name).orElse(null))
+                .put("scope", caller.map(c -> c.scope().toString()).orElse("none"))
+                .put("tokens", !access.isOpen());
     }
 
     /** The request's body as JSON: at most {@link #MOST_BODY_BYTES}, and well formed. */
@@ -166,6 +281,40 @@ public final class SluiceApiServlet extends HttpServlet {
 
     @Override
     public String toString() {
-        return "SluiceApiServlet[" + sluice + "]";
+        return "SluiceApiServlet[" + sluice + ", " + (access.isOpen() ? "no tokens" : "tokens") + "]";
+    }
+
+    /** How a {@link SluiceApiServlet} is made. */
+    public static final class Builder {
+        private final Sluice sluice;
+        private ApiTokens tokens = ApiTokens.none();
+
+        private Builder(Sluice sluice) {
+            this.sluice = sluice;
+        }
+
+        /**
+         * Who may call the API.
+         *
+         * @param tokens the tokens and what a request without one may do; {@link ApiTokens#none()} by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code tokens} is null
+         */
+        public Builder tokens(ApiTokens tokens) {
+            if (tokens == null) {
+                throw new IllegalArgumentException("tokens must not be null; ApiTokens.none() asks for none");
+            }
+            this.tokens = tokens;
+            return this;
+        }
+
+        /**
+         * The servlet.
+         *
+         * @return the API, ready to mount
+         */
+        public SluiceApiServlet build() {
+            return new SluiceApiServlet(this);
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.sluice.server;
 
 import dev.sluice.Sluice;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -9,8 +11,8 @@ import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * Sluice's HTTP API ({@link SluiceApiServlet}) on a Jetty server of its own, for {@code ./sluice serve} and for
- * applications that want it on a port of their own. Binds to the loopback interface unless told otherwise: the API
- * changes queues, and this version has no authentication of its own, so only processes on the same host reach it.
+ * applications that want it on a port of their own. Binds to the loopback interface unless told otherwise; without
+ * {@link ApiTokens} it refuses any other interface, because every request could then change every queue.
  *
  * <pre>{@code
  * try (SluiceServer server = SluiceServer.builder(sluice).port(8080).start()) {
@@ -29,7 +31,8 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /**
-     * A builder of a server over {@code sluice}, which the caller keeps open while the server runs.
+     * A builder of a server of the API over {@code sluice} without tokens ({@link ApiTokens#none()}), which the caller
+     * keeps open while the server runs.
      *
      * @param sluice the engine whose queues the API serves
      * @return a builder: loopback, port 8080
@@ -37,6 +40,20 @@ public final class SluiceServer implements AutoCloseable {
      */
     public static Builder builder(Sluice sluice) {
         return new Builder(new SluiceApiServlet(sluice));
+    }
+
+    /**
+     * A builder of a server of {@code api}, as {@link SluiceApiServlet#builder} made it (with tokens, say).
+     *
+     * @param api the API to serve
+     * @return a builder: loopback, port 8080
+     * @throws IllegalArgumentException if {@code api} is null
+     */
+    public static Builder builder(SluiceApiServlet api) {
+        if (api == null) {
+            throw new IllegalArgumentException("api must not be null");
+        }
+        return new Builder(api);
     }
 
     /**
@@ -71,7 +88,8 @@ public final class SluiceServer implements AutoCloseable {
         /**
          * The interface to listen on.
          *
-         * @param host a host name or address; {@code 127.0.0.1} by default
+         * @param host a host name or address; {@code 127.0.0.1} by default. Any but a loopback address needs an API
+         *     with tokens
          * @return this builder
          * @throws IllegalArgumentException if {@code host} is null or blank
          */
@@ -102,9 +120,14 @@ public final class SluiceServer implements AutoCloseable {
          * Starts the server.
          *
          * @return the running server; close it to stop it
-         * @throws IllegalStateException if it cannot listen (the port is taken, say), naming host and port
+         * @throws IllegalStateException if it cannot listen (the port is taken, say), naming host and port, or if
+         *     the host is not a loopback address and no token is configured
          */
         public SluiceServer start() {
+            if (api.isOpen() && !isLoopback(host)) {
+                throw new IllegalStateException("without API tokens the server listens on the loopback interface only"
+                        + " (127.0.0.1, ::1 or localhost), not " + host + ": configure tokens to listen elsewhere");
+            }
             Server jetty = new Server();
             jetty.setStopTimeout(5_000);
             ServerConnector connector = new ServerConnector(jetty);
@@ -127,6 +150,19 @@ public final class SluiceServer implements AutoCloseable {
             }
             String shown = host.contains(":") ? "[" + host + "]" : host;
             return new SluiceServer(jetty, URI.create("http://" + shown + ":" + connector.getLocalPort() + "/"));
+        }
+
+        private static boolean isLoopback(String host) {
+            try {
+                for (InetAddress address : InetAddress.getAllByName(host)) {
+                    if (!address.isLoopbackAddress()) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (UnknownHostException unknown) {
+                return false;
+            }
         }
     }
 }

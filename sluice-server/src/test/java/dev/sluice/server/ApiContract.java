@@ -11,6 +11,7 @@ import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
+import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
 import java.io.IOException;
 import java.net.URI;
@@ -273,6 +274,49 @@ abstract class ApiContract {
         assertThat(noQueue.status()).isEqualTo(404);
         assertThat(mail.counts().total()).isZero();
         assertThat(sluice.queueNames()).containsExactly("mail");
+    }
+
+    @Test
+    void retriesEveryFailedJobCleansDrainsAndObliteratesAQueue() throws Exception {
+        JobQueue<String> mail = mail();
+        for (String id : new String[] {"f1", "f2"}) {
+            mail.add("n", "p", JobOptions.builder().jobId(id).attempts(1).build());
+        }
+        Worker<String> failing = mail.worker(
+                ctx -> {
+                    throw new IllegalStateException("boom");
+                },
+                WorkerOptions.manual());
+        failing.runDue();
+        Answer retried = call("POST", "/api/v1/queues/mail/retry-failed");
+        failing.runDue();
+        Answer badState = call("POST", "/api/v1/queues/mail/clean?state=waiting");
+        Answer cleaned = call("POST", "/api/v1/queues/mail/clean?state=failed&olderThanMs=0");
+        mail.add("n", "p", JobOptions.builder().jobId("w").build());
+        mail.add(
+                "n",
+                "p",
+                JobOptions.builder().jobId("d").delay(Duration.ofHours(1)).build());
+        Answer drained = call("POST", "/api/v1/queues/mail/drain?delayed=true");
+        Answer badFlag = call("DELETE", "/api/v1/queues/mail?force=maybe");
+        Worker<String> attached = mail.worker(ctx -> Result.done(), WorkerOptions.concurrency(1));
+        Answer refused = call("DELETE", "/api/v1/queues/mail");
+        boolean listedWhileWorkerAttached = sluice.queueNames().contains("mail");
+        attached.close();
+        Answer obliterated = call("DELETE", "/api/v1/queues/mail");
+
+        assertThat(retried.body().get("retried").asInt()).isEqualTo(2);
+        assertThat(badState.status()).isEqualTo(400);
+        assertThat(badState.body().get("detail").asText()).contains("completed or failed", "waiting");
+        assertThat(cleaned.body().get("removed").asInt()).isEqualTo(2);
+        assertThat(drained.body().get("removed").asInt()).isEqualTo(2);
+        assertThat(badFlag.status()).isEqualTo(400);
+        assertThat(badFlag.body().get("detail").asText()).contains("true or false", "maybe");
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.body().get("detail").asText()).contains("worker");
+        assertThat(listedWhileWorkerAttached).isTrue();
+        assertThat(obliterated.body().get("obliterated").asBoolean()).isTrue();
+        assertThat(sluice.queueNames()).doesNotContain("mail");
     }
 
     @Test

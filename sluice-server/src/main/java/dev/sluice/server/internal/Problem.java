@@ -23,6 +23,10 @@ public final class Problem extends RuntimeException {
         TOO_LARGE(413, "too-large", "Request body too large"),
         /** The route exists, but not for this method. */
         METHOD_NOT_ALLOWED(405, "method-not-allowed", "Method not allowed"),
+        /** The request carries no token, or one the server does not know. */
+        UNAUTHORIZED(401, "unauthorized", "Authentication required"),
+        /** The request's token does not allow it, or it came from a page of another origin. */
+        FORBIDDEN(403, "forbidden", "Not allowed"),
         /** The engine could not be reached. */
         UNAVAILABLE(503, "unavailable", "Engine unavailable");
 

@@ -12,6 +12,7 @@ import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.WorkerInfo;
 import dev.sluice.server.internal.Problem.Kind;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -47,7 +48,11 @@ public final class QueueRoutes {
         }
         JobQueue<?> queue = existing(path.get(1));
         if (path.size() == 2) {
-            return only(method, "GET", path, () -> queue(queue));
+            return switch (method) {
+                case "GET" -> queue(queue);
+                case "DELETE" -> obliterate(queue, query);
+                default -> throw new Problem(Kind.METHOD_NOT_ALLOWED, method + " is not allowed here (GET, DELETE)");
+            };
         }
         String what = path.get(2);
         if (path.size() == 3) {
@@ -60,6 +65,11 @@ public final class QueueRoutes {
                 case "workers" -> only(method, "GET", path, () -> workers(queue));
                 case "pause" -> only(method, "POST", path, () -> pause(queue, query.get("group"), true));
                 case "resume" -> only(method, "POST", path, () -> pause(queue, query.get("group"), false));
+                case "retry-failed" ->
+                    only(method, "POST", path, () -> named(queue).put("retried", queue.retryFailed()));
+                case "clean" -> only(method, "POST", path, () -> clean(queue, query));
+                case "drain" ->
+                    only(method, "POST", path, () -> named(queue).put("removed", queue.drain(flag(query, "delayed"))));
                 default -> throw notFound(path);
             };
         }
@@ -171,6 +181,43 @@ public final class QueueRoutes {
         }
         onJob(queue, id, () -> queue.retry(id, state));
         return JSON.objectNode().put("id", id).put("retried", true);
+    }
+
+    private static ObjectNode named(JobQueue<?> queue) {
+        return JSON.objectNode().put("queue", queue.name());
+    }
+
+    private static JsonNode clean(JobQueue<?> queue, Map<String, String> query) {
+        String stateText = query.get("state");
+        JobState state = stateText == null ? null : JobJson.stateNamed(stateText);
+        if (state != JobState.COMPLETED && state != JobState.FAILED) {
+            throw new Problem(
+                    Kind.INVALID_REQUEST,
+                    "state must be completed or failed, was " + (stateText == null ? "none" : stateText));
+        }
+        int olderThanMs = number(query, "olderThanMs", 0, 0, Integer.MAX_VALUE);
+        return named(queue).put("removed", queue.clean(state, Duration.ofMillis(olderThanMs)));
+    }
+
+    private static JsonNode obliterate(JobQueue<?> queue, Map<String, String> query) {
+        try {
+            queue.obliterate(flag(query, "force"));
+        } catch (IllegalStateException refused) {
+            throw new Problem(Kind.CONFLICT, refused.getMessage());
+        }
+        return named(queue).put("obliterated", true);
+    }
+
+    /** A query flag: absent or {@code false} is false, {@code true} (or present without a value) is true. */
+    private static boolean flag(Map<String, String> query, String name) {
+        String text = query.get(name);
+        if (text == null || text.equals("false")) {
+            return false;
+        }
+        if (text.isEmpty() || text.equals("true")) {
+            return true;
+        }
+        throw new Problem(Kind.INVALID_REQUEST, name + " must be true or false, was " + text);
     }
 
     private static JsonNode groups(JobQueue<?> queue, Map<String, String> query) {
