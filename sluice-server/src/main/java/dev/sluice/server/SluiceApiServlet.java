@@ -10,6 +10,7 @@ import dev.sluice.server.ApiTokens.Caller;
 import dev.sluice.server.internal.Access;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sluice's HTTP API, version 1, as a servlet: JSON over the queues of one engine, to mount at any path of a servlet
- * container (its routes are below that path: {@code /api/v1/queues}, {@code /health/live}, {@code /health/ready}).
+ * container (its routes are below that path: {@code /api/v1/queues}, {@code /health/live}, {@code /health/ready},
+ * and {@code /metrics} when given a registry).
  * {@link SluiceServer} runs it on a Jetty server of its own. Refusals are RFC 9457 problem details ({@code
  * application/problem+json}) with a stable {@code type} per kind of problem; a refused request changes nothing.
  * Reads never create a queue: a name the engine does not hold is a 404.
@@ -48,6 +50,8 @@ public final class SluiceApiServlet extends HttpServlet {
 
     private final transient Access access;
 
+    private final transient PrometheusMeterRegistry prometheus;
+
     /**
      * The API over {@code sluice} without authentication ({@link ApiTokens#none()}), which the caller keeps open while
      * the servlet serves and closes afterwards. Mount it where only trusted callers reach it, or behind the host
@@ -64,6 +68,7 @@ public final class SluiceApiServlet extends HttpServlet {
         this.sluice = builder.sluice;
         this.queues = new QueueRoutes(builder.sluice);
         this.access = new Access(builder.tokens, System::nanoTime);
+        this.prometheus = builder.prometheus;
     }
 
     /**
@@ -96,6 +101,10 @@ public final class SluiceApiServlet extends HttpServlet {
         try {
             if (path.size() == 2 && path.get(0).equals("health")) {
                 health(path.get(1), response);
+            } else if (path.equals(List.of("metrics"))) {
+                caller = access.caller(request);
+                Access.check(caller, Scope.READ, "GET /metrics");
+                metrics(request.getMethod(), response);
             } else if (path.size() >= 2
                     && path.get(0).equals("api")
                     && path.get(1).equals("v1")) {
@@ -222,6 +231,20 @@ public final class SluiceApiServlet extends HttpServlet {
     /** The largest request body the API reads: 1 MiB. */
     static final int MOST_BODY_BYTES = 1 << 20;
 
+    private void metrics(String method, HttpServletResponse response) throws IOException {
+        if (!method.equals("GET")) {
+            throw new Problem(Problem.Kind.METHOD_NOT_ALLOWED, method + " is not allowed on /metrics (GET)");
+        }
+        if (prometheus == null) {
+            throw new Problem(
+                    Problem.Kind.NOT_FOUND, "this API serves no metrics: its builder was given no Prometheus registry");
+        }
+        response.setStatus(200);
+        response.setContentType("text/plain; version=0.0.4; charset=utf-8");
+        response.setHeader("Cache-Control", "no-store");
+        response.getOutputStream().write(prometheus.scrape().getBytes(StandardCharsets.UTF_8));
+    }
+
     private void health(String which, HttpServletResponse response) throws IOException {
         switch (which) {
             case "live" ->
@@ -288,9 +311,27 @@ public final class SluiceApiServlet extends HttpServlet {
     public static final class Builder {
         private final Sluice sluice;
         private ApiTokens tokens = ApiTokens.none();
+        private PrometheusMeterRegistry prometheus;
 
         private Builder(Sluice sluice) {
             this.sluice = sluice;
+        }
+
+        /**
+         * Serves {@code registry}'s meters at {@code /metrics} in Prometheus's text format (scope {@code read}). Bind
+         * the engine's meters to it with {@code SluiceMetrics.bind(sluice, registry)}; without a registry {@code
+         * /metrics} is a 404.
+         *
+         * @param registry the registry to scrape
+         * @return this builder
+         * @throws IllegalArgumentException if {@code registry} is null
+         */
+        public Builder prometheus(PrometheusMeterRegistry registry) {
+            if (registry == null) {
+                throw new IllegalArgumentException("registry must not be null");
+            }
+            this.prometheus = registry;
+            return this;
         }
 
         /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.Sluice;
+import dev.sluice.micrometer.SluiceMetrics;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
@@ -13,6 +14,8 @@ import dev.sluice.queue.JobState;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -317,6 +320,31 @@ abstract class ApiContract {
         assertThat(listedWhileWorkerAttached).isTrue();
         assertThat(obliterated.body().get("obliterated").asBoolean()).isTrue();
         assertThat(sluice.queueNames()).doesNotContain("mail");
+    }
+
+    @Test
+    void servesTheEnginesMetricsInPrometheusFormatWhenGivenARegistry() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        JobQueue<String> mail = mail();
+        try (SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry);
+                SluiceServer withMetrics = SluiceServer.builder(SluiceApiServlet.builder(sluice)
+                                .prometheus(registry)
+                                .build())
+                        .port(0)
+                        .start()) {
+            mail.add("welcome", "ada");
+            HttpResponse<String> scrape = http.send(
+                    HttpRequest.newBuilder(withMetrics.uri().resolve("/metrics"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Answer without = call("GET", "/metrics");
+
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(scrape.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+            assertThat(scrape.body()).contains("sluice_queue_jobs_added_total{queue=\"mail\"} 1.0");
+            assertThat(without.status()).isEqualTo(404);
+            assertThat(without.body().get("detail").asText()).contains("no metrics");
+        }
     }
 
     @Test
