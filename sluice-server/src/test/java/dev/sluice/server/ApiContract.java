@@ -251,6 +251,51 @@ abstract class ApiContract {
     }
 
     @Test
+    void addsAJobWithEveryOptionAndManyJobsAtOnceAllOrNone() throws Exception {
+        JobQueue<String> mail = mail();
+        String every = "{\"name\":\"n\",\"payload\":\"p\",\"options\":{\"jobId\":\"e1\",\"group\":\"acme\","
+                + "\"priority\":3,\"attempts\":4,\"delayMs\":60000,\"timeoutMs\":5000,"
+                + "\"backoff\":{\"type\":\"exponential\",\"baseMs\":100,\"capMs\":1000},"
+                + "\"keepCompleted\":{\"count\":10},\"keepFailed\":\"all\",\"deduplicateForMs\":1000,"
+                + "\"maxRateLimits\":7}}";
+
+        Answer added = call("POST", "/api/v1/queues/mail/jobs", every);
+        JsonNode options = call("GET", "/api/v1/queues/mail/jobs/e1").body().get("options");
+        Answer badBackoff = call(
+                "POST",
+                "/api/v1/queues/mail/jobs",
+                "{\"name\":\"n\",\"payload\":1,\"options\":{\"backoff\":{\"type\":\"linear\"}}}");
+        Answer badBulk = call(
+                "POST", "/api/v1/queues/mail/jobs", "{\"jobs\":[{\"name\":\"a\",\"payload\":\"1\"},{\"name\":\"b\"}]}");
+        long afterRefusals = mail.counts().total();
+        Answer bulk = call(
+                "POST",
+                "/api/v1/queues/mail/jobs",
+                "{\"jobs\":[{\"name\":\"a\",\"payload\":\"1\",\"options\":{\"jobId\":\"b1\"}},"
+                        + "{\"name\":\"b\",\"payload\":\"2\",\"options\":{\"jobId\":\"e1\"}}]}");
+
+        assertThat(added.status()).isEqualTo(201);
+        assertThat(options.get("priority").asInt()).isEqualTo(3);
+        assertThat(options.get("attempts").asInt()).isEqualTo(4);
+        assertThat(options.get("delayMs").asLong()).isEqualTo(60_000);
+        assertThat(options.get("timeoutMs").asLong()).isEqualTo(5_000);
+        assertThat(options.get("backoff").asText()).containsIgnoringCase("exponential");
+        assertThat(options.get("keepCompleted").asText()).contains("10");
+        assertThat(options.get("deduplicateForMs").asLong()).isEqualTo(1_000);
+        assertThat(options.get("maxRateLimits").asInt()).isEqualTo(7);
+        assertThat(mail.job("e1").orElseThrow().group()).isEqualTo("acme");
+        assertThat(badBackoff.status()).isEqualTo(400);
+        assertThat(badBackoff.body().get("detail").asText()).contains("fixed", "exponential", "linear");
+        assertThat(badBulk.status()).isEqualTo(400);
+        assertThat(badBulk.body().get("detail").asText()).contains("jobs[1].payload");
+        assertThat(afterRefusals).isEqualTo(1);
+        assertThat(bulk.status()).isEqualTo(200);
+        assertThat(bulk.body().get("jobs").get(0).get("duplicate").asBoolean()).isFalse();
+        assertThat(bulk.body().get("jobs").get(1).get("duplicate").asBoolean()).isTrue();
+        assertThat(mail.counts().total()).isEqualTo(2);
+    }
+
+    @Test
     void aBadAddIsAProblemThatAddsNothing() throws Exception {
         JobQueue<String> mail = mail();
 
@@ -268,7 +313,7 @@ abstract class ApiContract {
 
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.body().get("detail").asText()).contains("not well-formed JSON");
-        assertThat(unknownOption.body().get("detail").asText()).contains("'retries'", "attempts", "jobId");
+        assertThat(unknownOption.body().get("detail").asText()).contains("'options.retries'", "attempts", "jobId");
         assertThat(badValue.status()).isEqualTo(400);
         assertThat(badValue.body().get("detail").asText()).contains("attempts");
         assertThat(noPayload.body().get("detail").asText()).contains("payload");
