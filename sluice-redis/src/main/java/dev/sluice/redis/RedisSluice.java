@@ -3,6 +3,7 @@ package dev.sluice.redis;
 import dev.sluice.Sluice;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.redis.internal.CpuUtilisation;
+import dev.sluice.redis.internal.HealthReading;
 import dev.sluice.redis.internal.RedisEngine;
 import dev.sluice.redis.internal.RedisSettings;
 import dev.sluice.time.DurationText;
@@ -106,6 +107,30 @@ public final class RedisSluice {
      */
     public static DoubleSupplier cpuUtilisation(JobQueue<?> queue) {
         return CpuUtilisation.of(queue);
+    }
+
+    /**
+     * Reads the health of the Redis {@code sluice} uses: version, role, memory and its bound, eviction policy,
+     * clients, evictions, keys and one round trip. Three calls of Redis; meant for a dashboard's once-a-second
+     * reading, not for every job.
+     *
+     * @param sluice an engine built by this class
+     * @return the reading
+     * @throws IllegalArgumentException if {@code sluice} was not built by this class
+     * @throws dev.sluice.SluiceException if Redis cannot be reached
+     */
+    public static RedisHealth health(Sluice sluice) {
+        return HealthReading.of(engine(sluice));
+    }
+
+    /**
+     * Whether {@code sluice} was built by this class, so that {@link #health} and the other readings apply to it.
+     *
+     * @param sluice any engine
+     * @return true for an engine on Redis built here
+     */
+    public static boolean isRedis(Sluice sluice) {
+        return sluice instanceof RedisEngine;
     }
 
     private static RedisEngine engine(Sluice sluice) {
