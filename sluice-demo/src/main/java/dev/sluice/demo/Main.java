@@ -49,11 +49,13 @@ public final class Main {
                                    starts in any DURATION, such as 10/1s, 500/1m, 50/250ms) and
                                    --group-concurrency set the queue's rate and its groups' defaults in
                                    Redis, for every process. L: the lease in ms (default 30000)
-              serve [--port P] [--redis URL]
-                                   serves Sluice's HTTP API (JSON, /api/v1/queues, /health/live,
-                                   /health/ready) over the in-memory engine, or over every queue of the
-                                   Redis at URL, on 127.0.0.1 port P (default %d; 0 picks a free one) until
-                                   SIGTERM or Ctrl-C
+              serve [--port P] [--redis URL] [--config FILE]
+                                   serves Sluice's HTTP API (JSON, /api/v1/queues, /api/v1/limiters,
+                                   /health/live, /health/ready) over the in-memory engine, or over every
+                                   queue of the Redis at URL, on 127.0.0.1 port P (default %d; 0 picks a
+                                   free one) until SIGTERM or Ctrl-C. FILE (YAML, see
+                                   sluice-demo/sluice.example.yaml) declares the server, Redis, tokens,
+                                   queues, limiters and chains; --port and --redis win over it
               stats --redis URL --queue NAME
                                    prints a JSON object: whether the queue is paused; counts by state now
                                    (waiting, delayed, active, completed, failed), totals since the queue was

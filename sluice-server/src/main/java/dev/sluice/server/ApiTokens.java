@@ -139,7 +139,7 @@ public final class ApiTokens {
         /**
          * Adds a token.
          *
-         * @param name how the token is named in the log of actions: 1 to 64 letters, digits, {@code . _ -}; unique
+         * @param name how the token is named in the log of actions: 1 to 64 letters, digits, {@code . _ : -}; unique
          * @param secret what clients send: at least {@value ApiTokens#SHORTEST_SECRET} characters, unique
          * @param scope what a request with it may do
          * @return this builder
@@ -147,9 +147,9 @@ public final class ApiTokens {
          *     scope is null (the message never contains the secret)
          */
         public Builder token(String name, String secret, Scope scope) {
-            if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+            if (name == null || !name.matches("[A-Za-z0-9._:-]{1,64}")) {
                 throw new IllegalArgumentException(
-                        "a token's name must be 1 to 64 letters, digits, '.', '_' or '-', was " + name);
+                        "a token's name must be 1 to 64 letters, digits, '.', '_', ':' or '-', was " + name);
             }
             if (!names.add(name)) {
                 throw new IllegalArgumentException("two tokens are named '" + name + "'; names must be unique");

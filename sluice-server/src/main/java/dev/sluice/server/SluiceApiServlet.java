@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
+import dev.sluice.limit.LimitChain;
+import dev.sluice.limit.NamedLimiter;
 import dev.sluice.server.ApiTokens.Caller;
 import dev.sluice.server.internal.Access;
+import dev.sluice.server.internal.LimiterRoutes;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,16 +23,19 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sluice's HTTP API, version 1, as a servlet: JSON over the queues of one engine, to mount at any path of a servlet
- * container (its routes are below that path: {@code /api/v1/queues}, {@code /health/live}, {@code /health/ready},
- * and {@code /metrics} when given a registry).
+ * container (its routes are below that path: {@code /api/v1/queues}, {@code /api/v1/limiters}, {@code /health/live},
+ * {@code /health/ready}, and {@code /metrics} when given a registry); {@link #builder(Sluice)} gives it tokens,
+ * named limiters and chains to serve.
  * {@link SluiceServer} runs it on a Jetty server of its own. Refusals are RFC 9457 problem details ({@code
  * application/problem+json}) with a stable {@code type} per kind of problem; a refused request changes nothing.
  * Reads never create a queue: a name the engine does not hold is a 404.
@@ -47,6 +53,8 @@ public final class SluiceApiServlet extends HttpServlet {
     private final transient Sluice sluice;
 
     private final transient QueueRoutes queues;
+
+    private final transient LimiterRoutes limiters;
 
     private final transient Access access;
 
@@ -67,6 +75,7 @@ public final class SluiceApiServlet extends HttpServlet {
     private SluiceApiServlet(Builder builder) {
         this.sluice = builder.sluice;
         this.queues = new QueueRoutes(builder.sluice);
+        this.limiters = new LimiterRoutes(builder.sluice.clock(), builder.limiters, builder.chains);
         this.access = new Access(builder.tokens, System::nanoTime);
         this.prometheus = builder.prometheus;
     }
@@ -105,6 +114,15 @@ public final class SluiceApiServlet extends HttpServlet {
                 caller = access.caller(request);
                 Access.check(caller, Scope.READ, "GET /metrics");
                 metrics(request.getMethod(), response);
+            } else if (path.size() >= 3 && path.subList(0, 3).equals(List.of("api", "v1", "limiters"))) {
+                Access.refuseOtherOrigins(request);
+                caller = access.caller(request);
+                List<String> route = path.subList(2, path.size());
+                String what = request.getMethod() + " /api/v1/" + String.join("/", route);
+                Access.check(caller, Access.needed(request.getMethod(), route), what);
+                LimiterRoutes.Answer answer = limiters.serve(request.getMethod(), route, () -> body(request));
+                answer.headers().forEach(response::setHeader);
+                write(response, answer.status(), "application/json", answer.body());
             } else if (path.size() >= 2
                     && path.get(0).equals("api")
                     && path.get(1).equals("v1")) {
@@ -307,11 +325,15 @@ public final class SluiceApiServlet extends HttpServlet {
         return "SluiceApiServlet[" + sluice + ", " + (access.isOpen() ? "no tokens" : "tokens") + "]";
     }
 
-    /** How a {@link SluiceApiServlet} is made. */
+    /** How a {@link SluiceApiServlet} is made. Not thread-safe. */
     public static final class Builder {
+        private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
         private final Sluice sluice;
         private ApiTokens tokens = ApiTokens.none();
         private PrometheusMeterRegistry prometheus;
+        private final Map<String, NamedLimiter> limiters = new LinkedHashMap<>();
+        private final Map<String, LimitChain<String>> chains = new LinkedHashMap<>();
 
         private Builder(Sluice sluice) {
             this.sluice = sluice;
@@ -347,6 +369,50 @@ public final class SluiceApiServlet extends HttpServlet {
             }
             this.tokens = tokens;
             return this;
+        }
+
+        /**
+         * Serves {@code limiter} under its own name at {@code /api/v1/limiters/{name}}: described, and asked for
+         * permits by clients in any language ({@code POST .../acquire}).
+         *
+         * @param limiter a limiter of the servlet's engine
+         * @return this builder
+         * @throws IllegalArgumentException if it is null, or its name is taken by a limiter or chain given before
+         */
+        public Builder limiter(NamedLimiter limiter) {
+            if (limiter == null) {
+                throw new IllegalArgumentException("limiter must not be null");
+            }
+            limiters.put(free(limiter.name()), limiter);
+            return this;
+        }
+
+        /**
+         * Serves {@code chain} as {@code name} at {@code /api/v1/limiters/{name}}; a request's key is the context
+         * every layer derives its key from.
+         *
+         * @param name 1 to 128 letters, digits and {@code . _ - :}, not taken by a limiter or chain given before
+         * @param chain a chain of the servlet's engine
+         * @return this builder
+         * @throws IllegalArgumentException if an argument is null, or the name is malformed or taken
+         */
+        public Builder chain(String name, LimitChain<String> chain) {
+            if (chain == null) {
+                throw new IllegalArgumentException("chain must not be null");
+            }
+            chains.put(free(name), chain);
+            return this;
+        }
+
+        private String free(String name) {
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(
+                        "a limiter's or chain's name must be 1 to 128 letters, digits and . _ - :, was " + name);
+            }
+            if (limiters.containsKey(name) || chains.containsKey(name)) {
+                throw new IllegalArgumentException("the API serves a limiter or chain named '" + name + "' already");
+            }
+            return name;
         }
 
         /**

@@ -15,6 +15,8 @@ public final class Problem extends RuntimeException {
         QUEUE_NOT_FOUND(404, "queue-not-found", "No such queue"),
         /** The path names a job the queue does not hold. */
         JOB_NOT_FOUND(404, "job-not-found", "No such job"),
+        /** The path names a limiter or chain the API does not serve. */
+        LIMITER_NOT_FOUND(404, "limiter-not-found", "No such limiter"),
         /** A parameter or body is malformed or out of range. */
         INVALID_REQUEST(400, "invalid-request", "Invalid request"),
         /** The request is valid, but the state of what it names refuses it (a job that is not failed, say). */
