@@ -13,6 +13,7 @@ import dev.sluice.server.internal.Access;
 import dev.sluice.server.internal.LimiterRoutes;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
+import dev.sluice.server.internal.WorkerRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -136,9 +137,16 @@ public final class SluiceApiServlet extends HttpServlet {
                 String what = request.getMethod() + " /api/v1/" + String.join("/", route);
                 Access.check(caller, Access.needed(request.getMethod(), route), what);
                 JsonNode answer = queues.serve(request.getMethod(), route, query(request), () -> body(request));
-                boolean created = answer.has("job") && !answer.get("duplicate").asBoolean();
-                write(response, created ? 201 : 200, "application/json", answer);
-                if (!request.getMethod().equals("GET")) {
+                if (answer.isMissingNode()) { // a worker's claim that no job came to in time
+                    response.setStatus(204);
+                    response.setHeader("Cache-Control", "no-store");
+                } else {
+                    boolean created =
+                            answer.has("job") && !answer.get("duplicate").asBoolean()
+                                    || WorkerRoutes.registered(answer);
+                    write(response, created ? 201 : 200, "application/json", answer);
+                }
+                if (Access.isOperatorAction(request.getMethod(), route)) {
                     LOG.info("{} by {}", what, caller.get().name());
                 }
             } else {
@@ -290,6 +298,13 @@ public final class SluiceApiServlet extends HttpServlet {
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-store");
         JSON.writeValue(response.getOutputStream(), body);
+    }
+
+    /** Stops the workers in other languages that the API bridges: their jobs go back to waiting. */
+    @Override
+    public void destroy() {
+        queues.close();
+        super.destroy();
     }
 
     /** The decoded segments of {@code pathInfo}, without empty ones. */

@@ -8,6 +8,8 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Sluice's HTTP API ({@link SluiceApiServlet}) on a Jetty server of its own, for {@code ./sluice serve} and for
@@ -128,7 +130,11 @@ public final class SluiceServer implements AutoCloseable {
                 throw new IllegalStateException("without API tokens the server listens on the loopback interface only"
                         + " (127.0.0.1, ::1 or localhost), not " + host + ": configure tokens to listen elsewhere");
             }
-            Server jetty = new Server();
+            QueuedThreadPool threads = new QueuedThreadPool();
+            threads.setName("sluice-server");
+            // requests run on virtual threads: a worker's long-polling claim holds one for up to a minute
+            threads.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("sluice-request"));
+            Server jetty = new Server(threads);
             jetty.setStopTimeout(5_000);
             ServerConnector connector = new ServerConnector(jetty);
             connector.setHost(host);

@@ -112,6 +112,23 @@ public final class Access {
     }
 
     /**
+     * Whether a request is an operator's action, which the log of actions records with who made it: a change that
+     * is not adding jobs nor a worker's call (those come by the thousand from programs, and their effects are the
+     * jobs' own history).
+     *
+     * @param path the segments after {@code /api/v1}
+     */
+    public static boolean isOperatorAction(String method, List<String> path) {
+        if (method.equals("GET") || method.equals("HEAD")) {
+            return false;
+        }
+        boolean queueRoute = path.size() >= 3 && path.get(0).equals("queues");
+        boolean adding = queueRoute && path.size() == 3 && path.get(2).equals("jobs");
+        boolean worker = queueRoute && path.get(2).equals("workers");
+        return !adding && !worker;
+    }
+
+    /**
      * Refuses a state change that a page of another origin sent (cross-site request forgery): browsers say so in
      * {@code Sec-Fetch-Site}, or in an {@code Origin} that is not the request's host. Clients that are not browsers
      * send neither and pass.

@@ -26,10 +26,17 @@ public final class QueueRoutes {
     private static final int MOST_JOBS_PER_PAGE = 1_000;
 
     private final Sluice sluice;
+    private final WorkerRoutes remote;
 
     /** The routes on the queues of {@code sluice}. */
     public QueueRoutes(Sluice sluice) {
         this.sluice = sluice;
+        this.remote = new WorkerRoutes(sluice.clock());
+    }
+
+    /** Stops the workers in other languages that the routes bridge; their jobs go back to waiting. */
+    public void close() {
+        remote.close();
     }
 
     /**
@@ -62,7 +69,10 @@ public final class QueueRoutes {
                             ? NewJobs.add(queue, body.get())
                             : only(method, "GET", path, () -> jobs(queue, query));
                 case "groups" -> only(method, "GET", path, () -> groups(queue, query));
-                case "workers" -> only(method, "GET", path, () -> workers(queue));
+                case "workers" ->
+                    method.equals("POST")
+                            ? remote.register(queue, body.get())
+                            : only(method, "GET", path, () -> workers(queue));
                 case "pause" -> only(method, "POST", path, () -> pause(queue, query.get("group"), true));
                 case "resume" -> only(method, "POST", path, () -> pause(queue, query.get("group"), false));
                 case "retry-failed" ->
@@ -72,6 +82,9 @@ public final class QueueRoutes {
                     only(method, "POST", path, () -> named(queue).put("removed", queue.drain(flag(query, "delayed"))));
                 default -> throw notFound(path);
             };
+        }
+        if (what.equals("workers")) {
+            return remote.serve(method, queue, path.subList(3, path.size()), query, body);
         }
         if (!what.equals("jobs")) {
             throw notFound(path);
@@ -230,10 +243,10 @@ public final class QueueRoutes {
         return JSON.objectNode().set("groups", groups);
     }
 
-    private static JsonNode workers(JobQueue<?> queue) {
+    private JsonNode workers(JobQueue<?> queue) {
         ArrayNode workers = JSON.arrayNode();
         for (WorkerInfo worker : queue.workers()) {
-            workers.add(JobJson.worker(worker));
+            workers.add(remote.mark(queue, JobJson.worker(worker)));
         }
         return JSON.objectNode().set("workers", workers);
     }
