@@ -8,11 +8,17 @@ import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.NamedLimiter;
+import dev.sluice.redis.RedisSluice;
 import dev.sluice.server.ApiTokens.Caller;
 import dev.sluice.server.internal.Access;
+import dev.sluice.server.internal.DashboardFeed;
+import dev.sluice.server.internal.DashboardRoutes;
+import dev.sluice.server.internal.EngineSection;
+import dev.sluice.server.internal.JvmSection;
 import dev.sluice.server.internal.LimiterRoutes;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
+import dev.sluice.server.internal.RedisSection;
 import dev.sluice.server.internal.WorkerRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.http.HttpServlet;
@@ -34,9 +40,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sluice's HTTP API, version 1, as a servlet: JSON over the queues of one engine, to mount at any path of a servlet
- * container (its routes are below that path: {@code /api/v1/queues}, {@code /api/v1/limiters}, {@code /health/live},
- * {@code /health/ready}, and {@code /metrics} when given a registry); {@link #builder(Sluice)} gives it tokens,
- * named limiters and chains to serve.
+ * container (its routes are below that path: {@code /api/v1/queues}, {@code /api/v1/limiters}, {@code
+ * /api/v1/dashboard} for {@link SluiceDashboardServlet}'s live snapshots, {@code /health/live}, {@code
+ * /health/ready}, and {@code /metrics} when given a registry); {@link #builder(Sluice)} gives it tokens, named
+ * limiters and chains to serve. The dashboard's event stream needs the servlet to be async-supported.
  * {@link SluiceServer} runs it on a Jetty server of its own. Refusals are RFC 9457 problem details ({@code
  * application/problem+json}) with a stable {@code type} per kind of problem; a refused request changes nothing.
  * Reads never create a queue: a name the engine does not hold is a 404.
@@ -60,6 +67,7 @@ public final class SluiceApiServlet extends HttpServlet {
     private final transient Access access;
 
     private final transient PrometheusMeterRegistry prometheus;
+    private final transient DashboardFeed dashboardFeed;
 
     /**
      * The API over {@code sluice} without authentication ({@link ApiTokens#none()}), which the caller keeps open while
@@ -79,6 +87,10 @@ public final class SluiceApiServlet extends HttpServlet {
         this.limiters = new LimiterRoutes(builder.sluice.clock(), builder.limiters, builder.chains);
         this.access = new Access(builder.tokens, System::nanoTime);
         this.prometheus = builder.prometheus;
+        List<EngineSection> sections = RedisSluice.isRedis(builder.sluice)
+                ? List.of(new JvmSection(), new RedisSection(builder.sluice))
+                : List.of(new JvmSection());
+        this.dashboardFeed = new DashboardFeed(builder.sluice, sections, System::nanoTime);
     }
 
     /**
@@ -124,6 +136,10 @@ public final class SluiceApiServlet extends HttpServlet {
                 LimiterRoutes.Answer answer = limiters.serve(request.getMethod(), route, () -> body(request));
                 answer.headers().forEach(response::setHeader);
                 write(response, answer.status(), "application/json", answer.body());
+            } else if (path.size() >= 3 && path.subList(0, 3).equals(List.of("api", "v1", "dashboard"))) {
+                caller = access.caller(request);
+                Access.check(caller, Scope.READ, request.getMethod() + " " + request.getRequestURI());
+                new DashboardRoutes(dashboardFeed).serve(request, response, path.subList(3, path.size()));
             } else if (path.size() >= 2
                     && path.get(0).equals("api")
                     && path.get(1).equals("v1")) {
@@ -300,9 +316,13 @@ public final class SluiceApiServlet extends HttpServlet {
         JSON.writeValue(response.getOutputStream(), body);
     }
 
-    /** Stops the workers in other languages that the API bridges: their jobs go back to waiting. */
+    /**
+     * Stops the workers in other languages that the API bridges (their jobs go back to waiting) and the dashboard's
+     * snapshots, closing its event streams.
+     */
     @Override
     public void destroy() {
+        endStreams();
         queues.close();
         super.destroy();
     }
@@ -333,6 +353,11 @@ public final class SluiceApiServlet extends HttpServlet {
             query.putIfAbsent(name, parts.length == 2 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
         }
         return query;
+    }
+
+    /** Ends the dashboard's event streams, so that a server stops without waiting for open pages. */
+    void endStreams() {
+        dashboardFeed.close();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sluice.server;
 
 import dev.sluice.Sluice;
+import dev.sluice.server.internal.RootRedirect;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -12,9 +13,10 @@ import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * Sluice's HTTP API ({@link SluiceApiServlet}) on a Jetty server of its own, for {@code ./sluice serve} and for
- * applications that want it on a port of their own. Binds to the loopback interface unless told otherwise; without
- * {@link ApiTokens} it refuses any other interface, because every request could then change every queue.
+ * Sluice's HTTP API ({@link SluiceApiServlet}) and its live dashboard ({@link SluiceDashboardServlet}, at {@code
+ * /dashboard/}, where {@code /} leads) on a Jetty server of its own, for {@code ./sluice serve} and for applications
+ * that want it on a port of their own. Binds to the loopback interface unless told otherwise; without {@link
+ * ApiTokens} it refuses any other interface, because every request could then change every queue.
  *
  * <pre>{@code
  * try (SluiceServer server = SluiceServer.builder(sluice).port(8080).start()) {
@@ -26,10 +28,12 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class SluiceServer implements AutoCloseable {
     private final Server jetty;
     private final URI uri;
+    private final SluiceApiServlet api;
 
-    private SluiceServer(Server jetty, URI uri) {
+    private SluiceServer(Server jetty, URI uri, SluiceApiServlet api) {
         this.jetty = jetty;
         this.uri = uri;
+        this.api = api;
     }
 
     /**
@@ -70,6 +74,7 @@ public final class SluiceServer implements AutoCloseable {
     /** Stops the server: requests in progress are given up to 5 s to finish. Idempotent. */
     @Override
     public void close() {
+        api.endStreams(); // open dashboards would hold the stop up to its timeout
         try {
             jetty.stop();
         } catch (Exception e) {
@@ -142,7 +147,11 @@ public final class SluiceServer implements AutoCloseable {
             jetty.addConnector(connector);
             ServletContextHandler context = new ServletContextHandler();
             context.setContextPath("/");
-            context.addServlet(new ServletHolder(api), "/*");
+            ServletHolder apiHolder = new ServletHolder(api);
+            apiHolder.setAsyncSupported(true); // the dashboard's server-sent events
+            context.addServlet(apiHolder, "/*");
+            context.addServlet(new ServletHolder(new SluiceDashboardServlet()), "/dashboard/*");
+            context.addServlet(new ServletHolder(new RootRedirect()), ""); // exactly the root
             jetty.setHandler(context);
             try {
                 jetty.start();
@@ -155,7 +164,7 @@ public final class SluiceServer implements AutoCloseable {
                 throw new IllegalStateException("cannot serve on " + host + ":" + port + ": " + e.getMessage(), e);
             }
             String shown = host.contains(":") ? "[" + host + "]" : host;
-            return new SluiceServer(jetty, URI.create("http://" + shown + ":" + connector.getLocalPort() + "/"));
+            return new SluiceServer(jetty, URI.create("http://" + shown + ":" + connector.getLocalPort() + "/"), api);
         }
 
         private static boolean isLoopback(String host) {

@@ -233,12 +233,15 @@ public final class QueueRoutes {
         throw new Problem(Kind.INVALID_REQUEST, name + " must be true or false, was " + text);
     }
 
-    private static JsonNode groups(JobQueue<?> queue, Map<String, String> query) {
+    private JsonNode groups(JobQueue<?> queue, Map<String, String> query) {
         String prefix = query.getOrDefault("prefix", "");
         int limit = number(query, "limit", 100, 1, 1_000);
         ArrayNode groups = JSON.arrayNode();
         for (GroupInfo group : queue.groups(prefix, query.get("after"), limit)) {
-            groups.add(JobJson.group(group));
+            ObjectNode node = JobJson.group(group);
+            SnapshotBuilder.putWord(
+                    node, DashboardWords.group(group, sluice.clock().instant()));
+            groups.add(node);
         }
         return JSON.objectNode().set("groups", groups);
     }
