@@ -122,7 +122,14 @@ public final class SluiceApiServlet extends HttpServlet {
         Optional<Caller> caller = Optional.empty();
         try {
             if (path.size() == 2 && path.get(0).equals("health")) {
+                if (!request.getMethod().equals("GET")) {
+                    throw new Problem(
+                            Problem.Kind.METHOD_NOT_ALLOWED,
+                            request.getMethod() + " is not allowed on /health/" + path.get(1) + " (GET)");
+                }
                 health(path.get(1), response);
+            } else if (path.equals(List.of("api", "v1", "openapi.yaml"))) {
+                openApi(request.getMethod(), response);
             } else if (path.equals(List.of("metrics"))) {
                 caller = access.caller(request);
                 Access.check(caller, Scope.READ, "GET /metrics");
@@ -272,6 +279,20 @@ public final class SluiceApiServlet extends HttpServlet {
 
     /** The largest request body the API reads: 1 MiB. */
     static final int MOST_BODY_BYTES = 1 << 20;
+
+    /** The API's OpenAPI 3.1 description, which needs no token: it says what the API is, not what it holds. */
+    private static void openApi(String method, HttpServletResponse response) throws IOException {
+        if (!method.equals("GET")) {
+            throw new Problem(
+                    Problem.Kind.METHOD_NOT_ALLOWED, method + " is not allowed on /api/v1/openapi.yaml (GET)");
+        }
+        try (InputStream in = SluiceApiServlet.class.getResourceAsStream("openapi.yaml")) {
+            response.setStatus(200);
+            response.setContentType("application/yaml; charset=utf-8");
+            response.setHeader("Cache-Control", "no-cache");
+            in.transferTo(response.getOutputStream());
+        }
+    }
 
     private void metrics(String method, HttpServletResponse response) throws IOException {
         if (!method.equals("GET")) {
