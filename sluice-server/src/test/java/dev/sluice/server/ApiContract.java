@@ -393,6 +393,49 @@ abstract class ApiContract {
     }
 
     @Test
+    void changesAQueuesOrAGroupsRateForAWhileAndRevertsIt() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add("n", "p", JobOptions.builder().jobId("a").group("acme").build());
+
+        Answer forGood = call(
+                "PUT",
+                "/api/v1/queues/mail/rate",
+                "{\"rate\":{\"policy\":\"fixed-window\",\"limit\":5,\"window\":\"1s\"}}");
+        Answer forAWhile = call(
+                "PUT",
+                "/api/v1/queues/mail/rate",
+                "{\"group\":\"acme\",\"rate\":{\"policy\":\"gcra\",\"rate\":2,\"period\":\"1s\",\"burst\":1},"
+                        + "\"revertAfterMs\":300}");
+        boolean acmeHadItsOwn = mail.groups("acme", null, 1).get(0).ownLimits();
+        Answer badPolicy = call("PUT", "/api/v1/queues/mail/rate", "{\"rate\":{\"policy\":\"leaky\"}}");
+        Answer noRate = call("PUT", "/api/v1/queues/mail/rate", "{\"group\":\"acme\"}");
+        Answer wrongMethod = call("POST", "/api/v1/queues/mail/rate", "{\"rate\":null}");
+
+        assertThat(forGood.status()).isEqualTo(200);
+        assertThat(forGood.body().get("previous").isNull()).isTrue();
+        assertThat(forGood.body().get("rate").get("policy").asText()).isEqualTo("fixed-window");
+        assertThat(forGood.body().get("revertsAt").isNull()).isTrue();
+        assertThat(mail.options().rate()).isNotNull();
+        assertThat(forAWhile.status()).isEqualTo(200);
+        assertThat(forAWhile.body().get("revertsAt").isNull()).isFalse();
+        assertThat(acmeHadItsOwn).isTrue();
+        assertThat(badPolicy.status()).isEqualTo(400);
+        assertThat(badPolicy.body().get("detail").asText()).contains("leaky", "gcra");
+        assertThat(noRate.status()).isEqualTo(400);
+        assertThat(noRate.body().get("detail").asText()).contains("rate is required");
+        assertThat(wrongMethod.status()).isEqualTo(405);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !mail.groups("acme", null, 1).get(0).ownLimits());
+        assertThat(mail.options().rate())
+                .as("the change without an expiry stays")
+                .isNotNull();
+        Answer none = call("PUT", "/api/v1/queues/mail/rate", "{\"rate\":null}");
+        assertThat(none.body().get("rate").isNull()).isTrue();
+        assertThat(mail.options().rate()).isNull();
+    }
+
+    @Test
     void healthSaysLiveAndReady() throws Exception {
         assertThat(call("GET", "/health/live").body().get("status").asText()).isEqualTo("UP");
         assertThat(call("GET", "/health/ready").status()).isEqualTo(200);

@@ -27,6 +27,7 @@ public final class QueueRoutes {
 
     private final Sluice sluice;
     private final WorkerRoutes remote;
+    private final RateChanges rates = new RateChanges();
 
     /** The routes on the queues of {@code sluice}. */
     public QueueRoutes(Sluice sluice) {
@@ -34,9 +35,13 @@ public final class QueueRoutes {
         this.remote = new WorkerRoutes(sluice.clock());
     }
 
-    /** Stops the workers in other languages that the routes bridge; their jobs go back to waiting. */
+    /**
+     * Stops the workers in other languages that the routes bridge (their jobs go back to waiting) and reverts the rate
+     * changes whose expiry has not come yet.
+     */
     public void close() {
         remote.close();
+        rates.close();
     }
 
     /**
@@ -78,6 +83,7 @@ public final class QueueRoutes {
                 case "retry-failed" ->
                     only(method, "POST", path, () -> named(queue).put("retried", queue.retryFailed()));
                 case "clean" -> only(method, "POST", path, () -> clean(queue, query));
+                case "rate" -> only(method, "PUT", path, () -> rates.change(queue, body.get()));
                 case "drain" ->
                     only(method, "POST", path, () -> named(queue).put("removed", queue.drain(flag(query, "delayed"))));
                 default -> throw notFound(path);
