@@ -21,10 +21,16 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -150,6 +156,49 @@ class OpenApiTest {
         assertThat(unserved).as("listed but not served").isEmpty();
         assertThat(undocumented).as("served but not listed").isEmpty();
     }
+
+    /**
+     * No route below a listed path is left out: each word the route classes match a path segment against, appended to
+     * each listed path, is either a listed path or no route at all.
+     */
+    @Test
+    void servesNoPathItDoesNotList() throws Exception {
+        OpenAPI api = served();
+        Set<String> words = new TreeSet<>();
+        Pattern literal = Pattern.compile("(?:case|equals\\(|List\\.of\\()\\s*\"([a-z][a-z0-9.-]*)\"");
+        for (String source : ROUTE_SOURCES) {
+            Matcher matcher = literal.matcher(Files.readString(Path.of(source)));
+            while (matcher.find()) {
+                words.add(matcher.group(1));
+            }
+        }
+        assertThat(words).as("words read from the route classes").contains("queues", "jobs", "claim", "acquire");
+        List<String> unlisted = new ArrayList<>();
+        for (String listed : api.getPaths().keySet()) {
+            for (String word : words) {
+                String candidate = listed + "/" + word;
+                if (api.getPaths().containsKey(candidate)) {
+                    continue;
+                }
+                restore();
+                for (String method : List.of("GET", "POST", "PUT", "DELETE")) {
+                    Reply response = send(method, concrete(candidate), "{}");
+                    if (!noRoute(response) && response.statusCode() != 404) {
+                        unlisted.add(method + " " + candidate + " -> " + response.statusCode());
+                    }
+                }
+            }
+        }
+
+        assertThat(unlisted).as("served but not listed").isEmpty();
+    }
+
+    private static final List<String> ROUTE_SOURCES = List.of(
+            "src/main/java/dev/sluice/server/SluiceApiServlet.java",
+            "src/main/java/dev/sluice/server/internal/QueueRoutes.java",
+            "src/main/java/dev/sluice/server/internal/WorkerRoutes.java",
+            "src/main/java/dev/sluice/server/internal/LimiterRoutes.java",
+            "src/main/java/dev/sluice/server/internal/DashboardRoutes.java");
 
     @Test
     void listsEveryProblemTypeTheApiAnswers() throws Exception {
