@@ -130,6 +130,8 @@ abstract class AccessContract {
         Answer operatorPauses = call(server, "POST", "/api/v1/queues/mail/pause", null, bearer(OPERATOR));
         Answer operatorDrains = call(server, "POST", "/api/v1/queues/mail/drain", null, bearer(OPERATOR));
         long waitingAfterOperator = mail.counts().waiting();
+        Answer operatorChangesRate =
+                call(server, "PUT", "/api/v1/queues/mail/rate", "{\"rate\":null}", bearer(OPERATOR));
         Answer adminDrains = call(server, "POST", "/api/v1/queues/mail/drain", null, bearer(ADMIN));
 
         assertThat(read.status()).isEqualTo(200);
@@ -144,6 +146,8 @@ abstract class AccessContract {
         assertThat(mail.isPaused()).isTrue();
         assertThat(operatorDrains.status()).isEqualTo(403);
         assertThat(waitingAfterOperator).isEqualTo(1);
+        assertThat(operatorChangesRate.status()).isEqualTo(403);
+        assertThat(operatorChangesRate.body().get("detail").asText()).contains("scope admin");
         assertThat(adminDrains.status()).isEqualTo(200);
         assertThat(adminDrains.body().get("removed").asInt()).isEqualTo(1);
     }

@@ -246,6 +246,10 @@ class DashboardBrowserTest {
         click("#job button[data-action='retry']");
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> payments.job(id).map(Job::state).orElse(null) == JobState.COMPLETED);
+        producer.shutdownNow();
+        click("#states button[data-action='retry-failed']");
+        browser.switchTo().alert().accept();
+        await().atMost(Duration.ofSeconds(20)).until(() -> payments.counts().failed() == 0);
 
         List<String> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())

@@ -379,7 +379,24 @@
   function renderTabs() {
     setHtml($('states'), STATES.map((s) =>
       `<button type="button" data-action="state" data-state="${s}"${s === ui.jobState ? ' class="on"' : ''}>${s}</button>`)
-      .join(''));
+      .join('') + bulkActions(ui.jobState));
+  }
+
+  /** What can be done to every job of a state at once, as far as the caller's scope goes. */
+  function bulkActions(state) {
+    const all = [];
+    if (state === 'failed' && can('operate')) {
+      all.push(button('retry-failed', 'Retry all', { confirm: 'Retry every failed job?' }));
+    }
+    if ((state === 'failed' || state === 'completed') && can('admin')) {
+      all.push(button('clean', 'Remove all', { state, confirm: `Remove every ${state} job?` }, true));
+    }
+    if ((state === 'waiting' || state === 'delayed') && can('admin')) {
+      const delayed = state === 'delayed';
+      all.push(button('drain', delayed ? 'Drain with delayed' : 'Drain',
+        { delayed, confirm: delayed ? 'Remove every waiting and delayed job?' : 'Remove every waiting job?' }, true));
+    }
+    return all.length ? `<span class="bulk">${all.join(' ')}</span>` : '';
   }
 
   async function loadJobs() {
@@ -449,6 +466,9 @@
     retry: (d) => ['POST', `queues/${enc(d.queue)}/jobs/${enc(d.job)}/retry?from=${enc(d.from)}`, `retried ${d.job}`],
     promote: (d) => ['POST', `queues/${enc(d.queue)}/jobs/${enc(d.job)}/promote`, `promoted ${d.job}`],
     remove: (d) => ['DELETE', `queues/${enc(d.queue)}/jobs/${enc(d.job)}`, `removed ${d.job}`],
+    'retry-failed': () => ['POST', `queues/${enc(ui.queue)}/retry-failed`, 'retried every failed job'],
+    clean: (d) => ['POST', `queues/${enc(ui.queue)}/clean?state=${enc(d.state)}`, `removed every ${d.state} job`],
+    drain: (d) => ['POST', `queues/${enc(ui.queue)}/drain?delayed=${enc(d.delayed)}`, 'drained'],
   };
 
   document.addEventListener('click', async (event) => {
@@ -459,6 +479,7 @@
       loadJobs();
     } else if (target.dataset.action) {
       event.stopPropagation();
+      if (target.dataset.confirm && !window.confirm(target.dataset.confirm)) return;
       const [method, path, done] = ACTIONS[target.dataset.action](target.dataset);
       target.disabled = true;
       try {
