@@ -5,10 +5,13 @@ import dev.sluice.demo.Options.Option;
 import dev.sluice.demo.Options.Positional;
 import dev.sluice.demo.Options.UsageException;
 import dev.sluice.redis.RedisSluice;
+import dev.sluice.server.SluiceApiServlet;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The command line of {@code ./sluice}. */
 public final class Main {
@@ -25,10 +28,12 @@ public final class Main {
             usage: ./sluice <command>
 
             commands:
-              demo [--seconds N] [--redis URL]
+              demo [--seconds N] [--redis URL] [--serve [--port P]]
                                    tenants, a job queue and a rate-limited API on the in-memory engine
                                    (or through the Redis at URL, redis://host:port): N seconds of traffic
-                                   (1 to 3600, default %d), then the queue drains
+                                   (1 to 3600, default %d), then the queue drains. --serve: the dashboard
+                                   and the API over the demo's engine on 127.0.0.1 port P (default %d; 0
+                                   picks a free one) while it plays, and after it until SIGTERM or Ctrl-C
               produce --redis URL --queue NAME --count N [--group G | --groups K] [--delay-ms D]
                       [--attempts A] [--payload-bytes B] [--id-prefix P]
                                    adds N jobs to queue NAME (%d per bulk add) and prints a JSON line:
@@ -109,6 +114,7 @@ public final class Main {
             job, a job in another state).
             """.formatted(
                     DEFAULT_SECONDS,
+                    ServeCommand.DEFAULT_PORT,
                     Produce.BATCH,
                     WorkerCommand.CLOSE_DEADLINE.toSeconds(),
                     ServeCommand.DEFAULT_PORT,
@@ -120,15 +126,19 @@ public final class Main {
 
     private Main() {}
 
-    /** What {@code demo} runs: the demo for the given seconds of traffic, in memory or on the Redis at a URL. */
+    /**
+     * What {@code demo} runs: the demo for the given seconds of traffic, in memory or on the Redis at a URL, served
+     * or not.
+     */
     @FunctionalInterface
     interface Demo {
         /**
          * Runs the demo.
          *
          * @param redisUrl the Redis to run it through, or null for the in-memory engine
+         * @param servePort the port to serve the dashboard and the API on (0: a free one), or empty for none
          */
-        void run(long seconds, String redisUrl) throws InterruptedException;
+        void run(long seconds, String redisUrl, OptionalInt servePort) throws InterruptedException;
     }
 
     /** What a long-running command started (a worker, a server), which it stops gracefully. */
@@ -161,20 +171,68 @@ public final class Main {
      * @throws InterruptedException if the demo is interrupted
      */
     public static void main(String[] args) throws InterruptedException {
-        int status = run(
-                args,
-                System.out,
-                System.err,
-                (seconds, redisUrl) -> new QueueDemo(
-                                Duration.ofSeconds(seconds),
-                                System.out,
-                                () -> redisUrl == null ? Sluice.inMemory() : onRedis(redisUrl),
-                                redisUrl == null ? "the in-memory engine" : "Redis at " + redisUrl)
-                        .run(),
-                Main::untilShutdown);
+        int status = run(args, System.out, System.err, demo(System.out, Main::untilShutdown), Main::untilShutdown);
         if (status != 0) {
             System.exit(status);
         }
+    }
+
+    /**
+     * The demo, reporting on {@code out}. Served, it prints the dashboard's URL before it plays, and once it has
+     * played keeps serving for {@code lifetime}, whose stop stops the server and closes the engine.
+     */
+    static Demo demo(PrintStream out, Lifetime lifetime) {
+        return (seconds, redisUrl, servePort) -> {
+            QueueDemo demo = new QueueDemo(
+                    Duration.ofSeconds(seconds),
+                    out,
+                    redisUrl == null ? "the in-memory engine" : "Redis at " + redisUrl);
+            Sluice sluice = redisUrl == null ? Sluice.inMemory() : onRedis(redisUrl);
+            if (servePort.isEmpty()) {
+                try (sluice) {
+                    demo.run(sluice);
+                }
+                return;
+            }
+            ServeCommand.Served served;
+            try {
+                served = ServeCommand.serve(sluice, SluiceApiServlet.builder(sluice), null, servePort.getAsInt());
+            } catch (RuntimeException e) {
+                sluice.close();
+                throw e;
+            }
+            Running stop = once(() -> {
+                served.close();
+                sluice.close();
+                out.println("sluice demo: the dashboard stopped");
+                out.flush();
+            });
+            String dashboard = served.server().uri() + "dashboard/";
+            out.println("sluice demo: the dashboard is at " + dashboard + " (the API at "
+                    + served.server().uri() + "api/v1/queues; no tokens, so loopback only)");
+            out.flush();
+            try {
+                demo.run(sluice);
+            } catch (InterruptedException | RuntimeException e) {
+                stop.stop();
+                throw e;
+            }
+            out.println();
+            out.println("sluice demo: the demo has ended; the dashboard stays at " + dashboard
+                    + " until SIGTERM or Ctrl-C");
+            out.flush();
+            lifetime.runUntilStopped(() -> stop);
+        };
+    }
+
+    /** {@code stop}, done on the first call only. */
+    private static Running once(Running stop) {
+        AtomicBoolean stopped = new AtomicBoolean();
+        return () -> {
+            if (stopped.compareAndSet(false, true)) {
+                stop.stop();
+            }
+        };
     }
 
     /**
@@ -222,12 +280,15 @@ public final class Main {
             switch (args[0]) {
                 case "help", "--help", "-h" -> out.print(USAGE);
                 case "demo" ->
-                    command(
-                            args,
-                            DEMO_OPTIONS,
-                            out,
-                            options -> demo.run(
-                                    options.wholeNumber("--seconds", DEFAULT_SECONDS), options.text("--redis")));
+                    command(args, DEMO_OPTIONS, out, options -> {
+                        if (options.has("--port") && !options.has("--serve")) {
+                            throw new UsageException("--port is the port of --serve, which is not given");
+                        }
+                        OptionalInt port = options.has("--serve")
+                                ? OptionalInt.of((int) options.wholeNumber("--port", ServeCommand.DEFAULT_PORT))
+                                : OptionalInt.empty();
+                        demo.run(options.wholeNumber("--seconds", DEFAULT_SECONDS), options.text("--redis"), port);
+                    });
                 case "produce" ->
                     command(
                             args,
@@ -297,8 +358,11 @@ public final class Main {
         }
     }
 
-    private static final List<Option> DEMO_OPTIONS =
-            List.of(Option.wholeNumber("--seconds", "N", 1, 3600), QueueCommands.REDIS);
+    private static final List<Option> DEMO_OPTIONS = List.of(
+            Option.wholeNumber("--seconds", "N", 1, 3600),
+            QueueCommands.REDIS,
+            Option.flag("--serve"),
+            Option.wholeNumber("--port", "P", 0, 65_535));
 
     /** An engine on the Redis at {@code url}, under a key prefix of its own, so that no earlier run's state counts. */
     private static Sluice onRedis(String url) {

@@ -37,7 +37,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -107,30 +106,27 @@ final class QueueDemo {
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
-    private final Supplier<Sluice> engine;
-
     private final String engineName;
 
     /**
-     * The demo for {@code length} of traffic on the engine {@code engine} makes (called {@code engineName} in the
-     * report, such as "the in-memory engine"), reporting on {@code out}.
+     * The demo for {@code length} of traffic on an engine called {@code engineName} in the report (such as "the
+     * in-memory engine"), reporting on {@code out}.
      */
-    QueueDemo(Duration length, PrintStream out, Supplier<Sluice> engine, String engineName) {
+    QueueDemo(Duration length, PrintStream out, String engineName) {
         this.length = length;
         this.out = out;
-        this.engine = engine;
         this.engineName = engineName;
         for (Tenant tenant : TENANTS) {
             tallies.put(tenant.name(), new Tally(tenant.name()));
         }
     }
 
-    void run() throws InterruptedException {
-        try (Sluice sluice = engine.get();
-                PartnerApi api = new PartnerApi(
-                        TokenBucket.perSecond(API_TENANT_PER_SECOND),
-                        TokenBucket.perSecond(API_GLOBAL_PER_SECOND),
-                        API_FAILURE_RATE)) {
+    /** Plays the demo on {@code sluice}, which the caller closes afterwards (its queue and limiters stay in it). */
+    void run(Sluice sluice) throws InterruptedException {
+        try (PartnerApi api = new PartnerApi(
+                TokenBucket.perSecond(API_TENANT_PER_SECOND),
+                TokenBucket.perSecond(API_GLOBAL_PER_SECOND),
+                API_FAILURE_RATE)) {
             SluiceClock clock = sluice.clock();
             long started = clock.nanos();
 

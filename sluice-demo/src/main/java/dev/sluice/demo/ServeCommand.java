@@ -64,22 +64,15 @@ final class ServeCommand {
      */
     Main.Running start(PrintStream out) {
         Sluice sluice = redis == null ? Sluice.inMemory() : QueueCommands.connect(redis);
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        SluiceServer server;
-        SluiceMetrics metrics;
+        Served served;
         try {
-            metrics = SluiceMetrics.bind(sluice, registry);
             SluiceApiServlet.Builder api = config == null ? SluiceApiServlet.builder(sluice) : config.open(sluice);
-            SluiceServer.Builder builder =
-                    SluiceServer.builder(api.prometheus(registry).build());
-            if (config != null) {
-                builder.host(config.host());
-            }
-            server = builder.port(port).start();
+            served = serve(sluice, api, config == null ? null : config.host(), port);
         } catch (RuntimeException e) {
             sluice.close();
             throw e;
         }
+        SluiceServer server = served.server();
         boolean open = config == null || config.tokens().isEmpty();
         out.println("sluice serve: the API of " + (redis == null ? "the in-memory engine" : "the Redis at " + redis)
                 + " at " + server.uri() + "api/v1/queues"
@@ -102,14 +95,47 @@ final class ServeCommand {
             synchronized (stopped) {
                 if (!stopped[0]) {
                     stopped[0] = true;
-                    server.close();
-                    metrics.close();
+                    served.close();
                     sluice.close();
                     out.println("sluice serve: stopped");
                     out.flush();
                 }
             }
         };
+    }
+
+    /** A server of the API and the dashboard, and the engine's meters it serves at {@code /metrics}. */
+    record Served(SluiceServer server, SluiceMetrics metrics) implements AutoCloseable {
+        /** Stops the server, then unbinds the meters; the engine stays open. */
+        @Override
+        public void close() {
+            server.close();
+            metrics.close();
+        }
+    }
+
+    /**
+     * Starts a server of {@code api} (the API and the dashboard) over {@code sluice}, which the caller keeps open
+     * while it serves, with the engine's meters at {@code /metrics}.
+     *
+     * @param host the interface to listen on, or null for loopback
+     * @param port the port, 0 for a free one
+     * @throws IllegalStateException if it cannot listen there
+     */
+    static Served serve(Sluice sluice, SluiceApiServlet.Builder api, String host, int port) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry);
+        try {
+            SluiceServer.Builder builder =
+                    SluiceServer.builder(api.prometheus(registry).build());
+            if (host != null) {
+                builder.host(host);
+            }
+            return new Served(builder.port(port).start(), metrics);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
     }
 
     private static String names(Collection<String> names) {

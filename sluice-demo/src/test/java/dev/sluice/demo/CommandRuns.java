@@ -67,7 +67,7 @@ final class CommandRuns {
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {
+                (seconds, redisUrl, serve) -> {
                     throw new AssertionError("no demo is to run");
                 },
                 start -> {

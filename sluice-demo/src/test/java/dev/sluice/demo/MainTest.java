@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
@@ -14,15 +15,17 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final List<Long> demos = new ArrayList<>();
     private final List<String> redisUrls = new ArrayList<>();
+    private final List<OptionalInt> servePorts = new ArrayList<>();
 
     private int run(String... args) throws InterruptedException {
         return Main.run(
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {
+                (seconds, redisUrl, serve) -> {
                     demos.add(seconds);
                     redisUrls.add(String.valueOf(redisUrl));
+                    servePorts.add(serve);
                 },
                 start -> {
                     throw new AssertionError("no worker is to start");
@@ -57,6 +60,7 @@ class MainTest {
         assertThat(run("demo", "--seconds", "3600")).isZero();
         assertThat(demos).containsExactly(15L, 30L, 1L, 3600L);
         assertThat(redisUrls).as("in memory unless told").containsOnly("null");
+        assertThat(servePorts).as("served only when told").containsOnly(OptionalInt.empty());
         assertThat(err()).isEmpty();
     }
 
@@ -69,6 +73,29 @@ class MainTest {
         assertThat(run("demo", "--redis")).isEqualTo(Main.USAGE_ERROR);
         assertThat(err()).contains("--redis needs a value");
         assertThat(demos).hasSize(1);
+    }
+
+    @Test
+    void demoServesOnThePortGivenOrServesDefault() throws InterruptedException {
+        assertThat(run("demo", "--serve")).isZero();
+        assertThat(run("demo", "--serve", "--port", "0", "--redis", "redis://localhost:6379"))
+                .isZero();
+        assertThat(run("demo", "--port", "9000", "--serve")).isZero();
+        assertThat(servePorts)
+                .containsExactly(OptionalInt.of(ServeCommand.DEFAULT_PORT), OptionalInt.of(0), OptionalInt.of(9000));
+        assertThat(redisUrls).containsExactly("null", "redis://localhost:6379", "null");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void aPortWithoutServeOrOutOfRangeIsAUsageErrorAndRunsNothing() throws InterruptedException {
+        assertThat(run("demo", "--port", "9000")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err())
+                .isEqualTo("sluice: --port is the port of --serve, which is not given" + System.lineSeparator());
+        err.reset();
+        assertThat(run("demo", "--serve", "--port", "65536")).isEqualTo(Main.USAGE_ERROR);
+        assertThat(err()).startsWith("sluice: --port must be a whole number from 0 to 65535, was '65536'");
+        assertThat(demos).isEmpty();
     }
 
     @Test
@@ -102,7 +129,9 @@ class MainTest {
         }
         err.reset();
         assertThat(run("demo", "--fast")).isEqualTo(Main.USAGE_ERROR);
-        assertThat(err()).startsWith("sluice: unknown option '--fast' for demo (options: --seconds N, --redis URL)");
+        assertThat(err())
+                .startsWith(
+                        "sluice: unknown option '--fast' for demo (options: --seconds N, --redis URL, --serve, --port P)");
         assertThat(demos).isEmpty();
     }
 }

@@ -34,7 +34,7 @@ class QueueCommandLineTest {
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {
+                (seconds, redisUrl, serve) -> {
                     throw new AssertionError("no demo is to run");
                 },
                 start -> {
@@ -263,6 +263,9 @@ class QueueCommandLineTest {
     @Test
     void theDemoTakesItsOptionsAsBefore() throws InterruptedException {
         assertUsageError(
-                "unknown option '--queue' for demo (options: --seconds N, --redis URL)", "demo", "--queue", "q");
+                "unknown option '--queue' for demo (options: --seconds N, --redis URL, --serve, --port P)",
+                "demo",
+                "--queue",
+                "q");
     }
 }

@@ -58,7 +58,7 @@ class QueueCommandsOnRedisTest {
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {
+                (seconds, redisUrl, serve) -> {
                     throw new AssertionError("no demo is to run");
                 },
                 lifetime);

@@ -43,7 +43,7 @@ class ServeCommandTest {
                 args,
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {
+                (seconds, redisUrl, serve) -> {
                     throw new AssertionError("no demo is to run");
                 },
                 start -> {
@@ -96,7 +96,7 @@ class ServeCommandTest {
                 new String[] {"serve", "--port", "70000"},
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {},
+                (seconds, redisUrl, serve) -> {},
                 start -> {
                     throw new AssertionError("nothing is to start");
                 });
@@ -148,7 +148,7 @@ class ServeCommandTest {
                 new String[] {"serve", "--config", file.toString()},
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
-                (seconds, redisUrl) -> {},
+                (seconds, redisUrl, serve) -> {},
                 start -> {
                     throw new AssertionError("nothing is to start");
                 });
