@@ -16,6 +16,7 @@ import dev.sluice.server.internal.DashboardRoutes;
 import dev.sluice.server.internal.EngineSection;
 import dev.sluice.server.internal.JvmSection;
 import dev.sluice.server.internal.LimiterRoutes;
+import dev.sluice.server.internal.LimiterTally;
 import dev.sluice.server.internal.Problem;
 import dev.sluice.server.internal.QueueRoutes;
 import dev.sluice.server.internal.RedisSection;
@@ -69,6 +70,8 @@ public final class SluiceApiServlet extends HttpServlet {
     private final transient PrometheusMeterRegistry prometheus;
     private final transient DashboardFeed dashboardFeed;
 
+    private final transient LimiterTally limiterTally;
+
     /**
      * The API over {@code sluice} without authentication ({@link ApiTokens#none()}), which the caller keeps open while
      * the servlet serves and closes afterwards. Mount it where only trusted callers reach it, or behind the host
@@ -90,7 +93,8 @@ public final class SluiceApiServlet extends HttpServlet {
         List<EngineSection> sections = RedisSluice.isRedis(builder.sluice)
                 ? List.of(new JvmSection(), new RedisSection(builder.sluice))
                 : List.of(new JvmSection());
-        this.dashboardFeed = new DashboardFeed(builder.sluice, sections, System::nanoTime);
+        this.limiterTally = new LimiterTally(builder.sluice);
+        this.dashboardFeed = new DashboardFeed(builder.sluice, sections, limiterTally, System::nanoTime);
     }
 
     /**
@@ -344,6 +348,7 @@ public final class SluiceApiServlet extends HttpServlet {
     @Override
     public void destroy() {
         endStreams();
+        limiterTally.close();
         queues.close();
         super.destroy();
     }

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.Sluice;
+import dev.sluice.limit.FixedWindow;
+import dev.sluice.limit.RateLimiter;
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
@@ -182,6 +184,32 @@ abstract class DashboardApiContract {
         assertThat(snapshot.get("engine").get("jvm").get("heapMaxBytes").asLong())
                 .isPositive();
         assertThat(snapshot.get("id").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void theSnapshotShowsEachLimitersPolicyAndDecisionsTheMostThrottledFirst() throws Exception {
+        RateLimiter calm = engine.limiter("calm", FixedWindow.of(100, Duration.ofHours(1)));
+        RateLimiter tight = engine.limiter("tight", FixedWindow.of(2, Duration.ofHours(1)));
+        get("/api/v1/dashboard/snapshot"); // the first snapshot: rates count from here
+        for (int i = 0; i < 5; i++) {
+            calm.tryAcquire("k", 1);
+            tight.tryAcquire("k", 1);
+        }
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            JsonNode rows = get("/api/v1/dashboard/snapshot").get("limiters");
+            return rows.size() == 2 && rows.get(0).get("denied").asLong() == 3;
+        });
+        JsonNode limiters = get("/api/v1/dashboard/snapshot").get("limiters");
+
+        assertThat(limiters.get(0).get("name").asText()).isEqualTo("tight");
+        assertThat(limiters.get(0).get("policy").asText()).isEqualTo("fixed-window");
+        assertThat(limiters.get(0).get("parameters").get("limit").asLong()).isEqualTo(2);
+        assertThat(limiters.get(0).get("allowed").asLong()).isEqualTo(2);
+        assertThat(limiters.get(0).get("denied").asLong()).isEqualTo(3);
+        assertThat(limiters.get(1).get("name").asText()).isEqualTo("calm");
+        assertThat(limiters.get(1).get("allowed").asLong()).isEqualTo(5);
+        assertThat(limiters.get(1).get("denied").asLong()).isZero();
     }
 
     @Test

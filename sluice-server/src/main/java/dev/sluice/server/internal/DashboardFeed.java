@@ -47,12 +47,13 @@ public final class DashboardFeed implements AutoCloseable {
     private boolean closed;
 
     /**
-     * A feed over {@code sluice}, whose snapshots' {@code engine} part holds {@code sections}.
+     * A feed over {@code sluice}, whose snapshots' {@code engine} part holds {@code sections} and whose {@code
+     * limiters} part is what {@code limiters} counted.
      *
      * @param nanoTime a monotonic clock in nanoseconds, such as {@code System::nanoTime}
      */
-    public DashboardFeed(Sluice sluice, List<EngineSection> sections, LongSupplier nanoTime) {
-        this.builder = new SnapshotBuilder(sluice, sections, history);
+    public DashboardFeed(Sluice sluice, List<EngineSection> sections, LimiterTally limiters, LongSupplier nanoTime) {
+        this.builder = new SnapshotBuilder(sluice, sections, limiters, history);
         this.nanoTime = nanoTime;
     }
 

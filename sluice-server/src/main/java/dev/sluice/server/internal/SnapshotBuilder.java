@@ -35,13 +35,15 @@ final class SnapshotBuilder {
 
     private final Sluice sluice;
     private final List<EngineSection> sections;
+    private final LimiterTally limiters;
     private final DashboardHistory history;
     private final Map<String, Totals> previous = new HashMap<>();
     private long builds;
 
-    SnapshotBuilder(Sluice sluice, List<EngineSection> sections, DashboardHistory history) {
+    SnapshotBuilder(Sluice sluice, List<EngineSection> sections, LimiterTally limiters, DashboardHistory history) {
         this.sluice = sluice;
         this.sections = List.copyOf(sections);
+        this.limiters = limiters;
         this.history = history;
     }
 
@@ -62,6 +64,7 @@ final class SnapshotBuilder {
         }
         previous.keySet().retainAll(names);
         history.retain(names);
+        root.set("limiters", limiters.read(nowNanos));
         ObjectNode engine = root.putObject("engine");
         for (EngineSection section : sections) {
             engine.set(section.name(), section.read());

@@ -241,6 +241,7 @@
     drawCharts();
     renderGroups();
     renderWorkers();
+    renderLimiters();
     renderEngine();
     if (Date.now() - ui.jobsAt > 3000) loadJobs();
   }
@@ -358,6 +359,18 @@
       <td>${w.leaseEnds ? relative(w.leaseEnds) : '—'}</td><td>${relative(w.lastSeen)}</td></tr>`);
     setHtml($('workers').tBodies[0], rows.join(''));
     $('workers-note').textContent = q.workers.length ? '' : 'no worker is attached: waiting jobs do not run';
+  }
+
+  function renderLimiters() {
+    const limiters = ui.snapshot.limiters || [];
+    $('limiters-section').hidden = limiters.length === 0;
+    const params = (p) => Object.entries(p).filter(([k]) => k !== 'policy').map(([k, v]) => `${k} ${v}`).join(', ');
+    const rows = limiters.map((l) => `<tr data-limiter="${esc(l.name)}"${l.deniedPerSecond > 0 ? ' class="throttled"' : ''}>
+      <td><b>${esc(l.name)}</b></td><td>${esc(l.policy)} <span class="muted">${esc(params(l.parameters))}</span></td>
+      <td class="n c-allowed-rate">${rate(l.allowedPerSecond)}</td><td class="n c-denied-rate">${rate(l.deniedPerSecond)}</td>
+      <td class="n c-allowed">${l.allowed}</td><td class="n c-denied">${l.denied}</td>
+      <td class="n">${l.unavailable}</td></tr>`);
+    setHtml($('limiters').tBodies[0], rows.join(''));
   }
 
   function renderEngine() {
