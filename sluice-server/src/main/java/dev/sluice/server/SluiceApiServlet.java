@@ -8,13 +8,11 @@ import dev.sluice.Sluice;
 import dev.sluice.SluiceException;
 import dev.sluice.limit.LimitChain;
 import dev.sluice.limit.NamedLimiter;
-import dev.sluice.redis.RedisSluice;
 import dev.sluice.server.ApiTokens.Caller;
 import dev.sluice.server.internal.Access;
 import dev.sluice.server.internal.DashboardFeed;
 import dev.sluice.server.internal.DashboardRoutes;
 import dev.sluice.server.internal.EngineSection;
-import dev.sluice.server.internal.JvmSection;
 import dev.sluice.server.internal.LimiterRoutes;
 import dev.sluice.server.internal.LimiterTally;
 import dev.sluice.server.internal.Problem;
@@ -90,9 +88,7 @@ public final class SluiceApiServlet extends HttpServlet {
         this.limiters = new LimiterRoutes(builder.sluice.clock(), builder.limiters, builder.chains);
         this.access = new Access(builder.tokens, System::nanoTime);
         this.prometheus = builder.prometheus;
-        List<EngineSection> sections = RedisSluice.isRedis(builder.sluice)
-                ? List.of(new JvmSection(), new RedisSection(builder.sluice))
-                : List.of(new JvmSection());
+        List<EngineSection> sections = RedisSection.of(builder.sluice);
         this.limiterTally = new LimiterTally(builder.sluice);
         this.dashboardFeed = new DashboardFeed(builder.sluice, sections, limiterTally, System::nanoTime);
     }
@@ -122,6 +118,7 @@ public final class SluiceApiServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        readContent(request);
         List<String> path = segments(request.getPathInfo());
         Optional<Caller> caller = Optional.empty();
         try {
@@ -260,11 +257,9 @@ public final class SluiceApiServlet extends HttpServlet {
 
     /** The request's body as JSON: at most {@link #MOST_BODY_BYTES}, and well formed. */
     private static JsonNode body(HttpServletRequest request) {
-        byte[] bytes;
-        try (InputStream in = request.getInputStream()) {
-            bytes = in.readNBytes(MOST_BODY_BYTES + 1);
-        } catch (IOException e) {
-            throw new Problem(Problem.Kind.INVALID_REQUEST, "the body could not be read: " + e.getMessage());
+        byte[] bytes = (byte[]) request.getAttribute(CONTENT);
+        if (bytes == null) {
+            throw new Problem(Problem.Kind.INVALID_REQUEST, "the body could not be read");
         }
         if (bytes.length > MOST_BODY_BYTES) {
             throw new Problem(
@@ -283,6 +278,23 @@ public final class SluiceApiServlet extends HttpServlet {
 
     /** The largest request body the API reads: 1 MiB. */
     static final int MOST_BODY_BYTES = 1 << 20;
+
+    private static final String CONTENT = SluiceApiServlet.class.getName() + ".content";
+
+    /**
+     * Reads the request's content (up to one byte more than {@link #MOST_BODY_BYTES}) before anything is answered,
+     * whether or not its route needs it: content left unread when an answer has been sent makes the container close
+     * the connection under a client that may already be sending its next request on it.
+     */
+    private static void readContent(HttpServletRequest request) {
+        byte[] bytes;
+        try (InputStream in = request.getInputStream()) {
+            bytes = in.readNBytes(MOST_BODY_BYTES + 1);
+        } catch (IOException unreadable) {
+            bytes = null; // a route that needs the body says so
+        }
+        request.setAttribute(CONTENT, bytes);
+    }
 
     /** The API's OpenAPI 3.1 description, which needs no token: it says what the API is, not what it holds. */
     private static void openApi(String method, HttpServletResponse response) throws IOException {

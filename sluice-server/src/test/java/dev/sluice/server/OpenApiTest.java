@@ -56,12 +56,17 @@ class OpenApiTest {
         server = SluiceServer.builder(api).port(0).start();
     }
 
+    private boolean workerTakesJobs() throws Exception {
+        Reply worker = send("GET", "/api/v1/queues/mail/workers/" + workerId, null);
+        return worker.statusCode() == 200
+                && !new ObjectMapper().readTree(worker.body()).get("stopping").asBoolean();
+    }
+
     /** Puts back what an earlier request removed: the queue, its job, a remote worker. */
     private void restore() throws Exception {
         JobQueue<String> mail = sluice.queue("mail", Codec.utf8());
         mail.add("welcome", "ada", JobOptions.builder().jobId("j1").build());
-        if (workerId == null
-                || send("GET", "/api/v1/queues/mail/workers/" + workerId, null).statusCode() != 200) {
+        if (workerId == null || !workerTakesJobs()) {
             Reply registered = send("POST", "/api/v1/queues/mail/workers", "{\"name\":\"py\"}");
             workerId = new ObjectMapper()
                     .readTree(registered.body())
@@ -85,7 +90,12 @@ class OpenApiTest {
                 .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(10))
                 .build();
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (java.io.IOException e) {
+            throw new java.io.IOException(method + " " + path + ": " + e.getMessage(), e);
+        }
         String text;
         try (InputStream in = response.body()) {
             boolean stream =

@@ -89,7 +89,7 @@ final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
         }
         return analysis(
                 property,
-                value == null ? null : value.toString(),
+                value == null ? null : raw(property, value),
                 "cannot be read as " + kind,
                 "Set '" + property + "' to " + allowed + ".",
                 failure);
@@ -102,7 +102,7 @@ final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
     private static FailureAnalysis afterGap(String list, String index, ConfigurationProperty first, Throwable failure) {
         return analysis(
                 first.getName().toString(),
-                String.valueOf(first.getValue()),
+                raw(first.getName().toString(), first.getValue()),
                 "it was not read, because an element of '" + list + "' before [" + index + "] is missing, and Spring"
                         + " Boot reads a list's elements from [0] up to the first missing index",
                 "Number the elements of '" + list + "' from [0] without gaps.",
@@ -128,7 +128,18 @@ final class SluiceFailureAnalyzer implements FailureAnalyzer, Ordered {
         } else {
             action = "Remove '" + property + "': '" + allowed.parent() + "' has no properties under it.";
         }
-        return analysis(property, String.valueOf(first.getValue()), problem, action, failure);
+        return analysis(property, raw(property, first.getValue()), problem, action, failure);
+    }
+
+    /**
+     * A value as configured, unless it may be an API token's secret: under {@code sluice.dashboard.tokens}, only a
+     * token's name and scope are shown.
+     */
+    private static String raw(String property, Object value) {
+        boolean secret = property.startsWith("sluice.dashboard.tokens")
+                && !property.endsWith(".name")
+                && !property.endsWith(".scope");
+        return secret ? "(not shown)" : String.valueOf(value);
     }
 
     private static FailureAnalysis analysis(

@@ -22,6 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param metrics the Micrometer meters, bound when the application has a {@code MeterRegistry}
  * @param shutdown how the workers of declared queues close when the application stops
  * @param annotations Sluice's annotations on the application's beans
+ * @param dashboard Sluice's HTTP API and dashboard, served by the application's servlet container
  */
 @ConfigurationProperties(prefix = "sluice", ignoreUnknownFields = false)
 public record SluiceProperties(
@@ -31,7 +32,8 @@ public record SluiceProperties(
         @DefaultValue Http http,
         @DefaultValue Metrics metrics,
         @DefaultValue Shutdown shutdown,
-        @DefaultValue Annotations annotations) {
+        @DefaultValue Annotations annotations,
+        @DefaultValue Dashboard dashboard) {
 
     /** Replaces absent maps with empty ones. */
     public SluiceProperties {
@@ -290,4 +292,45 @@ public record SluiceProperties(
      * @param enabled whether they are applied: {@code @RateLimited} methods are limited
      */
     public record Annotations(@DefaultValue("true") boolean enabled) {}
+
+    /**
+     * Sluice's HTTP API and its dashboard, mounted in a servlet web application that has {@code sluice-server}.
+     *
+     * @param enabled whether Sluice's HTTP API and dashboard are mounted in the application's servlet container;
+     *     off unless set, because the API can change and remove every queue
+     * @param path where the API and the dashboard are mounted below the application's context path, {@code /sluice}
+     *     unless set: the API at {@code PATH/api/v1/}, the dashboard at {@code PATH/dashboard/}
+     * @param tokens the API tokens; none unless set, and then every request that reaches the path may do
+     *     everything, so the application's own security must guard the path
+     * @param anonymous what a request without a token may do while tokens are set: {@code none} (the default) or
+     *     {@code read}
+     */
+    public record Dashboard(
+            @DefaultValue("false") boolean enabled,
+            @DefaultValue("/sluice") String path,
+            List<Token> tokens,
+            @DefaultValue("none") String anonymous) {
+
+        /** Replaces an absent list with an empty one. */
+        public Dashboard {
+            tokens = tokens == null ? List.of() : List.copyOf(tokens);
+        }
+    }
+
+    /**
+     * An API token: clients send its secret as {@code Authorization: Bearer SECRET}, the dashboard's token form
+     * takes it too.
+     *
+     * @param name how the token is named in the log of actions: 1 to 64 letters, digits, {@code . _ : -}; unique
+     * @param secret what clients send: at least 16 characters, unique; write {@code ${AN_ENVIRONMENT_VARIABLE}}
+     *     rather than the secret itself
+     * @param scope what a request with it may do: read, operate or admin
+     */
+    public record Token(String name, String secret, String scope) {
+        /** Names the token and its scope, never its secret. */
+        @Override
+        public String toString() {
+            return "Token[name=" + name + ", scope=" + scope + "]";
+        }
+    }
 }

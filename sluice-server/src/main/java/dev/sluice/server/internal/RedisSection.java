@@ -6,6 +6,7 @@ import dev.sluice.Sluice;
 import dev.sluice.redis.RedisHealth;
 import dev.sluice.redis.RedisSluice;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The dashboard's {@code redis} section, on an engine on Redis: {@link RedisHealth}'s figures, the 99th percentile of
@@ -18,6 +19,23 @@ public final class RedisSection implements EngineSection {
     private final Sluice sluice;
     private final long[] roundTripNanos = new long[KEPT_ROUND_TRIPS];
     private int readings;
+
+    /**
+     * The engine sections of {@code sluice}: the JVM's, and Redis's when {@code sluice-redis} is on the class path and
+     * the engine is on Redis.
+     */
+    public static List<EngineSection> of(Sluice sluice) {
+        boolean redisPresent;
+        try {
+            Class.forName("dev.sluice.redis.RedisSluice", false, RedisSection.class.getClassLoader());
+            redisPresent = true;
+        } catch (ClassNotFoundException | LinkageError absent) {
+            redisPresent = false;
+        }
+        return redisPresent && RedisSluice.isRedis(sluice)
+                ? List.of(new JvmSection(), new RedisSection(sluice))
+                : List.of(new JvmSection());
+    }
 
     /** The section of {@code sluice}, an engine {@link RedisSluice} built. */
     public RedisSection(Sluice sluice) {
