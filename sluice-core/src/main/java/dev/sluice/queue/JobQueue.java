@@ -269,6 +269,19 @@ public interface JobQueue<T> {
      */
     List<Job<T>> jobs(JobState state, int offset, int limit);
 
+    /**
+     * The jobs in {@code state}, {@code limit} at most, from the place {@code cursor} holds, which keeps while jobs move
+     * ({@link JobPage} has the rules and the orders).
+     *
+     * @param state the state to list
+     * @param cursor the {@link JobPage#next()} of the page before; {@code null} for the first page
+     * @param limit the most to return, 1 to 10,000
+     * @return the jobs and the next page's cursor
+     * @throws IllegalArgumentException if state is null, limit is not 1 to 10,000, or the cursor is malformed or not
+     *     this state's
+     */
+    JobPage<T> jobs(JobState state, String cursor, int limit);
+
     /** Stops jobs from starting (running ones go on). Adds are still accepted. */
     void pause();
 

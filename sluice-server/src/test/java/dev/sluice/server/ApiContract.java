@@ -134,6 +134,45 @@ abstract class ApiContract {
     }
 
     @Test
+    void pagesJobsByCursorThatHoldItsPlaceWhileJobsMove() throws Exception {
+        JobQueue<String> mail = mail();
+        for (int i = 0; i < 5; i++) {
+            mail.add("welcome", "p" + i, JobOptions.builder().jobId("j" + i).build());
+        }
+
+        Answer first = call("GET", "/api/v1/queues/mail/jobs?state=waiting&limit=2");
+        mail.remove("j2");
+        mail.add("welcome", "p5", JobOptions.builder().jobId("j5").build());
+        String after = first.body().get("next").asText();
+        Answer second = call("GET", "/api/v1/queues/mail/jobs?state=waiting&limit=2&cursor=" + after);
+        Answer last = call(
+                "GET",
+                "/api/v1/queues/mail/jobs?state=waiting&limit=2&cursor="
+                        + second.body().get("next").asText());
+
+        assertThat(first.body().get("jobs"))
+                .extracting(j -> j.get("id").asText())
+                .containsExactly("j0", "j1");
+        assertThat(second.body().get("jobs"))
+                .extracting(j -> j.get("id").asText())
+                .containsExactly("j3", "j4");
+        assertThat(last.body().get("jobs"))
+                .extracting(j -> j.get("id").asText())
+                .containsExactly("j5");
+        assertThat(last.body().get("next").isNull()).as("no next page").isTrue();
+        Answer malformed = call("GET", "/api/v1/queues/mail/jobs?state=waiting&cursor=nope!");
+        Answer otherState = call("GET", "/api/v1/queues/mail/jobs?state=failed&cursor=" + after);
+        Answer both = call("GET", "/api/v1/queues/mail/jobs?state=waiting&offset=0&cursor=" + after);
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.body().get("type").asText()).isEqualTo("urn:sluice:problem:invalid-request");
+        assertThat(malformed.body().get("detail").asText()).contains("cursor", "malformed");
+        assertThat(otherState.body().get("detail").asText()).contains("WAITING", "FAILED");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.body().get("detail").asText()).contains("cursor or offset");
+        assertThat(mail.counts().waiting()).isEqualTo(5);
+    }
+
+    @Test
     void badParametersAreProblemsThatNameTheAllowedValues() throws Exception {
         mail();
 

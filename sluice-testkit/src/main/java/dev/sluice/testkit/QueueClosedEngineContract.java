@@ -96,6 +96,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         uses.put("payloadBytes(String)", () -> queue.payloadBytes("waiting"));
         uses.put("counts()", queue::counts);
         uses.put("jobs(JobState,int,int)", () -> queue.jobs(JobState.WAITING, 0, 10));
+        uses.put("jobs(JobState,String,int)", () -> queue.jobs(JobState.WAITING, null, 10));
         uses.put("pause()", queue::pause);
         uses.put("resume()", queue::resume);
         uses.put("isPaused()", queue::isPaused);
@@ -209,6 +210,7 @@ public abstract class QueueClosedEngineContract extends QueueContractSupport {
         assertClosed("addBulk", () -> queue.addBulk(null));
         assertClosed("job", () -> queue.job(null));
         assertClosed("jobs", () -> queue.jobs(null, -1, 0));
+        assertClosed("jobs", () -> queue.jobs(null, "not a cursor", 0));
         assertClosed("worker", () -> queue.worker(null, null));
         assertClosed("setConcurrency", () -> queue.setConcurrency(0));
         assertClosed("addListener", () -> queue.addListener(null));

@@ -179,6 +179,11 @@ public abstract class QueueContract {
     @DisplayName("whenFinished and awaitIdle: outcomes with results, idle on the engine clock")
     class Awaiting extends QueueAwaitContract {}
 
+    /** pages of jobs by cursor, which hold their place while jobs move */
+    @Nested
+    @DisplayName("pages of jobs by cursor, holding their place while jobs move")
+    class Cursors extends QueueCursorContract {}
+
     /** listing queues, their workers, promoting a delayed job, obliterating a queue */
     @Nested
     @DisplayName("administration: queues listed, workers, promote, obliterate")

@@ -139,6 +139,29 @@ final class Group {
         }
     }
 
+    /**
+     * Into {@code into}, until it holds {@code most}: the waiting jobs after the place (priority, waitOrder, id) of
+     * {@code after}, in the order they will run; every one if {@code after} is null.
+     */
+    void waitingAfter(JobCursor after, int most, java.util.List<JobRecord> into) {
+        var from = after == null ? lanes : lanes.tailMap((int) after.first(), true);
+        for (ArrayDeque<JobRecord> lane : from.values()) {
+            for (JobRecord job : lane) {
+                if (into.size() >= most) {
+                    return;
+                }
+                if (!job.removed && (after == null || job.priority() != after.first() || isAfter(job, after))) {
+                    into.add(job);
+                }
+            }
+        }
+    }
+
+    private static boolean isAfter(JobRecord job, JobCursor after) {
+        int byOrder = Long.compare(job.waitOrder, after.second());
+        return byOrder > 0 || byOrder == 0 && job.id.compareTo(after.id()) > 0;
+    }
+
     /** Totals and latencies of one group, or of the queue. */
     static final class Stats {
         long added;

@@ -6,6 +6,7 @@ import dev.sluice.queue.Codec;
 import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobPage;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
@@ -71,6 +72,7 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     long delayedCount;
     long activeCount;
     private long seq;
+    private long fronts;
     boolean paused;
     long pausedUntil = Long.MIN_VALUE;
     long rateBlockedUntil = Long.MIN_VALUE;
@@ -251,9 +253,11 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
         job.runAt = 0;
         Group group = groups.group(job);
         if (atFront) {
+            job.waitOrder = -(++fronts);
             group.addFirst(job);
         } else {
             job.seq = ++seq;
+            job.waitOrder = job.seq;
             group.addLast(job);
         }
         waitingCount++;
@@ -361,6 +365,11 @@ public final class InMemoryQueue<T> extends QueueFront<T> {
     @Override
     public List<Job<T>> jobs(JobState state, int offset, int limit) {
         return reads.jobs(state, offset, limit);
+    }
+
+    @Override
+    public JobPage<T> jobs(JobState state, String cursor, int limit) {
+        return new InMemoryPages<>(this).jobs(state, cursor, limit);
     }
 
     @Override

@@ -19,6 +19,9 @@ final class JobRecord {
     final long scheduledAt;
 
     long seq;
+    /** Its place in its group's lane while it waits: {@code seq} at the back, below every other at the front. */
+    long waitOrder;
+
     JobState state;
     boolean removed;
     long readyAt;

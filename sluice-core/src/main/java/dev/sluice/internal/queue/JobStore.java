@@ -181,6 +181,14 @@ final class JobStore {
         finishedIn(state).forEachNewestFirst(action);
     }
 
+    /**
+     * Into {@code into}, until it holds {@code most}: the finished jobs of {@code state} that finished before the
+     * {@code finish}-th finish of the queue, newest first.
+     */
+    void finishedBefore(JobState state, long finish, int most, List<JobRecord> into) {
+        finishedIn(state).before(finish, most, into);
+    }
+
     /** Removes the kept jobs whose age ran out at {@code now} and forgets the ids whose window ended. */
     void expire(long now) {
         Expiry expiry;
@@ -271,6 +279,16 @@ final class JobStore {
                 Entry e = it.next();
                 if (live(e)) {
                     action.accept(e.job);
+                }
+            }
+        }
+
+        void before(long finish, int most, List<JobRecord> into) {
+            Iterator<Entry> it = entries.descendingIterator();
+            while (it.hasNext() && into.size() < most) {
+                Entry e = it.next();
+                if (e.finish < finish && live(e)) {
+                    into.add(e.job);
                 }
             }
         }

@@ -250,6 +250,16 @@ public final class QueueChecks {
         }
     }
 
+    /**
+     * The arguments of {@code jobs(state, cursor, limit)}.
+     *
+     * @return the cursor read, or null for the first page
+     */
+    public static JobCursor checkCursorPage(JobState state, String cursor, int limit) {
+        checkPage(state, 0, limit);
+        return JobCursor.read(cursor, state);
+    }
+
     /** The arguments of {@code clean(state, age)}. */
     public static void checkClean(JobState state, Duration age) {
         if (state != JobState.COMPLETED && state != JobState.FAILED) {

@@ -13,6 +13,7 @@ import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.GroupLimits;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobCounts;
+import dev.sluice.queue.JobPage;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.NewJob;
 import dev.sluice.queue.Processor;
@@ -395,6 +396,12 @@ final class RedisJobQueue<T> extends QueueFront<T> {
             page.add(snapshot(job, null, false));
         }
         return page;
+    }
+
+    @Override
+    public JobPage<T> jobs(JobState state, String cursor, int limit) {
+        checkOpen();
+        return RedisJobPages.page(this, state, QueueChecks.checkCursorPage(state, cursor, limit), limit);
     }
 
     /** This process's metrics of the queue, told by its adds and its workers. */

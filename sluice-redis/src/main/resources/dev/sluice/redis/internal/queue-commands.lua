@@ -1,9 +1,9 @@
 -- The commands written out here: renew, progress, owns, get, counts, jobs, pause, paused, remove, retry,
 -- retryFailed, clean, drain, groupLimits, groupCounts, and those of repeatable jobs (repGet, repSave, repDel,
 -- repList); and add, finish and nextDue put in COMMANDS from the files before. Each is a function of COMMANDS
--- (defined first in queue-stats.lua; the others are in queue-stats.lua and queue-settings.lua), run by entry() with
--- the call's ARG and time set, after what was due was applied (housekeep), except open and the read-only commands
--- (READ_ONLY in queue-entry.lua), which write nothing.
+-- (defined first in queue-stats.lua; the others are in queue-stats.lua, queue-pages.lua (page) and
+-- queue-settings.lua), run by entry() with the call's ARG and time set, after what was due was applied (housekeep),
+-- except open and the read-only commands (READ_ONLY in queue-entry.lua), which write nothing.
 -- Keys: every key of the queue (named in entry()); repeatable jobs: B:rep:r, B:rep:v, B:rep:b, B:rep:p, B:rep:k,
 -- B:rep:todo.
 -- Cost: a few commands each; renew O(jobs renewed), jobs (a page) O(offset + limit), retryFailed, clean and drain

@@ -172,6 +172,8 @@ function finish(id, job, s)
     return
   end
   buf.keptEmpty[s] = nil
+  madd('finishes', 1)
+  job[R_FINISH] = mnum('finishes', 0) -- the kept lists' order, for pages by cursor (queue-pages.lua)
   countKept(groupName(job), s, 1)
   job[R_CLAIM] = false
   local payload = buf.payloads[id]

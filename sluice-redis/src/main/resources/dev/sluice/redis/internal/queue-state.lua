@@ -56,7 +56,7 @@
 -- later files use; the chunk holds 165 (QueueScriptTest checks that 30 more fit). The files: this one (keys,
 -- constants), queue-records.lua, queue-meta.lua, queue-rates.lua, queue-stats.lua, queue-groups.lua,
 -- queue-moves.lua, queue-held.lua, queue-housekeeping.lua, queue-events.lua, queue-claim.lua, queue-add.lua, queue-finish.lua,
--- queue-admin.lua, queue-commands.lua (the commands, one function each), queue-entry.lua (entry()),
+-- queue-admin.lua, queue-pages.lua, queue-commands.lua (the commands, one function each), queue-entry.lua (entry()),
 -- queue-settings.lua.
 -- Complexity: O(log n) per job moved, plus what falls due; reads of pages O(offset + limit).
 

@@ -8,6 +8,7 @@ import dev.sluice.Sluice;
 import dev.sluice.queue.GroupInfo;
 import dev.sluice.queue.Job;
 import dev.sluice.queue.JobNotFoundException;
+import dev.sluice.queue.JobPage;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.WorkerInfo;
@@ -168,13 +169,36 @@ public final class QueueRoutes {
                     Kind.INVALID_REQUEST,
                     "state must be one of " + JobJson.STATES + ", was " + (stateText == null ? "none" : stateText));
         }
-        int offset = number(query, "offset", 0, 0, Integer.MAX_VALUE);
         int limit = number(query, "limit", 100, 1, MOST_JOBS_PER_PAGE);
+        String cursor = query.get("cursor");
+        if (query.containsKey("offset")) {
+            if (cursor != null) {
+                throw new Problem(
+                        Kind.INVALID_REQUEST, "give cursor or offset, not both: cursor pages hold their place");
+            }
+            int offset = number(query, "offset", 0, 0, Integer.MAX_VALUE);
+            return JSON.objectNode()
+                    .put("offset", offset)
+                    .put("limit", limit)
+                    .set("jobs", summaries(queue.jobs(state, offset, limit)));
+        }
+        JobPage<?> page;
+        try {
+            page = queue.jobs(state, cursor == null || cursor.isEmpty() ? null : cursor, limit);
+        } catch (IllegalArgumentException badCursor) {
+            throw new Problem(Kind.INVALID_REQUEST, badCursor.getMessage());
+        }
+        ObjectNode node = JSON.objectNode().put("limit", limit);
+        node.set("jobs", summaries(page.jobs()));
+        return node.put("next", page.next());
+    }
+
+    private static ArrayNode summaries(List<? extends Job<?>> page) {
         ArrayNode jobs = JSON.arrayNode();
-        for (Job<?> job : queue.jobs(state, offset, limit)) {
+        for (Job<?> job : page) {
             jobs.add(JobJson.summary(job));
         }
-        return JSON.objectNode().put("offset", offset).put("limit", limit).set("jobs", jobs);
+        return jobs;
     }
 
     private static JsonNode job(JobQueue<?> queue, String id) {
