@@ -196,7 +196,7 @@ public final class Main {
             }
             ServeCommand.Served served;
             try {
-                served = ServeCommand.serve(sluice, SluiceApiServlet.builder(sluice), null, servePort.getAsInt());
+                served = ServeCommand.serve(sluice, SluiceApiServlet.builder(sluice), null, servePort.getAsInt(), null);
             } catch (RuntimeException e) {
                 sluice.close();
                 throw e;

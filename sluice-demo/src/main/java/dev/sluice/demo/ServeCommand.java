@@ -67,7 +67,12 @@ final class ServeCommand {
         Served served;
         try {
             SluiceApiServlet.Builder api = config == null ? SluiceApiServlet.builder(sluice) : config.open(sluice);
-            served = serve(sluice, api, config == null ? null : config.host(), port);
+            served = serve(
+                    sluice,
+                    api,
+                    config == null ? null : config.host(),
+                    port,
+                    config == null ? null : config.dashboard());
         } catch (RuntimeException e) {
             sluice.close();
             throw e;
@@ -120,9 +125,11 @@ final class ServeCommand {
      *
      * @param host the interface to listen on, or null for loopback
      * @param port the port, 0 for a free one
+     * @param dashboard whether to serve the dashboard and its title, or null for the default (served, "Sluice")
      * @throws IllegalStateException if it cannot listen there
      */
-    static Served serve(Sluice sluice, SluiceApiServlet.Builder api, String host, int port) {
+    static Served serve(
+            Sluice sluice, SluiceApiServlet.Builder api, String host, int port, ServerConfig.Dashboard dashboard) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry);
         try {
@@ -130,6 +137,9 @@ final class ServeCommand {
                     SluiceServer.builder(api.prometheus(registry).build());
             if (host != null) {
                 builder.host(host);
+            }
+            if (dashboard != null) {
+                builder.dashboard(dashboard.enabled(), dashboard.title());
             }
             return new Served(builder.port(port).start(), metrics);
         } catch (RuntimeException e) {

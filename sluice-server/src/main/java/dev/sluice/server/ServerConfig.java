@@ -20,7 +20,6 @@ import dev.sluice.server.internal.QueueConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -103,10 +102,9 @@ public record ServerConfig(
      * The dashboard's settings.
      *
      * @param enabled whether it is served
-     * @param refresh how often it shows a new snapshot, 100 ms to 1 h
-     * @param title its title
+     * @param title its title, at the top of the page and in the browser's tab
      */
-    public record Dashboard(boolean enabled, Duration refresh, String title) {}
+    public record Dashboard(boolean enabled, String title) {}
 
     /**
      * A limiter to create.
@@ -182,11 +180,9 @@ public record ServerConfig(
                             + " declared: without tokens the server serves loopback only (127.0.0.1, ::1, localhost)");
         }
         String anonymous = root.get("anonymous").choice("none", "none", "read");
-        ConfigNode dash = root.get("dashboard").only("enabled", "refresh", "title");
-        Dashboard dashboard = new Dashboard(
-                dash.get("enabled").bool(true),
-                dash.get("refresh").duration(Duration.ofMillis(100), Duration.ofHours(1), Duration.ofSeconds(1)),
-                dash.get("title").text("text", "Sluice"));
+        ConfigNode dash = root.get("dashboard").only("enabled", "title");
+        Dashboard dashboard =
+                new Dashboard(dash.get("enabled").bool(true), dash.get("title").text("text", "Sluice"));
         Map<String, QueueOptions> queues = new LinkedHashMap<>();
         root.get("queues").entries().forEach((name, node) -> {
             named(node, name, "a queue");

@@ -84,7 +84,7 @@ public final class SluiceApiServlet extends HttpServlet {
 
     private SluiceApiServlet(Builder builder) {
         this.sluice = builder.sluice;
-        this.queues = new QueueRoutes(builder.sluice);
+        this.queues = new QueueRoutes(builder.sluice, builder.redaction);
         this.limiters = new LimiterRoutes(builder.sluice.clock(), builder.limiters, builder.chains);
         this.access = new Access(builder.tokens, System::nanoTime);
         this.prometheus = builder.prometheus;
@@ -410,6 +410,7 @@ public final class SluiceApiServlet extends HttpServlet {
         private final Sluice sluice;
         private ApiTokens tokens = ApiTokens.none();
         private PrometheusMeterRegistry prometheus;
+        private PayloadRedaction redaction = PayloadRedaction.NONE;
         private final Map<String, NamedLimiter> limiters = new LinkedHashMap<>();
         private final Map<String, LimitChain<String>> chains = new LinkedHashMap<>();
 
@@ -431,6 +432,21 @@ public final class SluiceApiServlet extends HttpServlet {
                 throw new IllegalArgumentException("registry must not be null");
             }
             this.prometheus = registry;
+            return this;
+        }
+
+        /**
+         * What readers are shown of payloads ({@code GET .../jobs/{id}} and the dashboard's job view).
+         *
+         * @param redaction the hook; {@link PayloadRedaction#NONE} (payloads as stored) by default
+         * @return this builder
+         * @throws IllegalArgumentException if {@code redaction} is null
+         */
+        public Builder redaction(PayloadRedaction redaction) {
+            if (redaction == null) {
+                throw new IllegalArgumentException("redaction must not be null; PayloadRedaction.NONE shows payloads");
+            }
+            this.redaction = redaction;
             return this;
         }
 

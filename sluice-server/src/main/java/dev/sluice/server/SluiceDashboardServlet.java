@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -30,20 +32,40 @@ public final class SluiceDashboardServlet extends HttpServlet {
     private record Asset(String type, byte[] bytes) {}
 
     /** The page's files by the name they are served under. */
-    private final transient Map<String, Asset> assets = Map.of(
+    private final transient Map<String, Asset> assets = new HashMap<>(Map.of(
             "", asset("text/html", OWN + "index.html"),
             "dashboard.js", asset("text/javascript", OWN + "dashboard.js"),
             "dashboard.css", asset("text/css", OWN + "dashboard.css"),
             "uplot.min.js", asset("text/javascript", UPLOT + "uPlot.iife.min.js"),
-            "uplot.min.css", asset("text/css", UPLOT + "uPlot.min.css"));
+            "uplot.min.css", asset("text/css", UPLOT + "uPlot.min.css")));
 
     /**
-     * The dashboard.
+     * The dashboard, titled Sluice.
      *
      * @throws IllegalStateException if its files are missing from the classpath (a broken build)
      */
     public SluiceDashboardServlet() {
-        // the assets are read above
+        this("Sluice");
+    }
+
+    /**
+     * The dashboard under {@code title}, at the top of the page and in the browser's tab (the environment's name,
+     * say).
+     *
+     * @param title 1 to 100 characters
+     * @throws IllegalArgumentException if {@code title} is null, blank or longer
+     * @throws IllegalStateException if its files are missing from the classpath (a broken build)
+     */
+    public SluiceDashboardServlet(String title) {
+        if (title == null || title.isBlank() || title.length() > 100) {
+            throw new IllegalArgumentException("title must be 1 to 100 characters, was " + title);
+        }
+        Asset page = assets.get("");
+        String escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        String html = new String(page.bytes(), StandardCharsets.UTF_8)
+                .replace("<title>Sluice</title>", "<title>" + escaped + "</title>")
+                .replace("<h1>Sluice</h1>", "<h1>" + escaped + "</h1>");
+        assets.put("", new Asset(page.type(), html.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Override

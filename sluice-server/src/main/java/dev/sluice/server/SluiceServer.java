@@ -86,10 +86,27 @@ public final class SluiceServer implements AutoCloseable {
     public static final class Builder {
         private final SluiceApiServlet api;
         private String host = "127.0.0.1";
+        private String dashboardTitle = "Sluice";
         private int port = 8080;
 
         private Builder(SluiceApiServlet api) {
             this.api = api;
+        }
+
+        /**
+         * Whether the dashboard is served at {@code /dashboard/}, and under what title.
+         *
+         * @param enabled false to serve the API alone (its {@code /api/v1/dashboard} feed stays)
+         * @param title the page's title, 1 to 100 characters, such as the environment's name
+         * @return this builder
+         * @throws IllegalArgumentException if the title is null, blank or longer
+         */
+        public Builder dashboard(boolean enabled, String title) {
+            if (title == null || title.isBlank() || title.length() > 100) {
+                throw new IllegalArgumentException("the dashboard's title must be 1 to 100 characters, was " + title);
+            }
+            this.dashboardTitle = enabled ? title : null;
+            return this;
         }
 
         /**
@@ -150,8 +167,10 @@ public final class SluiceServer implements AutoCloseable {
             ServletHolder apiHolder = new ServletHolder(api);
             apiHolder.setAsyncSupported(true); // the dashboard's server-sent events
             context.addServlet(apiHolder, "/*");
-            context.addServlet(new ServletHolder(new SluiceDashboardServlet()), "/dashboard/*");
-            context.addServlet(new ServletHolder(new RootRedirect()), ""); // exactly the root
+            if (dashboardTitle != null) {
+                context.addServlet(new ServletHolder(new SluiceDashboardServlet(dashboardTitle)), "/dashboard/*");
+                context.addServlet(new ServletHolder(new RootRedirect()), ""); // exactly the root
+            }
             jetty.setHandler(context);
             try {
                 jetty.start();

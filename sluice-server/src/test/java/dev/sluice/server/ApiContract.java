@@ -11,6 +11,7 @@ import dev.sluice.queue.Job;
 import dev.sluice.queue.JobOptions;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
+import dev.sluice.queue.RepeatableJob;
 import dev.sluice.queue.Result;
 import dev.sluice.queue.Worker;
 import dev.sluice.queue.WorkerOptions;
@@ -472,6 +473,80 @@ abstract class ApiContract {
         Answer none = call("PUT", "/api/v1/queues/mail/rate", "{\"rate\":null}");
         assertThat(none.body().get("rate").isNull()).isTrue();
         assertThat(mail.options().rate()).isNull();
+    }
+
+    @Test
+    void registersListsAndRemovesRepeatableJobs() throws Exception {
+        JobQueue<String> mail = mail();
+
+        Answer registered = call(
+                "PUT",
+                "/api/v1/queues/mail/repeatables/digest",
+                "{\"schedule\":{\"cron\":\"0 8 * * *\",\"zone\":\"Europe/Paris\"},\"name\":\"digest\",\"payload\":\"d\"}");
+        Answer every = call(
+                "PUT",
+                "/api/v1/queues/mail/repeatables/ping",
+                "{\"schedule\":{\"fixedRateMs\":60000},\"name\":\"ping\",\"payload\":\"p\"}");
+        Answer badZone = call(
+                "PUT",
+                "/api/v1/queues/mail/repeatables/x",
+                "{\"schedule\":{\"cron\":\"0 8 * * *\",\"zone\":\"Mars/Olympus\"},\"name\":\"x\",\"payload\":\"x\"}");
+        Answer noSchedule = call("PUT", "/api/v1/queues/mail/repeatables/y", "{\"name\":\"y\",\"payload\":\"y\"}");
+        JsonNode listed = call("GET", "/api/v1/queues/mail/repeatables").body().get("repeatables");
+        Answer removed = call("DELETE", "/api/v1/queues/mail/repeatables/ping");
+        Answer gone = call("DELETE", "/api/v1/queues/mail/repeatables/ping");
+
+        assertThat(registered.status()).isEqualTo(200);
+        assertThat(registered.body().get("nextRun").isNull()).isFalse();
+        assertThat(every.body().get("name").asText()).isEqualTo("ping");
+        assertThat(badZone.status()).isEqualTo(400);
+        assertThat(noSchedule.status()).isEqualTo(400);
+        assertThat(noSchedule.body().get("detail").asText()).contains("schedule");
+        assertThat(listed).extracting(node -> node.get("id").asText()).containsExactlyInAnyOrder("digest", "ping");
+        assertThat(removed.body().get("removed").asBoolean()).isTrue();
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(mail.repeatables()).extracting(RepeatableJob::id).containsExactly("digest");
+    }
+
+    @Test
+    void showsOneGroupWithItsStatistics() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add("n", "p", JobOptions.builder().jobId("a").group("acme").build());
+
+        Answer acme = call("GET", "/api/v1/queues/mail/groups/acme");
+        Answer none = call("GET", "/api/v1/queues/mail/groups/nobody");
+
+        assertThat(acme.status()).isEqualTo(200);
+        assertThat(acme.body().get("waiting").asLong()).isEqualTo(1);
+        assertThat(acme.body().has("waitTime")).isTrue();
+        assertThat(none.status()).isEqualTo(404);
+    }
+
+    @Test
+    void showsPayloadsThroughTheRedactionHook() throws Exception {
+        JobQueue<String> mail = mail();
+        mail.add(
+                "charge",
+                "{\"card\":\"4111\"}",
+                JobOptions.builder().jobId("c1").build());
+        SluiceApiServlet api = SluiceApiServlet.builder(sluice)
+                .redaction((queue, job, payload) -> job.name().equals("charge")
+                        ? "(hidden)".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                        : payload)
+                .build();
+        try (SluiceServer redacting = SluiceServer.builder(api).port(0).start()) {
+            HttpResponse<String> shown = http.send(
+                    HttpRequest.newBuilder(redacting.uri().resolve("/api/v1/queues/mail/jobs/c1"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(JSON.readTree(shown.body()).get("payload").asText()).isEqualTo("(hidden)");
+            assertThat(call("GET", "/api/v1/queues/mail/jobs/c1")
+                            .body()
+                            .get("payload")
+                            .asText())
+                    .contains("4111");
+        }
     }
 
     @Test

@@ -74,4 +74,22 @@ class DashboardServletTest {
 
         assertThat(missing.statusCode()).isEqualTo(404);
     }
+
+    @Test
+    void takesItsTitleOrIsNotServedAtAll() throws Exception {
+        server.close();
+        server = SluiceServer.builder(sluice)
+                .dashboard(true, "Staging <eu>")
+                .port(0)
+                .start();
+        HttpResponse<String> titled = get("/dashboard/");
+        server.close();
+        server = SluiceServer.builder(sluice).dashboard(false, "Sluice").port(0).start();
+        HttpResponse<String> none = get("/dashboard/");
+        HttpResponse<String> api = get("/api/v1/queues");
+
+        assertThat(titled.body()).contains("<title>Staging &lt;eu&gt;</title>", "<h1>Staging &lt;eu&gt;</h1>");
+        assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(api.statusCode()).isEqualTo(200);
+    }
 }

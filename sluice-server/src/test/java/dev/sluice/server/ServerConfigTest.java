@@ -38,7 +38,7 @@ class ServerConfigTest {
         assertThat(config.redis()).isNull();
         assertThat(config.tokens()).isEmpty();
         assertThat(config.anonymous()).isEqualTo("none");
-        assertThat(config.dashboard()).isEqualTo(new ServerConfig.Dashboard(true, Duration.ofSeconds(1), "Sluice"));
+        assertThat(config.dashboard()).isEqualTo(new ServerConfig.Dashboard(true, "Sluice"));
         assertThat(config.queues()).isEmpty();
         assertThat(config.limiters()).isEmpty();
         assertThat(config.chains()).isEmpty();
@@ -53,7 +53,7 @@ class ServerConfigTest {
                   - {name: ci, secretEnv: CI_SECRET, scope: operate}
                   - {name: ops, secret: "ops-secret-0123456789", scope: admin}
                 anonymous: read
-                dashboard: {enabled: false, refresh: 500ms, title: Ops}
+                dashboard: {enabled: false, title: Ops}
                 queues:
                   mail:
                     maxQueued: 10
@@ -83,7 +83,7 @@ class ServerConfigTest {
                         new ServerConfig.Token("ci", "ci-secret-0123456789", "operate"),
                         new ServerConfig.Token("ops", "ops-secret-0123456789", "admin"));
         assertThat(config.anonymous()).isEqualTo("read");
-        assertThat(config.dashboard()).isEqualTo(new ServerConfig.Dashboard(false, Duration.ofMillis(500), "Ops"));
+        assertThat(config.dashboard()).isEqualTo(new ServerConfig.Dashboard(false, "Ops"));
         QueueOptions mail = config.queues().get("mail");
         assertThat(mail.maxQueued()).isEqualTo(10);
         assertThat(mail.whenFull()).isEqualTo(QueueOptions.WhenFull.block(Duration.ofSeconds(2)));
@@ -142,8 +142,7 @@ class ServerConfigTest {
             server: {host: 0.0.0.0}                             | server.host: '0.0.0.0' is reachable from other hosts, and no tokens are declared
             redis: localhost:6379                               | redis: must be a Redis URL: redis://, rediss://, redis-socket:// or redis-sentinel://, was 'localhost:6379'
             anonymous: write                                    | anonymous: must be one of none, read, was 'write'
-            dashboard: {refresh: 10}                            | dashboard.refresh: must be a duration: a whole number and a unit (ns, us, ms, s, m, h, d), such as 500ms, 30s, 5m, from 100 ms to 1 h, was 10
-            dashboard: {refresh: 2h}                            | dashboard.refresh: must be a duration
+            dashboard: {refresh: 1s}                            | dashboard.refresh: unknown key (allowed in dashboard: enabled, title)
             dashboard: {enabled: maybe}                         | dashboard.enabled: must be true or false, was 'maybe'
             tokens: {name: ci}                                  | tokens: must be a list of tokens, each with name, secret (or secretEnv) and scope, was a mapping
             tokens: [{name: ci, secretEnv: CI_SECRET}]          | tokens[0].scope: is required: one of read, operate, admin

@@ -103,7 +103,7 @@ final class NewJobs {
     }
 
     /** The job {@code body} describes, its payload decoded by the queue's codec; {@code at} prefixes field names. */
-    private static <T> NewJob<T> job(JobQueue<T> queue, JsonNode body, String at) {
+    static <T> NewJob<T> job(JobQueue<T> queue, JsonNode body, String at) {
         if (body == null || !body.isObject()) {
             throw new Problem(Kind.INVALID_REQUEST, at + "job must be a JSON object with name, payload and options");
         }

@@ -12,6 +12,7 @@ import dev.sluice.queue.JobPage;
 import dev.sluice.queue.JobQueue;
 import dev.sluice.queue.JobState;
 import dev.sluice.queue.WorkerInfo;
+import dev.sluice.server.PayloadRedaction;
 import dev.sluice.server.internal.Problem.Kind;
 import java.time.Duration;
 import java.util.List;
@@ -28,11 +29,13 @@ public final class QueueRoutes {
 
     private final Sluice sluice;
     private final WorkerRoutes remote;
+    private final PayloadRedaction redaction;
     private final RateChanges rates = new RateChanges();
 
-    /** The routes on the queues of {@code sluice}. */
-    public QueueRoutes(Sluice sluice) {
+    /** The routes on the queues of {@code sluice}, showing payloads through {@code redaction}. */
+    public QueueRoutes(Sluice sluice, PayloadRedaction redaction) {
         this.sluice = sluice;
+        this.redaction = redaction;
         this.remote = new WorkerRoutes(sluice.clock());
     }
 
@@ -75,6 +78,7 @@ public final class QueueRoutes {
                             ? NewJobs.add(queue, body.get())
                             : only(method, "GET", path, () -> jobs(queue, query));
                 case "groups" -> only(method, "GET", path, () -> groups(queue, query));
+                case "repeatables" -> RepeatRoutes.serve(method, queue, List.of(), body);
                 case "workers" ->
                     method.equals("POST")
                             ? remote.register(queue, body.get())
@@ -92,6 +96,12 @@ public final class QueueRoutes {
         }
         if (what.equals("workers")) {
             return remote.serve(method, queue, path.subList(3, path.size()), query, body);
+        }
+        if (what.equals("repeatables")) {
+            return RepeatRoutes.serve(method, queue, path.subList(3, path.size()), body);
+        }
+        if (what.equals("groups") && path.size() == 4) {
+            return only(method, "GET", path, () -> group(queue, path.get(3)));
         }
         if (!what.equals("jobs")) {
             throw notFound(path);
@@ -201,11 +211,28 @@ public final class QueueRoutes {
         return jobs;
     }
 
-    private static JsonNode job(JobQueue<?> queue, String id) {
+    private JsonNode job(JobQueue<?> queue, String id) {
         Job<?> job = queue.job(id)
                 .orElseThrow(() -> new Problem(
                         Kind.JOB_NOT_FOUND, "job '" + id + "' of queue '" + queue.name() + "' does not exist"));
-        return JobJson.detail(job, queue.payloadBytes(id).orElse(null));
+        byte[] payload = queue.payloadBytes(id).orElse(null);
+        return JobJson.detail(job, payload == null ? null : redaction.redact(queue.name(), job, payload));
+    }
+
+    /** One group: its counts, pause and limits, and its statistics (throughput, wait and processing times). */
+    private static JsonNode group(JobQueue<?> queue, String name) {
+        List<GroupInfo> found;
+        try {
+            found = queue.groups(name, null, 1);
+        } catch (IllegalArgumentException malformed) {
+            throw new Problem(Kind.INVALID_REQUEST, malformed.getMessage());
+        }
+        if (found.isEmpty() || !found.get(0).name().equals(name)) {
+            throw new Problem(Kind.NOT_FOUND, "queue '" + queue.name() + "' has no group '" + name + "' now");
+        }
+        ObjectNode node = JobJson.group(found.get(0));
+        JobJson.putStats(node, queue.stats(name));
+        return node;
     }
 
     private static JsonNode remove(JobQueue<?> queue, String id) {
