@@ -83,6 +83,9 @@ final class ServeCommand {
                 + " at " + server.uri() + "api/v1/queues"
                 + (open ? " (no tokens: every request may do everything, so it listens on loopback only)" : "")
                 + "; SIGTERM or Ctrl-C stops it");
+        if (config == null || config.dashboard().enabled()) {
+            out.println("sluice serve: the dashboard at " + server.uri() + "dashboard/");
+        }
         if (config != null) {
             out.println("sluice serve: from " + configFile + ": queues "
                     + names(config.queues().keySet())

@@ -67,7 +67,8 @@ class ServeCommandTest {
                     }
                 });
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("loopback only", "sluice serve: stopped");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("loopback only", "sluice serve: the dashboard at http://127.0.0.1:", "sluice serve: stopped");
         printed.append(out.toString(StandardCharsets.UTF_8));
         return answer[0];
     }
