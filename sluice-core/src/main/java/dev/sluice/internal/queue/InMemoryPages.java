@@ -1,6 +1,5 @@
 package dev.sluice.internal.queue;
 
-import dev.sluice.queue.Job;
 import dev.sluice.queue.JobPage;
 import dev.sluice.queue.JobState;
 import java.util.ArrayList;
@@ -66,11 +65,7 @@ final class InMemoryPages<T> {
         } finally {
             queue.lock.unlock();
         }
-        List<Job<T>> jobs = new ArrayList<>(page.size());
-        for (Undecoded<T> job : page) {
-            jobs.add(job.job());
-        }
-        return new JobPage<>(jobs, next == null ? null : next.text());
+        return new JobPage<>(Undecoded.decodeAll(page), next == null ? null : next.text());
     }
 
     /** Under the lock: the waiting jobs after {@code after}, group after group in {@link Group.Key#TIE_ORDER}. */

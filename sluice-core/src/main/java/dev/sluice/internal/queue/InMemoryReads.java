@@ -161,11 +161,7 @@ final class InMemoryReads<T> {
         } finally {
             queue.lock.unlock();
         }
-        List<Job<T>> jobs = new ArrayList<>(page.size());
-        for (Undecoded<T> job : page) {
-            jobs.add(job.job());
-        }
-        return jobs;
+        return Undecoded.decodeAll(page);
     }
 
     QueueStats stats() {

@@ -2,6 +2,8 @@ package dev.sluice.internal.queue;
 
 import dev.sluice.queue.Codec;
 import dev.sluice.queue.Job;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A job's snapshot taken under the queue's lock with its payload still encoded: the codec, user code, decodes it
@@ -23,6 +25,15 @@ final class Undecoded<T> {
     /** The job's id. */
     String id() {
         return withoutPayload.id();
+    }
+
+    /** The jobs of {@code page}, each decoded; called after the queue's lock is released. */
+    static <T> List<Job<T>> decodeAll(List<Undecoded<T>> page) {
+        List<Job<T>> jobs = new ArrayList<>(page.size());
+        for (Undecoded<T> job : page) {
+            jobs.add(job.job());
+        }
+        return jobs;
     }
 
     /** The snapshot with its payload decoded (once, whoever asks first). */
